@@ -1,0 +1,94 @@
+// Package agent is tandem's core: sessions, the turn loop, the Update event
+// model, modes and the permission policy. It knows nothing of editor
+// protocols: a front door (acp, lsp, the CLI) implements Host for each
+// session and calls the Session methods.
+package agent
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/store"
+	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/codeindex"
+)
+
+// Errors a front door maps to protocol errors.
+var (
+	ErrBusy          = errors.New("a prompt is already running in this session; cancel it or wait for it to end")
+	ErrClosed        = errors.New("session is closed")
+	ErrNoSession     = errors.New("no such session")
+	ErrInvalidCwd    = errors.New("cwd must be an absolute path to an existing directory")
+	ErrNotConfigured = llm.ErrNotConfigured
+)
+
+// StopReason says why a prompt turn ended (ACP's names).
+type StopReason string
+
+const (
+	StopEndTurn         StopReason = "end_turn"
+	StopMaxTokens       StopReason = "max_tokens"
+	StopMaxTurnRequests StopReason = "max_turn_requests"
+	StopRefusal         StopReason = "refusal"
+	StopCancelled       StopReason = "cancelled"
+)
+
+// Config is what every session of one process shares.
+type Config struct {
+	// Provider answers prompts. Nil: tandem still serves everything else and
+	// a prompt fails with ErrNotConfigured.
+	Provider llm.Provider
+	// Model is the default model id; Models the ids offered to editors.
+	Model  string
+	Models []string
+	// MaxTokens per model response (0: provider default).
+	MaxTokens int
+	// MaxTurnRequests caps model requests per prompt (0: 50).
+	MaxTurnRequests int
+	// Home is $TANDEM_HOME (user-global instructions, index caches, logs).
+	Home string
+	// Store persists sessions. Nil: sessions live in memory only.
+	Store *store.Store
+	// Indexes shares code indexes between sessions with the same root. May be nil.
+	Indexes *codeindex.Pool
+	// ExtraTools are offered to every session besides the built-ins.
+	ExtraTools []tools.Tool
+	// Log receives diagnostics (never secrets). Nil: discarded.
+	Log *slog.Logger
+}
+
+// Agent creates and tracks sessions. It is safe for concurrent use.
+type Agent struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New returns an Agent serving cfg.
+func New(cfg Config) *Agent {
+	if cfg.MaxTurnRequests <= 0 {
+		cfg.MaxTurnRequests = 50
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Agent{cfg: cfg, log: log}
+}
+
+// SessionOptions configure a new or loaded session.
+type SessionOptions struct {
+	// ID of a stored session to load or resume; empty for a new session.
+	ID string
+	// Cwd is the session's working directory (absolute, existing).
+	Cwd  string
+	Mode Mode
+	// Model overrides Config.Model for this session.
+	Model string
+	Host  Host
+	// Tools joins the built-ins for this session only (MCP tools).
+	Tools []tools.Tool
+}
+
+var _ = context.Background

@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// Host is everything a front door does for a session: the editor's view of
+// files, applying edits, asking the user, running commands and carrying
+// updates. One Host serves one session; the agent calls it from the
+// session's goroutines and never assumes a protocol behind it.
+type Host interface {
+	// ReadFile returns the editor's view of path (an unsaved buffer when the
+	// file is open), else the disk content. path is absolute.
+	ReadFile(ctx context.Context, path string) (string, error)
+	// ApplyEdit hands one change to the editor. A rejection is a Result
+	// with Applied false, not an error; an error means the editor or disk failed.
+	ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error)
+	// RequestPermission asks the user and blocks until they answer or ctx ends.
+	RequestPermission(ctx context.Context, req PermissionRequest) (Decision, error)
+	// RunCommand runs a shell command in the editor's terminal or locally.
+	RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error)
+	// Send delivers one update. Calls come in the order the session
+	// produced them; Send must preserve that order on the wire and must not
+	// block for long (the turn waits on it).
+	Send(u Update)
+}
+
+// CommandSpec and CommandResult are the run_command contract.
+type (
+	CommandSpec   = tools.CommandSpec
+	CommandResult = tools.CommandResult
+)
+
+// PermissionKind is what an option does, as ACP names it.
+type PermissionKind string
+
+const (
+	AllowOnce    PermissionKind = "allow_once"
+	AllowAlways  PermissionKind = "allow_always"
+	RejectOnce   PermissionKind = "reject_once"
+	RejectAlways PermissionKind = "reject_always"
+)
+
+// PermissionOption is one answer offered to the user.
+type PermissionOption struct {
+	ID   string         `json:"optionId"`
+	Name string         `json:"name"`
+	Kind PermissionKind `json:"kind"`
+}
+
+// PermissionRequest asks whether a tool call may go ahead. ToolCall carries
+// the title, kind, locations and, for edits, the diff.
+type PermissionRequest struct {
+	ToolCall ToolCall
+	Options  []PermissionOption
+}
+
+// Decision is the user's answer. Cancelled means the request was withdrawn
+// (the prompt was cancelled); the turn ends.
+type Decision struct {
+	Kind      PermissionKind
+	Cancelled bool
+}
+
+// DefaultPermissionOptions are the four answers every front door offers.
+func DefaultPermissionOptions() []PermissionOption {
+	return []PermissionOption{
+		{ID: string(AllowOnce), Name: "Allow", Kind: AllowOnce},
+		{ID: string(AllowAlways), Name: "Always allow", Kind: AllowAlways},
+		{ID: string(RejectOnce), Name: "Reject", Kind: RejectOnce},
+		{ID: string(RejectAlways), Name: "Always reject", Kind: RejectAlways},
+	}
+}

@@ -1,0 +1,38 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotConfigured is returned when no provider can be built from the
+// configuration. Its message names the variables a user sets.
+var ErrNotConfigured = errors.New("no model provider configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (and optionally TANDEM_PROVIDER=anthropic|openai, TANDEM_MODEL)")
+
+// Error is a failed provider request: an HTTP status the provider answered,
+// or a stream that broke. It never carries the API key.
+type Error struct {
+	Provider string // "anthropic", "openai"
+	Status   int    // HTTP status; 0 when the connection or stream failed
+	Message  string // the provider's own message, or what broke
+	// KeyEnv names the variable holding the key, set on 401/403 so the user
+	// knows what to fix.
+	KeyEnv string
+	// Retryable reports whether the request may succeed if sent again.
+	Retryable bool
+	Err       error // underlying cause, if any
+}
+
+func (e *Error) Error() string {
+	s := e.Provider + ": "
+	if e.Status != 0 {
+		s += fmt.Sprintf("HTTP %d: ", e.Status)
+	}
+	s += e.Message
+	if e.KeyEnv != "" {
+		s += fmt.Sprintf(" (check %s)", e.KeyEnv)
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }

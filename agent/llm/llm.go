@@ -1,0 +1,164 @@
+// Package llm is the seam between the agent and a model provider: the
+// provider-neutral conversation types, the streaming Provider interface and
+// the errors a provider reports.
+//
+// Implementations live in subpackages (anthropic, openai); the agent never
+// imports them. llmtest serves both wire formats over real HTTP for tests.
+// This package must never do I/O of its own.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Provider streams one model response. Stream calls emit for every event in
+// the order the server produced them, and returns the assembled assistant
+// message exactly as it must be sent back on the next request (thinking
+// blocks with their signatures, provider extras such as reasoning_content).
+//
+// A Provider is safe for concurrent use by many sessions.
+type Provider interface {
+	// Name is the provider's short name ("anthropic", "openai"), used in
+	// errors and logs.
+	Name() string
+	Stream(ctx context.Context, req *Request, emit func(Event)) (*Response, error)
+}
+
+// Request is one model request. The Messages slice is the whole history;
+// providers must serialize it deterministically so that consecutive requests
+// of a session share a byte-identical prefix (provider prompt caches depend
+// on it).
+type Request struct {
+	Model     string
+	System    string
+	Messages  []Message
+	Tools     []ToolSpec
+	MaxTokens int
+}
+
+// ToolSpec describes a tool to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// Role is who said a message.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Message is one conversation turn in provider-neutral form.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content []Part `json:"content"`
+}
+
+// PartType discriminates Part.
+type PartType string
+
+const (
+	PartText       PartType = "text"
+	PartImage      PartType = "image"
+	PartThinking   PartType = "thinking"
+	PartToolUse    PartType = "tool_use"
+	PartToolResult PartType = "tool_result"
+)
+
+// Part is one block of a message. Which fields are set depends on Type.
+type Part struct {
+	Type PartType `json:"type"`
+
+	// text, thinking (the reasoning text), tool_result (the output)
+	Text string `json:"text,omitempty"`
+
+	// image: base64 data and its media type ("image/png")
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+
+	// thinking: the provider's signature (Anthropic) or redacted payload,
+	// replayed unchanged.
+	Signature string `json:"signature,omitempty"`
+	Redacted  string `json:"redacted,omitempty"`
+
+	// tool_use and tool_result
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+	ToolName   string          `json:"tool_name,omitempty"`
+	Input      json.RawMessage `json:"input,omitempty"`
+	IsError    bool            `json:"is_error,omitempty"`
+	// Images attached to a tool result (MCP tools can return them).
+	Images []Part `json:"images,omitempty"`
+
+	// Extra holds provider-specific fields that must be replayed verbatim,
+	// keyed by field name (e.g. OpenAI-compatible "reasoning_content").
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+}
+
+// Text returns a user message holding one text part.
+func Text(role Role, s string) Message {
+	return Message{Role: role, Content: []Part{{Type: PartText, Text: s}}}
+}
+
+// EventType discriminates Event.
+type EventType string
+
+const (
+	EventText          EventType = "text"            // Text: a delta of visible output
+	EventReasoning     EventType = "reasoning"       // Text: a delta of reasoning/thinking
+	EventToolCallStart EventType = "tool_call_start" // ToolCallID, ToolName
+	EventToolCallDelta EventType = "tool_call_delta" // ToolCallID, Text: a fragment of the JSON arguments
+	EventToolCallEnd   EventType = "tool_call_end"   // ToolCallID, Input: the complete arguments
+	EventUsage         EventType = "usage"           // Usage
+	EventStop          EventType = "stop"            // StopReason
+)
+
+// Event is one streamed piece of a response.
+type Event struct {
+	Type       EventType
+	Text       string
+	ToolCallID string
+	ToolName   string
+	Input      json.RawMessage
+	Usage      Usage
+	StopReason StopReason
+}
+
+// StopReason says why the model stopped.
+type StopReason string
+
+const (
+	StopEndTurn   StopReason = "end_turn"
+	StopToolUse   StopReason = "tool_use"
+	StopMaxTokens StopReason = "max_tokens"
+	StopRefusal   StopReason = "refusal"
+)
+
+// Usage counts tokens. Cache fields are zero when the provider does not report them.
+type Usage struct {
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+}
+
+// Response is the outcome of one Stream call.
+type Response struct {
+	Message    Message
+	StopReason StopReason
+	Usage      Usage
+}
+
+// ToolCalls returns the tool_use parts of the response, in order.
+func (r *Response) ToolCalls() []Part {
+	var calls []Part
+	for _, p := range r.Message.Content {
+		if p.Type == PartToolUse {
+			calls = append(calls, p)
+		}
+	}
+	return calls
+}

@@ -1,0 +1,72 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// Mode decides which tool groups the model sees and which calls ask first.
+type Mode string
+
+const (
+	ModeAsk      Mode = "ask"       // read and plan tools only
+	ModeCode     Mode = "code"      // default: edits and commands ask
+	ModeAutoEdit Mode = "auto-edit" // edits inside the workspace approved, commands ask
+	ModeFullAuto Mode = "full-auto" // nothing asks (protected paths still do)
+)
+
+// ModeInfo describes a mode to an editor.
+type ModeInfo struct {
+	ID          Mode   `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// Modes lists every mode, in the order editors show them.
+func Modes() []ModeInfo {
+	return []ModeInfo{
+		{ModeAsk, "Ask", "Read and plan only; no edits or commands."},
+		{ModeCode, "Code", "Edits and commands ask before they run."},
+		{ModeAutoEdit, "Auto-edit", "Edits inside the workspace apply without asking; commands ask."},
+		{ModeFullAuto, "Full auto", "Nothing asks, except writes to protected files."},
+	}
+}
+
+// ParseMode checks a mode id. The empty string is the default mode.
+func ParseMode(s string) (Mode, error) {
+	if s == "" {
+		return ModeCode, nil
+	}
+	for _, m := range Modes() {
+		if string(m.ID) == s {
+			return m.ID, nil
+		}
+	}
+	return "", fmt.Errorf("unknown mode %q: use ask, code, auto-edit or full-auto", s)
+}
+
+// exposes reports whether the mode offers tools of group g to the model.
+func (m Mode) exposes(g tools.Group) bool {
+	if m == ModeAsk {
+		return g == tools.GroupRead || g == tools.GroupPlan
+	}
+	return true
+}
+
+// autoApproves reports whether a call of group g is approved without asking.
+// inWorkspace is false for targets outside the session root; protected
+// targets never reach here (they always ask).
+func (m Mode) autoApproves(g tools.Group) bool {
+	switch g {
+	case tools.GroupRead, tools.GroupPlan:
+		return true
+	}
+	switch m {
+	case ModeFullAuto:
+		return true
+	case ModeAutoEdit:
+		return g == tools.GroupEdit
+	}
+	return false
+}

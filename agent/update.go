@@ -1,0 +1,220 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// UpdateType is the session/update discriminator ("sessionUpdate" in ACP).
+type UpdateType string
+
+const (
+	UserMessageChunk        UpdateType = "user_message_chunk"
+	AgentMessageChunk       UpdateType = "agent_message_chunk"
+	AgentThoughtChunk       UpdateType = "agent_thought_chunk"
+	ToolCallStarted         UpdateType = "tool_call"
+	ToolCallUpdated         UpdateType = "tool_call_update"
+	PlanUpdated             UpdateType = "plan"
+	CurrentModeUpdate       UpdateType = "current_mode_update"
+	AvailableCommandsUpdate UpdateType = "available_commands_update"
+)
+
+// Update is one streamed session event. Its JSON form is exactly the ACP
+// session/update "update" object, so ACP forwards it, LSP wraps it in
+// tandem/update, and the store appends it unchanged.
+type Update struct {
+	Type UpdateType
+
+	// Chunk is the content of a user/agent message or thought chunk.
+	Chunk *ContentBlock
+
+	// Tool is set for tool_call (all fields meaningful) and tool_call_update
+	// (zero fields mean "unchanged").
+	Tool *ToolCall
+
+	// Plan is the complete plan (plan updates replace the previous one).
+	Plan []PlanEntry
+
+	// ModeID is the new current mode.
+	ModeID string
+
+	// Commands are the slash commands the session offers.
+	Commands []Command
+}
+
+// PlanEntry is one step of a plan.
+type PlanEntry = tools.PlanEntry
+
+// ToolStatus is a tool call's state.
+type ToolStatus string
+
+const (
+	ToolPending    ToolStatus = "pending"
+	ToolInProgress ToolStatus = "in_progress"
+	ToolCompleted  ToolStatus = "completed"
+	ToolFailed     ToolStatus = "failed"
+)
+
+// ToolCall describes a tool call or a change to one.
+type ToolCall struct {
+	ID        string           `json:"toolCallId"`
+	Title     string           `json:"title,omitempty"`
+	Kind      tools.Kind       `json:"kind,omitempty"`
+	Status    ToolStatus       `json:"status,omitempty"`
+	Content   []ToolContent    `json:"content,omitempty"`
+	Locations []tools.Location `json:"locations,omitempty"`
+	RawInput  json.RawMessage  `json:"rawInput,omitempty"`
+	RawOutput json.RawMessage  `json:"rawOutput,omitempty"`
+}
+
+// ToolContent is one item shown inside a tool call: regular content, a
+// diff, or an editor terminal.
+type ToolContent struct {
+	Type string `json:"type"` // "content" | "diff" | "terminal"
+
+	Content *ContentBlock `json:"content,omitempty"` // type content
+
+	Path    string  `json:"path,omitempty"`    // type diff
+	OldText *string `json:"oldText,omitempty"` // type diff; nil for a new file
+	NewText *string `json:"newText,omitempty"` // type diff
+
+	TerminalID string `json:"terminalId,omitempty"` // type terminal
+}
+
+// TextContent wraps s as tool call content.
+func TextContent(s string) ToolContent {
+	return ToolContent{Type: "content", Content: &ContentBlock{Type: "text", Text: s}}
+}
+
+// DiffContent shows a change of path; old is nil for a new file.
+func DiffContent(path string, old *string, new string) ToolContent {
+	return ToolContent{Type: "diff", Path: path, OldText: old, NewText: &new}
+}
+
+// Command is a slash command a session offers.
+type Command struct {
+	Name        string        `json:"name"`
+	Description string        `json:"description"`
+	Input       *CommandInput `json:"input,omitempty"`
+}
+
+// CommandInput hints at the argument a command takes.
+type CommandInput struct {
+	Hint string `json:"hint"`
+}
+
+// ContentBlock is a piece of a prompt or message, in ACP's shape.
+type ContentBlock struct {
+	Type string `json:"type"` // text | image | resource_link | resource
+
+	Text string `json:"text,omitempty"`
+
+	MimeType string `json:"mimeType,omitempty"` // image, resource_link
+	Data     string `json:"data,omitempty"`     // image: base64
+
+	URI  string `json:"uri,omitempty"`  // resource_link, image (optional)
+	Name string `json:"name,omitempty"` // resource_link
+
+	Resource *EmbeddedResource `json:"resource,omitempty"` // resource
+}
+
+// EmbeddedResource is the content of a "resource" block.
+type EmbeddedResource struct {
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Blob     string `json:"blob,omitempty"`
+}
+
+// wireUpdate is Update's JSON form. "content" is a single block for chunks
+// and a list for tool calls, hence the raw field.
+type wireUpdate struct {
+	SessionUpdate UpdateType `json:"sessionUpdate"`
+	ToolCallID    string     `json:"toolCallId,omitempty"`
+	Title         string     `json:"title,omitempty"`
+	Kind          tools.Kind `json:"kind,omitempty"`
+	Status        ToolStatus `json:"status,omitempty"`
+
+	Content   json.RawMessage  `json:"content,omitempty"`
+	Locations []tools.Location `json:"locations,omitempty"`
+	RawInput  json.RawMessage  `json:"rawInput,omitempty"`
+	RawOutput json.RawMessage  `json:"rawOutput,omitempty"`
+
+	Entries           []PlanEntry `json:"entries,omitempty"`
+	CurrentModeID     string      `json:"currentModeId,omitempty"`
+	AvailableCommands []Command   `json:"availableCommands,omitempty"`
+}
+
+// MarshalJSON writes the ACP session/update shape.
+func (u Update) MarshalJSON() ([]byte, error) {
+	w := wireUpdate{SessionUpdate: u.Type}
+	var err error
+	switch u.Type {
+	case UserMessageChunk, AgentMessageChunk, AgentThoughtChunk:
+		if u.Chunk == nil {
+			return nil, fmt.Errorf("agent: %s update without content", u.Type)
+		}
+		w.Content, err = json.Marshal(u.Chunk)
+	case ToolCallStarted, ToolCallUpdated:
+		if u.Tool == nil {
+			return nil, fmt.Errorf("agent: %s update without a tool call", u.Type)
+		}
+		t := u.Tool
+		w.ToolCallID, w.Title, w.Kind, w.Status = t.ID, t.Title, t.Kind, t.Status
+		w.Locations, w.RawInput, w.RawOutput = t.Locations, t.RawInput, t.RawOutput
+		if t.Content != nil {
+			w.Content, err = json.Marshal(t.Content)
+		}
+	case PlanUpdated:
+		w.Entries = u.Plan
+		if w.Entries == nil {
+			w.Entries = []PlanEntry{}
+		}
+	case CurrentModeUpdate:
+		w.CurrentModeID = u.ModeID
+	case AvailableCommandsUpdate:
+		w.AvailableCommands = u.Commands
+		if w.AvailableCommands == nil {
+			w.AvailableCommands = []Command{}
+		}
+	default:
+		return nil, fmt.Errorf("agent: unknown update type %q", u.Type)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads the ACP session/update shape.
+func (u *Update) UnmarshalJSON(b []byte) error {
+	var w wireUpdate
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*u = Update{Type: w.SessionUpdate}
+	switch w.SessionUpdate {
+	case UserMessageChunk, AgentMessageChunk, AgentThoughtChunk:
+		u.Chunk = new(ContentBlock)
+		if len(w.Content) > 0 {
+			return json.Unmarshal(w.Content, u.Chunk)
+		}
+	case ToolCallStarted, ToolCallUpdated:
+		u.Tool = &ToolCall{ID: w.ToolCallID, Title: w.Title, Kind: w.Kind, Status: w.Status,
+			Locations: w.Locations, RawInput: w.RawInput, RawOutput: w.RawOutput}
+		if len(w.Content) > 0 {
+			return json.Unmarshal(w.Content, &u.Tool.Content)
+		}
+	case PlanUpdated:
+		u.Plan = w.Entries
+	case CurrentModeUpdate:
+		u.ModeID = w.CurrentModeID
+	case AvailableCommandsUpdate:
+		u.Commands = w.AvailableCommands
+	default:
+		return fmt.Errorf("agent: unknown update type %q", w.SessionUpdate)
+	}
+	return nil
+}

@@ -1,0 +1,3 @@
+module github.com/tandemhq/tandem
+
+go 1.26
