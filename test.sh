@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs every test tandem has. Installs what the tests need first (apt and npm
+# packages; idempotent, skipped when already present), then runs the Go tests
+# with the race detector and the editor-side tests.
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$(pwd)
+
+need_apt=()
+command -v nvim >/dev/null || need_apt+=(neovim)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "test.sh: installing ${need_apt[*]} (apt)" >&2
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# Node packages the tests drive (third-party ACP clients, MCP servers) live
+# in .cache/node, outside the Go tree.
+node_dir="$root/.cache/node"
+if [ ! -f "$node_dir/.installed" ] || ! cmp -s test/node-packages.txt "$node_dir/.installed"; then
+  echo "test.sh: installing node packages into .cache/node" >&2
+  mkdir -p "$node_dir"
+  [ -f "$node_dir/package.json" ] || echo '{"private":true}' > "$node_dir/package.json"
+  (cd "$node_dir" && xargs npm install --no-audit --no-fund --loglevel=error < "$root/test/node-packages.txt")
+  cp test/node-packages.txt "$node_dir/.installed"
+fi
+export TANDEM_NODE_MODULES="$node_dir/node_modules"
+# Tests that need an external program fail, rather than skip, when it is missing.
+export TANDEM_TEST_STRICT=1
+
+go vet ./...
+go test -race -count=1 ./...
