@@ -1,16 +1,361 @@
 // Package store persists sessions: an append-only JSONL event log and a
 // metadata sidecar per session under $TANDEM_HOME/sessions/<id>/.
+//
+// The store knows records, not their meaning: the agent decides what a
+// record's Kind and Data are. Listing reads only the sidecars; it never opens
+// a log.
 package store
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Version is the format version of records and sidecars this package writes.
+const Version = 1
+
+// ErrNotFound is returned for a session id with no stored session.
+var ErrNotFound = errors.New("session not found")
 
 // Store is the sessions directory.
 type Store struct {
 	dir string
 }
 
+// Open returns the store rooted at dir (usually $TANDEM_HOME/sessions),
+// creating it if needed.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return &Store{dir: dir}, nil
+}
+
+// Dir returns the directory the store lives in.
+func (s *Store) Dir() string { return s.dir }
+
 // Meta is a session's metadata sidecar (meta.json).
 type Meta struct {
-	Version int    `json:"version"`
-	ID      string `json:"id"`
-	Cwd     string `json:"cwd"`
-	Title   string `json:"title"`
+	Version int       `json:"version"`
+	ID      string    `json:"id"`
+	Cwd     string    `json:"cwd"`
+	Title   string    `json:"title,omitempty"`
+	Mode    string    `json:"mode,omitempty"`
+	Model   string    `json:"model,omitempty"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+}
+
+// Record is one line of a session's event log.
+type Record struct {
+	Version int             `json:"v"`
+	Kind    string          `json:"kind"`
+	Time    time.Time       `json:"time"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// NewID returns a fresh random session id.
+func NewID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return "s_" + hex.EncodeToString(b[:])
+}
+
+// validID keeps ids from naming paths outside the store.
+func validID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, r := range id {
+		if !(r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Store) sessionDir(id string) (string, error) {
+	if !validID(id) {
+		return "", fmt.Errorf("%w: invalid id %q", ErrNotFound, id)
+	}
+	return filepath.Join(s.dir, id), nil
+}
+
+// Create makes the directory and sidecar of a new session and opens its log.
+func (s *Store) Create(m Meta) (*Log, error) {
+	dir, err := s.sessionDir(m.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: create session %s: %w", m.ID, err)
+	}
+	l, err := openLog(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.SetMeta(m); err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// Open opens the log of a stored session for appending.
+func (s *Store) OpenLog(id string) (*Log, error) {
+	dir, err := s.sessionDir(id)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "meta.json")); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return openLog(dir)
+}
+
+// Meta reads one session's sidecar.
+func (s *Store) Meta(id string) (Meta, error) {
+	dir, err := s.sessionDir(id)
+	if err != nil {
+		return Meta{}, err
+	}
+	return readMeta(filepath.Join(dir, "meta.json"))
+}
+
+func readMeta(path string) (Meta, error) {
+	var m Meta
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return m, fmt.Errorf("%w: %s", ErrNotFound, filepath.Base(filepath.Dir(path)))
+		}
+		return m, fmt.Errorf("store: %w", err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("store: %s: %w", path, err)
+	}
+	if m.Version != Version {
+		return m, fmt.Errorf("store: %s: version %d, this tandem reads %d", path, m.Version, Version)
+	}
+	return m, nil
+}
+
+// List returns the stored sessions, most recently updated first. A non-empty
+// cwd keeps only sessions of that directory. Unreadable sidecars are
+// reported in the second result and skipped.
+func (s *Store) List(cwd string) ([]Meta, []error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, []error{fmt.Errorf("store: %w", err)}
+	}
+	var metas []Meta
+	var errs []error
+	for _, e := range entries {
+		if !e.IsDir() || !validID(e.Name()) {
+			continue
+		}
+		m, err := readMeta(filepath.Join(s.dir, e.Name(), "meta.json"))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if cwd != "" && m.Cwd != cwd {
+			continue
+		}
+		metas = append(metas, m)
+	}
+	sort.Slice(metas, func(i, j int) bool {
+		if !metas[i].Updated.Equal(metas[j].Updated) {
+			return metas[i].Updated.After(metas[j].Updated)
+		}
+		return metas[i].ID < metas[j].ID
+	})
+	return metas, errs
+}
+
+// Read returns a session's metadata and every readable record of its log.
+// A corrupt line, a foreign version or a torn last line is skipped and
+// described in warnings; it never fails the read.
+func (s *Store) Read(id string) (Meta, []Record, []string, error) {
+	m, err := s.Meta(id)
+	if err != nil {
+		return m, nil, nil, err
+	}
+	dir, _ := s.sessionDir(id)
+	f, err := os.Open(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return m, nil, nil, nil
+		}
+		return m, nil, nil, fmt.Errorf("store: %w", err)
+	}
+	defer f.Close()
+	var recs []Record
+	var warnings []string
+	r := bufio.NewReaderSize(f, 64<<10)
+	for line := 1; ; line++ {
+		b, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(b)) > 0 {
+			var rec Record
+			switch jerr := json.Unmarshal(b, &rec); {
+			case jerr != nil && err != nil:
+				warnings = append(warnings, fmt.Sprintf("%s line %d: torn last line skipped (an interrupted write)", id, line))
+			case jerr != nil:
+				warnings = append(warnings, fmt.Sprintf("%s line %d: corrupt record skipped: %v", id, line, jerr))
+			case rec.Version != Version:
+				warnings = append(warnings, fmt.Sprintf("%s line %d: record version %d skipped (this tandem reads %d)", id, line, rec.Version, Version))
+			default:
+				recs = append(recs, rec)
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	return m, recs, warnings, nil
+}
+
+// Log appends to one session's event log. It is safe for concurrent use.
+type Log struct {
+	dir string
+
+	mu   sync.Mutex // guards f and torn
+	f    *os.File
+	torn bool // the file may end without a newline (a crash mid-write)
+}
+
+func openLog(dir string) (*Log, error) {
+	path := filepath.Join(dir, "events.jsonl")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	l := &Log{dir: dir, f: f}
+	// A torn last line from a crash must not swallow the next record: make
+	// sure the next append starts on a line of its own.
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], st.Size()-1); err == nil && last[0] != '\n' {
+			l.torn = true
+		}
+	}
+	return l, nil
+}
+
+// Append writes records at the end of the log. It does not fsync; call Sync
+// at turn boundaries.
+func (l *Log) Append(recs ...Record) error {
+	var buf bytes.Buffer
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return errors.New("store: log is closed")
+	}
+	if l.torn {
+		buf.WriteByte('\n')
+	}
+	for _, r := range recs {
+		if r.Version == 0 {
+			r.Version = Version
+		}
+		if r.Time.IsZero() {
+			r.Time = time.Now().UTC()
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("store: encode %s record: %w", r.Kind, err)
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+	if _, err := l.f.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("store: append: %w", err)
+	}
+	l.torn = false
+	return nil
+}
+
+// Sync flushes the log to stable storage.
+func (l *Log) Sync() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	return l.f.Sync()
+}
+
+// SetMeta replaces the sidecar atomically (temp file + rename).
+func (l *Log) SetMeta(m Meta) error {
+	m.Version = Version
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(l.dir, "meta.json"), b)
+}
+
+// Close syncs and closes the log. Closing twice is harmless.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Sync()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	l.f = nil
+	return err
+}
+
+func writeAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("store: write %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// Title makes a session title from the first prompt: its first line, trimmed
+// to 80 characters.
+func Title(prompt string) string {
+	prompt = strings.TrimSpace(prompt)
+	if i := strings.IndexByte(prompt, '\n'); i >= 0 {
+		prompt = prompt[:i]
+	}
+	if r := []rune(prompt); len(r) > 80 {
+		prompt = string(r[:79]) + "…"
+	}
+	return prompt
 }

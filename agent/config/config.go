@@ -1,0 +1,165 @@
+// Package config reads tandem's settings: the environment first, then
+// $TANDEM_HOME/config.json, then defaults. It never logs or stores a secret;
+// Config.String redacts keys.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Config is the resolved configuration.
+type Config struct {
+	Home string // $TANDEM_HOME, default ~/.tandem
+
+	Provider string // "anthropic" | "openai" | "" (none configured)
+	Model    string
+	Models   []string // offered to editors; Model first
+
+	AnthropicKey     string
+	AnthropicBaseURL string
+	OpenAIKey        string
+	OpenAIBaseURL    string
+
+	MaxTokens       int
+	MaxTurnRequests int
+
+	// Raw is config.json as read, for packages that own their own section
+	// (instructions, mcp).
+	Raw map[string]json.RawMessage
+}
+
+// File is the shape of config.json. Keys mirror the environment names.
+type File struct {
+	Provider         string   `json:"provider"`
+	Model            string   `json:"model"`
+	Models           []string `json:"models"`
+	AnthropicAPIKey  string   `json:"anthropicApiKey"`
+	AnthropicBaseURL string   `json:"anthropicBaseUrl"`
+	OpenAIAPIKey     string   `json:"openaiApiKey"`
+	OpenAIBaseURL    string   `json:"openaiBaseUrl"`
+	MaxTokens        int      `json:"maxTokens"`
+	MaxTurnRequests  int      `json:"maxTurnRequests"`
+}
+
+// Default models per provider, used when none is configured.
+const (
+	DefaultAnthropicModel = "claude-sonnet-4-5"
+	DefaultOpenAIModel    = "gpt-4.1"
+)
+
+// Load resolves the configuration. getenv is os.Getenv in production.
+func Load(getenv func(string) string) (Config, error) {
+	c := Config{Home: getenv("TANDEM_HOME")}
+	if c.Home == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return c, fmt.Errorf("config: TANDEM_HOME is unset and the home directory is unknown: %w", err)
+		}
+		c.Home = filepath.Join(home, ".tandem")
+	}
+	var f File
+	path := filepath.Join(c.Home, "config.json")
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return c, fmt.Errorf("config: %w", err)
+	default:
+		if err := json.Unmarshal(b, &c.Raw); err != nil {
+			return c, fmt.Errorf("config: %s is not valid JSON: %w", path, err)
+		}
+		if err := json.Unmarshal(b, &f); err != nil {
+			return c, fmt.Errorf("config: %s: %w", path, err)
+		}
+	}
+	pick := func(env, file string) string {
+		if v := getenv(env); v != "" {
+			return v
+		}
+		return file
+	}
+	c.Provider = strings.ToLower(pick("TANDEM_PROVIDER", f.Provider))
+	c.Model = pick("TANDEM_MODEL", f.Model)
+	c.AnthropicKey = pick("ANTHROPIC_API_KEY", f.AnthropicAPIKey)
+	c.AnthropicBaseURL = pick("ANTHROPIC_BASE_URL", f.AnthropicBaseURL)
+	c.OpenAIKey = pick("OPENAI_API_KEY", f.OpenAIAPIKey)
+	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
+	c.MaxTokens = f.MaxTokens
+	c.MaxTurnRequests = f.MaxTurnRequests
+	if v := getenv("TANDEM_MAX_TURN_REQUESTS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("config: TANDEM_MAX_TURN_REQUESTS=%q is not a positive number", v)
+		}
+		c.MaxTurnRequests = n
+	}
+
+	switch c.Provider {
+	case "anthropic", "openai":
+	case "":
+		// Chosen by which key is present; an OpenAI-compatible base URL
+		// alone (Ollama, llama.cpp) needs no key.
+		switch {
+		case c.AnthropicKey != "":
+			c.Provider = "anthropic"
+		case c.OpenAIKey != "" || c.OpenAIBaseURL != "":
+			c.Provider = "openai"
+		}
+	default:
+		return c, fmt.Errorf("config: TANDEM_PROVIDER=%q: use anthropic or openai", c.Provider)
+	}
+	if c.Model == "" {
+		switch c.Provider {
+		case "anthropic":
+			c.Model = DefaultAnthropicModel
+		case "openai":
+			c.Model = DefaultOpenAIModel
+		}
+	}
+	c.Models = dedupe(append([]string{c.Model}, f.Models...))
+	return c, nil
+}
+
+func dedupe(in []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range in {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Section decodes one top-level section of config.json into v. A missing
+// section leaves v unchanged.
+func (c Config) Section(name string, v any) error {
+	raw, ok := c.Raw[name]
+	if !ok {
+		return nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("config: %s section: %w", name, err)
+	}
+	return nil
+}
+
+// String describes the configuration without secrets.
+func (c Config) String() string {
+	redact := func(k string) string {
+		if k == "" {
+			return "unset"
+		}
+		return "set"
+	}
+	return fmt.Sprintf("home=%s provider=%s model=%s anthropic_key=%s openai_key=%s",
+		c.Home, c.Provider, c.Model, redact(c.AnthropicKey), redact(c.OpenAIKey))
+}

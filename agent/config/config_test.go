@@ -1,0 +1,83 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoad(t *testing.T) {
+	tests := []struct {
+		name      string
+		env       map[string]string
+		file      string
+		provider  string
+		model     string
+		baseURL   string
+		wantError string
+	}{
+		{name: "nothing configured", env: map[string]string{}, provider: "", model: ""},
+		{name: "anthropic key picks anthropic", env: map[string]string{"ANTHROPIC_API_KEY": "k"}, provider: "anthropic", model: DefaultAnthropicModel},
+		{name: "openai key picks openai", env: map[string]string{"OPENAI_API_KEY": "k"}, provider: "openai", model: DefaultOpenAIModel},
+		{name: "base url alone picks openai (ollama)", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}, provider: "openai", baseURL: "http://127.0.0.1:11434/v1", model: DefaultOpenAIModel},
+		{name: "explicit provider wins over keys", env: map[string]string{"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k", "TANDEM_PROVIDER": "OpenAI"}, provider: "openai", model: DefaultOpenAIModel},
+		{name: "env wins over file", env: map[string]string{"TANDEM_MODEL": "m-env"}, file: `{"provider":"anthropic","model":"m-file","anthropicApiKey":"k"}`, provider: "anthropic", model: "m-env"},
+		{name: "file used when env is empty", env: map[string]string{}, file: `{"provider":"openai","model":"llama3","openaiBaseUrl":"http://x/v1"}`, provider: "openai", model: "llama3", baseURL: "http://x/v1"},
+		{name: "unknown provider", env: map[string]string{"TANDEM_PROVIDER": "gemini"}, wantError: "use anthropic or openai"},
+		{name: "bad json", env: map[string]string{}, file: `{`, wantError: "not valid JSON"},
+		{name: "bad turn limit", env: map[string]string{"TANDEM_MAX_TURN_REQUESTS": "-1"}, wantError: "TANDEM_MAX_TURN_REQUESTS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			tt.env["TANDEM_HOME"] = home
+			if tt.file != "" {
+				os.WriteFile(filepath.Join(home, "config.json"), []byte(tt.file), 0o600)
+			}
+			c, err := Load(env(tt.env))
+			if tt.wantError != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantError) {
+					t.Fatalf("err = %v, want it to mention %q", err, tt.wantError)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Provider != tt.provider || c.Model != tt.model || c.OpenAIBaseURL != tt.baseURL {
+				t.Errorf("got provider=%q model=%q base=%q", c.Provider, c.Model, c.OpenAIBaseURL)
+			}
+		})
+	}
+}
+
+func TestStringRedactsKeys(t *testing.T) {
+	c, err := Load(env(map[string]string{"TANDEM_HOME": t.TempDir(), "ANTHROPIC_API_KEY": "sk-secret-123"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.String(); strings.Contains(s, "sk-secret") || !strings.Contains(s, "anthropic_key=set") {
+		t.Errorf("String() = %q", s)
+	}
+}
+
+func TestSection(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"instructions":{"maxBytes":10}}`), 0o600)
+	c, err := Load(env(map[string]string{"TANDEM_HOME": home}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct{ MaxBytes int }
+	if err := c.Section("instructions", &v); err != nil || v.MaxBytes != 10 {
+		t.Errorf("section = %+v, %v", v, err)
+	}
+	if err := c.Section("absent", &v); err != nil {
+		t.Errorf("absent section: %v", err)
+	}
+}
