@@ -5,7 +5,6 @@
 package agent
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 
@@ -91,4 +90,3 @@ type SessionOptions struct {
 	Tools []tools.Tool
 }
 
-var _ = context.Background

@@ -142,9 +142,10 @@ type wireUpdate struct {
 	RawInput  json.RawMessage  `json:"rawInput,omitempty"`
 	RawOutput json.RawMessage  `json:"rawOutput,omitempty"`
 
-	Entries           []PlanEntry `json:"entries,omitempty"`
-	CurrentModeID     string      `json:"currentModeId,omitempty"`
-	AvailableCommands []Command   `json:"availableCommands,omitempty"`
+	// Pointers, so an empty plan or command list is still sent as [].
+	Entries           *[]PlanEntry `json:"entries,omitempty"`
+	CurrentModeID     string       `json:"currentModeId,omitempty"`
+	AvailableCommands *[]Command   `json:"availableCommands,omitempty"`
 }
 
 // MarshalJSON writes the ACP session/update shape.
@@ -168,17 +169,19 @@ func (u Update) MarshalJSON() ([]byte, error) {
 			w.Content, err = json.Marshal(t.Content)
 		}
 	case PlanUpdated:
-		w.Entries = u.Plan
-		if w.Entries == nil {
-			w.Entries = []PlanEntry{}
+		plan := u.Plan
+		if plan == nil {
+			plan = []PlanEntry{}
 		}
+		w.Entries = &plan
 	case CurrentModeUpdate:
 		w.CurrentModeID = u.ModeID
 	case AvailableCommandsUpdate:
-		w.AvailableCommands = u.Commands
-		if w.AvailableCommands == nil {
-			w.AvailableCommands = []Command{}
+		cmds := u.Commands
+		if cmds == nil {
+			cmds = []Command{}
 		}
+		w.AvailableCommands = &cmds
 	default:
 		return nil, fmt.Errorf("agent: unknown update type %q", u.Type)
 	}
@@ -208,11 +211,15 @@ func (u *Update) UnmarshalJSON(b []byte) error {
 			return json.Unmarshal(w.Content, &u.Tool.Content)
 		}
 	case PlanUpdated:
-		u.Plan = w.Entries
+		if w.Entries != nil {
+			u.Plan = *w.Entries
+		}
 	case CurrentModeUpdate:
 		u.ModeID = w.CurrentModeID
 	case AvailableCommandsUpdate:
-		u.Commands = w.AvailableCommands
+		if w.AvailableCommands != nil {
+			u.Commands = *w.AvailableCommands
+		}
 	default:
 		return fmt.Errorf("agent: unknown update type %q", w.SessionUpdate)
 	}

@@ -1,0 +1,97 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// slash is one slash command: a prompt whose whole text is "/name arg".
+type slash struct {
+	description string
+	hint        string // argument hint; empty when it takes none
+	run         func(ctx context.Context, s *Session, arg string) (StopReason, error)
+}
+
+func (s *Session) commands() map[string]slash {
+	return map[string]slash{
+		"init": {
+			description: "Draft an AGENTS.md for this workspace",
+			run: func(ctx context.Context, s *Session, arg string) (StopReason, error) {
+				return s.converse(ctx, []ContentBlock{{Type: "text", Text: initPrompt(arg)}})
+			},
+		},
+		"instructions": {
+			description: "Show which workspace instruction files this session has loaded",
+			run: func(ctx context.Context, s *Session, arg string) (StopReason, error) {
+				s.say(s.describeInstructions())
+				return StopEndTurn, nil
+			},
+		},
+		"mode": {
+			description: "Switch mode: ask, code, auto-edit or full-auto",
+			hint:        "ask | code | auto-edit | full-auto",
+			run: func(ctx context.Context, s *Session, arg string) (StopReason, error) {
+				if arg == "" {
+					s.say(fmt.Sprintf("The mode is %s. Choose one of: ask, code, auto-edit, full-auto.", s.Mode()))
+					return StopEndTurn, nil
+				}
+				m, err := ParseMode(arg)
+				if err != nil {
+					s.say(err.Error())
+					return StopEndTurn, nil
+				}
+				if err := s.SetMode(m); err != nil {
+					return "", err
+				}
+				s.say(fmt.Sprintf("Mode set to %s.", m))
+				return StopEndTurn, nil
+			},
+		},
+		"model": {
+			description: "Switch the model for this session",
+			hint:        "model id",
+			run: func(ctx context.Context, s *Session, arg string) (StopReason, error) {
+				if arg == "" {
+					s.say(fmt.Sprintf("The model is %s. Offered: %s.", s.Model(), strings.Join(s.a.Models(), ", ")))
+					return StopEndTurn, nil
+				}
+				if err := s.SetModel(arg); err != nil {
+					return "", err
+				}
+				s.say(fmt.Sprintf("Model set to %s.", arg))
+				return StopEndTurn, nil
+			},
+		},
+	}
+}
+
+// Commands lists the slash commands the session offers, sorted by name.
+func (s *Session) Commands() []Command {
+	var out []Command
+	for name, c := range s.commands() {
+		cmd := Command{Name: name, Description: c.description}
+		if c.hint != "" {
+			cmd.Input = &CommandInput{Hint: c.hint}
+		}
+		out = append(out, cmd)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// say sends a message from tandem itself (not the model) to the editor.
+func (s *Session) say(text string) {
+	s.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: text}})
+}
+
+func initPrompt(extra string) string {
+	p := `Write an AGENTS.md at the workspace root for engineers and coding agents who will work here next.
+First explore: list the files, read the README and build files, look at the main packages with list_code_definition_names.
+Then write a short, factual AGENTS.md: what the project is, the exact commands to build, test and lint, where things live, and the conventions and invariants the code follows. Keep it under 80 lines. If an AGENTS.md exists, improve it instead of replacing what is still true.`
+	if extra != "" {
+		p += "\n\nThe user adds: " + extra
+	}
+	return p
+}

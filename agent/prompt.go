@@ -1,0 +1,124 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/llm"
+)
+
+// systemPrompt is the same bytes for every request of a session: provider
+// prompt caches key on an unchanged prefix, so nothing here may vary per
+// turn (no clock, no mode: the mode shows in which tools are offered).
+func (s *Session) systemPrompt() string {
+	return fmt.Sprintf(`You are tandem, a coding agent working inside the user's editor.
+
+Workspace root: %s
+Platform: %s/%s
+
+How to work:
+- Use the tools to look before you change anything: read_file, list_files, search_files and list_code_definition_names.
+- Paths are relative to the workspace root; nothing outside it can be read or written.
+- Change files with edit_file (exact old_string -> new_string) or write_file (whole content). The editor shows each change to the user, who may reject it; when a tool result says a change was rejected, do not retry it unasked.
+- run_command runs a shell command in the workspace root; prefer short, non-interactive commands.
+- For work of several steps, keep a plan with update_plan and mark steps as you finish them.
+- Follow the workspace instructions you are given in <system-reminder> blocks; the user's own words take precedence over them.
+- Be concise. When you are done, say briefly what you changed.`, s.root, runtime.GOOS, runtime.GOARCH)
+}
+
+// promptParts turns an editor's prompt into model content. Linked files are
+// read through the host, so an unsaved buffer is what the model sees.
+func (s *Session) promptParts(ctx context.Context, prompt []ContentBlock) ([]llm.Part, error) {
+	var parts []llm.Part
+	for _, b := range prompt {
+		switch b.Type {
+		case "text":
+			parts = append(parts, llm.Part{Type: llm.PartText, Text: b.Text})
+		case "image":
+			if b.Data == "" {
+				continue
+			}
+			parts = append(parts, llm.Part{Type: llm.PartImage, MediaType: b.MimeType, Data: b.Data})
+		case "resource_link":
+			path, ok := fileURIPath(b.URI)
+			if !ok {
+				parts = append(parts, llm.Part{Type: llm.PartText, Text: fmt.Sprintf("[linked resource %s (%s)]", b.Name, b.URI)})
+				continue
+			}
+			text, err := s.host.ReadFile(ctx, path)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				parts = append(parts, llm.Part{Type: llm.PartText, Text: fmt.Sprintf("[linked file %s could not be read: %v]", s.display(path), err)})
+				continue
+			}
+			parts = append(parts, llm.Part{Type: llm.PartText, Text: fileBlock(s.display(path), text)})
+		case "resource":
+			if b.Resource == nil {
+				continue
+			}
+			name := b.Resource.URI
+			if p, ok := fileURIPath(name); ok {
+				name = s.display(p)
+			}
+			if b.Resource.Text != "" || b.Resource.Blob == "" {
+				parts = append(parts, llm.Part{Type: llm.PartText, Text: fileBlock(name, b.Resource.Text)})
+			} else {
+				parts = append(parts, llm.Part{Type: llm.PartText, Text: fmt.Sprintf("[binary resource %s omitted]", name)})
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("the prompt is empty: send at least one text block")
+	}
+	return parts, nil
+}
+
+func fileBlock(name, text string) string {
+	return fmt.Sprintf("<file path=%q>\n%s\n</file>", name, text)
+}
+
+// display shows path relative to the root when it is inside it.
+func (s *Session) display(path string) string {
+	if rel, err := filepath.Rel(s.root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+func fileURIPath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return "", false
+	}
+	return filepath.FromSlash(u.Path), true
+}
+
+// promptText joins the prompt's text blocks.
+func promptText(prompt []ContentBlock) string {
+	var b strings.Builder
+	for _, c := range prompt {
+		if c.Type == "text" {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+// slashCommand recognises "/name arg..." as the whole text of a prompt.
+func slashCommand(prompt []ContentBlock) (name, arg string, ok bool) {
+	if len(prompt) != 1 || prompt[0].Type != "text" {
+		return "", "", false
+	}
+	t := strings.TrimSpace(prompt[0].Text)
+	if !strings.HasPrefix(t, "/") {
+		return "", "", false
+	}
+	name, arg, _ = strings.Cut(t[1:], " ")
+	return name, strings.TrimSpace(arg), name != ""
+}

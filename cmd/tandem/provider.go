@@ -1,0 +1,22 @@
+package main
+
+import (
+	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/anthropic"
+	"github.com/tandemhq/tandem/agent/llm/openai"
+)
+
+// newProvider builds the configured provider, or nil when none is configured.
+func newProvider(cfg config.Config) (llm.Provider, error) {
+	switch cfg.Provider {
+	case "anthropic":
+		if cfg.AnthropicKey == "" {
+			return nil, nil
+		}
+		return anthropic.New(anthropic.Options{APIKey: cfg.AnthropicKey, BaseURL: cfg.AnthropicBaseURL}), nil
+	case "openai":
+		return openai.New(openai.Options{APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
+	}
+	return nil, nil
+}

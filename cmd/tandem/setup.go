@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/store"
+)
+
+// newAgent builds the agent every subcommand shares from the environment
+// and $TANDEM_HOME/config.json. A missing model configuration is not an
+// error here: tandem serves what needs no model, and a prompt then fails
+// with a message naming the variables to set.
+func (m *Main) newAgent() (*agent.Agent, error) {
+	cfg, err := config.Load(m.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	log := m.logger()
+	provider, err := newProvider(cfg)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
+	if err != nil {
+		return nil, fmt.Errorf("opening the session store (set TANDEM_HOME to a writable directory): %w", err)
+	}
+	a := agent.New(agent.Config{
+		Provider:        provider,
+		Model:           cfg.Model,
+		Models:          cfg.Models,
+		MaxTokens:       cfg.MaxTokens,
+		MaxTurnRequests: cfg.MaxTurnRequests,
+		Home:            cfg.Home,
+		Store:           st,
+		Log:             log,
+	})
+	log.Debug("configured", "config", cfg.String())
+	return a, nil
+}
+
+// logger writes to stderr; stdout belongs to the protocol. TANDEM_LOG
+// (debug|info|warn|error) sets the level, warn by default.
+func (m *Main) logger() *slog.Logger {
+	level := slog.LevelWarn
+	switch strings.ToLower(m.Getenv("TANDEM_LOG")) {
+	case "debug":
+		level = slog.LevelDebug
+	case "info":
+		level = slog.LevelInfo
+	case "error":
+		level = slog.LevelError
+	}
+	return slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
+}
