@@ -76,9 +76,13 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		if !errors.Is(err, errUsage) {
-			fmt.Fprintf(m.Stderr, "tandem %s: %v\n", args[0], err)
+		if errors.Is(err, errUsage) {
+			return 2
 		}
+		if ec, ok := err.(exitCode); ok {
+			return int(ec) // the command has said why
+		}
+		fmt.Fprintf(m.Stderr, "tandem %s: %v\n", args[0], err)
 		var ec exitCode
 		if errors.As(err, &ec) {
 			return int(ec)
