@@ -8,7 +8,9 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/codeindex"
@@ -52,6 +54,9 @@ type Config struct {
 	Store *store.Store
 	// Indexes shares code indexes between sessions with the same root. May be nil.
 	Indexes *codeindex.Pool
+	// Instructions configures workspace instructions; nil uses the
+	// defaults with Home as $TANDEM_HOME.
+	Instructions *instructions.Config
 	// ExtraTools are offered to every session besides the built-ins.
 	ExtraTools []tools.Tool
 	// Log receives diagnostics (never secrets). Nil: discarded.
@@ -86,7 +91,9 @@ type SessionOptions struct {
 	// Model overrides Config.Model for this session.
 	Model string
 	Host  Host
-	// Tools joins the built-ins for this session only (MCP tools).
+	// Tools joins the built-ins for this session only.
 	Tools []tools.Tool
+	// MCPServers are the editor's MCP servers; they join those of
+	// $TANDEM_HOME/mcp.json and <root>/.tandem/mcp.json, and win a name clash.
+	MCPServers []mcp.Server
 }
-

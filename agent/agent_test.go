@@ -29,22 +29,27 @@ type fixture struct {
 func newFixture(t *testing.T, tweak ...func(*Config)) *fixture {
 	t.Helper()
 	srv := llmtest.NewServer(t)
+	cfg := newBenchConfig(t, srv)
+	for _, f := range tweak {
+		f(&cfg)
+	}
+	return &fixture{t: t, srv: srv, agent: New(cfg), home: cfg.Home, store: cfg.Store}
+}
+
+// newBenchConfig points an agent at srv with a store in a temp home.
+func newBenchConfig(t testing.TB, srv *llmtest.Server) Config {
 	home := t.TempDir()
 	st, err := store.Open(filepath.Join(home, "sessions"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{
+	return Config{
 		Provider: anthropic.New(anthropic.Options{APIKey: "test-key", BaseURL: srv.BaseURL(llmtest.Anthropic),
 			Retry: llm.RetryPolicy{Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}}),
 		Model: "test-model",
 		Home:  home,
 		Store: st,
 	}
-	for _, f := range tweak {
-		f(&cfg)
-	}
-	return &fixture{t: t, srv: srv, agent: New(cfg), home: home, store: st}
 }
 
 // session opens a session in a fresh workspace holding files.

@@ -3,24 +3,137 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"sync"
 
+	"github.com/tandemhq/tandem/agent/instructions"
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/codeindex"
 )
 
 // extraState holds the per-session services beside the conversation:
 // workspace instructions, the code index and MCP connections.
 type extraState struct {
+	// instrMu guards instr: the session goroutine reconciles while front
+	// doors list what is loaded.
+	instrMu    sync.Mutex
+	instr      *instructions.Tracker
+	reconciled bool // a resumed session's offline changes were appended
+
 	touchedMu sync.Mutex // guards touched: parallel read tools add to it
 	touched   []string
+
+	indexMu      sync.Mutex // guards the index fields
+	index        *codeindex.Index
+	indexRelease func()
+	indexStarted bool
+	indexCancel  context.CancelFunc
+
+	mcp *mcp.Manager
 }
 
-func (s *Session) startExtras(ctx context.Context) {}
+func (s *Session) startExtras(ctx context.Context, servers []mcp.Server) {
+	if s.extra.instr == nil {
+		s.extra.instr = instructions.NewTracker(s.a.instructionsConfig(), s.cwd)
+	}
+	all := servers
+	if s.a.cfg.Home != "" {
+		conf, err := mcp.Load(s.a.cfg.Home, s.root)
+		if err != nil {
+			s.a.log.Warn("mcp configuration", "err", err)
+			s.notice(fmt.Sprintf("MCP configuration ignored: %v", err))
+		}
+		// The editor's servers win a name clash: Merge keeps the first.
+		all = append(append([]mcp.Server(nil), servers...), conf...)
+	}
+	if len(all) > 0 {
+		s.extra.mcp = mcp.Start(ctx, mcp.Options{
+			Root:    s.root,
+			Servers: all,
+			Log:     s.a.log.With("session", s.id),
+			OnTools: func(add []tools.Tool, remove []string) {
+				s.RemoveTools(remove...)
+				s.AddTools(add...)
+			},
+			OnNotice: s.notice,
+		})
+	}
+}
 
-func (s *Session) stopExtras() {}
+func (s *Session) stopExtras() {
+	if s.extra.mcp != nil {
+		if err := s.extra.mcp.Close(); err != nil {
+			s.a.log.Warn("closing MCP servers", "session", s.id, "err", err)
+		}
+	}
+	s.extra.indexMu.Lock()
+	defer s.extra.indexMu.Unlock()
+	if s.extra.indexCancel != nil {
+		s.extra.indexCancel()
+	}
+	if s.extra.indexRelease != nil {
+		s.extra.indexRelease()
+		s.extra.indexRelease = nil
+	}
+}
 
-// index returns the session root's code index, or nil.
-func (s *Session) index() *codeindex.Index { return nil }
+// notice tells the user about a problem outside the conversation (an MCP
+// server that failed). It is shown, logged and never sent to the model.
+func (s *Session) notice(msg string) {
+	s.a.log.Warn("session notice", "session", s.id, "msg", msg)
+	s.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: "\n[tandem] " + msg + "\n"}})
+}
+
+func (a *Agent) instructionsConfig() instructions.Config {
+	if a.cfg.Instructions != nil {
+		return *a.cfg.Instructions
+	}
+	return instructions.DefaultConfig(a.cfg.Home)
+}
+
+// warmIndex starts building the root's code index in the background, once.
+// It is not done at session start: a session opened in a huge directory
+// that never asks about code should not pay for indexing it.
+func (s *Session) warmIndex() {
+	if s.a.cfg.Indexes == nil {
+		return
+	}
+	s.extra.indexMu.Lock()
+	defer s.extra.indexMu.Unlock()
+	if s.extra.indexStarted {
+		return
+	}
+	s.extra.indexStarted = true
+	ctx, cancel := context.WithCancel(context.Background())
+	s.extra.indexCancel = cancel
+	go func() {
+		ix, release, err := s.a.cfg.Indexes.Acquire(ctx, s.root)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.a.log.Warn("code index", "session", s.id, "root", s.root, "err", err)
+			}
+			return
+		}
+		s.extra.indexMu.Lock()
+		defer s.extra.indexMu.Unlock()
+		if ctx.Err() != nil { // the session closed meanwhile
+			release()
+			return
+		}
+		s.extra.index, s.extra.indexRelease = ix, release
+	}()
+}
+
+// index returns the root's code index when it is built, else nil (the
+// tool then parses what it lists on its own).
+func (s *Session) index() *codeindex.Index {
+	s.extra.indexMu.Lock()
+	defer s.extra.indexMu.Unlock()
+	return s.extra.index
+}
 
 // noteTouched remembers paths a tool call read or wrote successfully.
 func (s *Session) noteTouched(paths []string) {
@@ -38,15 +151,109 @@ func (s *Session) takeTouched() []string {
 }
 
 // beforeFirstRequest adds the workspace instructions baseline when the
-// history does not carry one.
-func (s *Session) beforeFirstRequest(ctx context.Context) error { return nil }
+// history the model sees does not carry one; on a resumed session it
+// appends what changed while tandem was away instead.
+func (s *Session) beforeFirstRequest(ctx context.Context) error {
+	s.warmIndex()
+	s.extra.instrMu.Lock()
+	defer s.extra.instrMu.Unlock()
+	tr := s.extra.instr
+	if !tr.Enabled() {
+		return nil
+	}
+	var b *instructions.Batch
+	var err error
+	if tr.HasBaseline() {
+		if !s.extra.reconciled {
+			b, err = tr.Reconcile(ctx, nil)
+			s.extra.reconciled = true
+		}
+	} else {
+		b, err = tr.Baseline(ctx)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// Instructions are guidance: a failure to read them must not stop
+		// the user's prompt. Say so and go on.
+		s.a.log.Warn("workspace instructions", "session", s.id, "err", err)
+		return nil
+	}
+	if b != nil {
+		s.record(recInstructions, b.Meta)
+		s.appendHistory(llm.Text(llm.RoleUser, b.Text))
+	}
+	return nil
+}
 
-// afterTools reconciles workspace instructions along the touched paths.
-func (s *Session) afterTools(ctx context.Context) { s.takeTouched() }
-
-func (s *Session) describeInstructions() string {
-	return "No workspace instruction files are loaded."
+// instructionsAfterTools reconciles workspace instructions along the paths
+// the last tool calls touched, returning the text to add after their
+// results ("" when nothing changed).
+func (s *Session) instructionsAfterTools(ctx context.Context) string {
+	touched := s.takeTouched()
+	s.extra.instrMu.Lock()
+	defer s.extra.instrMu.Unlock()
+	tr := s.extra.instr
+	if len(touched) == 0 || !tr.Enabled() {
+		return ""
+	}
+	b, err := tr.Reconcile(ctx, touched)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.a.log.Warn("workspace instructions", "session", s.id, "err", err)
+		}
+		return ""
+	}
+	if b == nil {
+		return ""
+	}
+	s.record(recInstructions, b.Meta)
+	return b.Text
 }
 
 // restoreInstructions rebuilds instruction state from logged metadata.
-func (s *Session) restoreInstructions(metas []json.RawMessage) {}
+func (s *Session) restoreInstructions(raw []json.RawMessage) {
+	s.extra.instr = instructions.NewTracker(s.a.instructionsConfig(), s.cwd)
+	var metas []instructions.Meta
+	for _, r := range raw {
+		var m instructions.Meta
+		if err := json.Unmarshal(r, &m); err != nil {
+			s.a.log.Warn("session log: bad instructions record skipped", "session", s.id, "err", err)
+			continue
+		}
+		metas = append(metas, m)
+	}
+	if err := s.extra.instr.Restore(metas); err != nil {
+		s.a.log.Warn("restoring workspace instructions", "session", s.id, "err", err)
+	}
+}
+
+// Instructions lists the instruction files the session has loaded.
+func (s *Session) Instructions() []instructions.Scope {
+	s.extra.instrMu.Lock()
+	defer s.extra.instrMu.Unlock()
+	return s.extra.instr.Loaded()
+}
+
+func (s *Session) describeInstructions() string {
+	s.extra.instrMu.Lock()
+	scopes, loaded := s.extra.instr.Loaded(), s.extra.instr.HasBaseline()
+	s.extra.instrMu.Unlock()
+	if len(scopes) == 0 {
+		if !loaded {
+			return "No workspace instructions are loaded yet: they load with the first prompt."
+		}
+		return "No workspace instruction files apply to this session."
+	}
+	var b strings.Builder
+	b.WriteString("Workspace instructions loaded in this session:\n")
+	for _, sc := range scopes {
+		fmt.Fprintf(&b, "- %s (%d bytes, sha1 %.12s)", sc.Path, sc.Bytes, sc.Digest)
+		if sc.Truncated {
+			b.WriteString(", truncated to fit the budget")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -75,6 +75,6 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		return nil, err
 	}
 	s.log = l
-	s.start(ctx)
+	s.start(ctx, o.MCPServers)
 	return s, nil
 }

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
 )
@@ -89,7 +89,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 		}
 		s.log = l
 	}
-	s.start(ctx)
+	s.start(ctx, o.MCPServers)
 	return s, nil
 }
 
@@ -146,8 +146,8 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 }
 
 // start launches the session goroutine and the per-session services.
-func (s *Session) start(ctx context.Context) {
-	s.startExtras(ctx)
+func (s *Session) start(ctx context.Context, servers []mcp.Server) {
+	s.startExtras(ctx, servers)
 	go s.run()
 }
 
@@ -358,8 +358,3 @@ func (a *Agent) ListSessions(cwd string) ([]store.Meta, error) {
 
 // Models lists the model ids an editor may offer.
 func (a *Agent) Models() []string { return a.cfg.Models }
-
-// Instructions lists the workspace instruction scopes the session has
-// loaded (the LSP front door's tandem/instructions).
-// TODO(lead): fill from the session's instructions tracker (Loaded()).
-func (s *Session) Instructions() []instructions.Scope { return nil }

@@ -97,11 +97,16 @@ func (s *Session) converse(ctx context.Context, prompt []ContentBlock) (StopReas
 			return stopReason(resp.StopReason), nil
 		}
 		results := s.runTools(ctx, calls)
+		if ctx.Err() == nil {
+			// Instructions reached through these calls follow their results.
+			if text := s.instructionsAfterTools(ctx); text != "" {
+				results = append(results, llm.Part{Type: llm.PartText, Text: text})
+			}
+		}
 		s.appendHistory(llm.Message{Role: llm.RoleUser, Content: results})
 		if ctx.Err() != nil {
 			return StopCancelled, nil
 		}
-		s.afterTools(ctx)
 	}
 	return StopMaxTurnRequests, nil
 }

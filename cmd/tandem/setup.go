@@ -8,7 +8,9 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/store"
+	"github.com/tandemhq/tandem/codeindex"
 )
 
 // newAgent builds the agent every subcommand shares from the environment
@@ -29,6 +31,10 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the session store (set TANDEM_HOME to a writable directory): %w", err)
 	}
+	instr, err := instructions.LoadConfig(cfg.Home, m.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	a := agent.New(agent.Config{
 		Provider:        provider,
 		Model:           cfg.Model,
@@ -37,6 +43,8 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		Home:            cfg.Home,
 		Store:           st,
+		Instructions:    &instr,
+		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 	})
 	log.Debug("configured", "config", cfg.String())

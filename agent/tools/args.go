@@ -1,0 +1,80 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// decodeArgs reads a call's arguments into v. Missing or null input counts
+// as an empty object; unknown fields are ignored because models add them.
+// The error is worded for the model.
+func decodeArgs(tool string, input json.RawMessage, v any) error {
+	trimmed := bytes.TrimSpace(input)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		trimmed = []byte("{}")
+	}
+	if err := json.Unmarshal(trimmed, v); err != nil {
+		return fmt.Errorf("invalid arguments for %s: %v; send a JSON object matching the tool's schema", tool, err)
+	}
+	return nil
+}
+
+// failure is a result the model should read and act on.
+func failure(format string, args ...any) Result {
+	return Result{Output: fmt.Sprintf(format, args...), IsError: true}
+}
+
+// failureErr turns a model-facing error into a failed result.
+func failureErr(err error) Result {
+	return Result{Output: err.Error(), IsError: true}
+}
+
+// displayPath shows abs relative to root when it lies inside it, which is
+// how the model and the user name files.
+func displayPath(root, abs string) string {
+	if root == "" {
+		return abs
+	}
+	if rel, ok := within(filepath.Clean(root), abs); ok {
+		if rel == "." {
+			return "."
+		}
+		return filepath.ToSlash(rel)
+	}
+	return abs
+}
+
+// previewPath is Describe's path handling: no I/O, any input tolerated.
+func previewPath(root, p string) (display, abs string) {
+	if p == "" {
+		return ".", root
+	}
+	if strings.ContainsRune(p, 0) {
+		return strings.ReplaceAll(p, "\x00", `\0`), ""
+	}
+	abs = p
+	if !filepath.IsAbs(p) {
+		abs = filepath.Join(root, p)
+	}
+	abs = filepath.Clean(abs)
+	if _, ok := within(filepath.Clean(root), abs); !ok {
+		return p, ""
+	}
+	return displayPath(root, abs), abs
+}
+
+// previewLocations is the single location of a path preview, if any.
+func previewLocations(abs string, line int) []Location {
+	if abs == "" {
+		return nil
+	}
+	return []Location{{Path: abs, Line: line}}
+}
+
+// rejectedByUser is what the model reads when the user said no.
+func rejectedByUser(what string) Result {
+	return failure("The user rejected %s. Nothing was changed. Ask the user how to proceed, or try a different approach.", what)
+}

@@ -1,0 +1,136 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tandemhq/tandem/codeindex"
+	"github.com/tandemhq/tandem/treesitter"
+)
+
+// ListCodeDefinitionNamesName is the model-facing name of the definitions tool.
+const ListCodeDefinitionNamesName = "list_code_definition_names"
+
+// defsMaxLines caps a directory listing; the rest is summarised.
+const defsMaxLines = 400
+
+//go:embed list_code_definition_names.md
+var listCodeDefinitionNamesDescription string
+
+const listCodeDefinitionNamesSchema = `{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "Source file or directory, relative to the workspace root."}
+  },
+  "required": ["path"],
+  "additionalProperties": false
+}`
+
+type listCodeDefinitionNamesParams struct {
+	Path string `json:"path"`
+}
+
+type listCodeDefinitionNamesTool struct{}
+
+// NewListCodeDefinitionNames returns the list_code_definition_names tool.
+func NewListCodeDefinitionNames() Tool { return listCodeDefinitionNamesTool{} }
+
+func (listCodeDefinitionNamesTool) Info() Info {
+	return Info{Name: ListCodeDefinitionNamesName, Group: GroupRead, Kind: KindSearch,
+		Description: listCodeDefinitionNamesDescription, Schema: json.RawMessage(listCodeDefinitionNamesSchema)}
+}
+
+func (listCodeDefinitionNamesTool) Describe(root string, input json.RawMessage) Preview {
+	var p listCodeDefinitionNamesParams
+	_ = json.Unmarshal(input, &p)
+	display, abs := previewPath(root, p.Path)
+	return Preview{Title: "List definitions in " + display, Locations: previewLocations(abs, 0)}
+}
+
+func (listCodeDefinitionNamesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	var p listCodeDefinitionNamesParams
+	if err := decodeArgs(ListCodeDefinitionNamesName, input, &p); err != nil {
+		return failureErr(err), nil
+	}
+	if p.Path == "" {
+		return failure("path is required: a source file or a directory, relative to the workspace root"), nil
+	}
+	abs, err := Resolve(env.Root, p.Path)
+	if err != nil {
+		return failureErr(err), nil
+	}
+	shown := displayPath(env.Root, abs)
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return failure("cannot list definitions of %s: %v", shown, err), nil
+	}
+	var out strings.Builder
+	if fi.IsDir() {
+		err = listDirDefinitions(ctx, env, abs, &out)
+	} else {
+		err = listFileDefinitions(ctx, env, abs, shown, &out)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		return failureErr(err), nil
+	}
+	return Result{Output: out.String(), Locations: []Location{{Path: abs}}, Touched: []string{abs}}, nil
+}
+
+// listFileDefinitions parses the editor's view of one file, so the line
+// numbers match what read_file shows.
+func listFileDefinitions(ctx context.Context, env *Env, abs, shown string, out *strings.Builder) error {
+	lang := treesitter.ForPath(abs)
+	if lang == nil {
+		return fmt.Errorf("%s is not a source file tandem can parse; read it with read_file", shown)
+	}
+	var src []byte
+	if env.Host != nil {
+		text, err := env.Host.ReadFile(ctx, abs)
+		if err != nil {
+			return fmt.Errorf("cannot read %s: %v", shown, err)
+		}
+		src = []byte(text)
+	} else {
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return fmt.Errorf("cannot read %s: %v", shown, err)
+		}
+		src = data
+	}
+	f := codeindex.ParseFile(shown, lang, src)
+	return codeindex.WriteListing(out, []*codeindex.File{f}, codeindex.ListOptions{MaxDepth: -1})
+}
+
+// listDirDefinitions lists a directory through the session's index, brought
+// up to date first; without one (or outside its root) a throwaway index of
+// the directory alone is built.
+func listDirDefinitions(ctx context.Context, env *Env, abs string, out *strings.Builder) error {
+	ix := env.Index
+	if ix != nil {
+		if _, ok := within(ix.Root(), abs); !ok {
+			ix = nil
+		}
+	}
+	if ix == nil {
+		var err error
+		if ix, err = codeindex.Open(ctx, abs, codeindex.Options{}); err != nil {
+			return err
+		}
+	} else if _, err := ix.Refresh(ctx); err != nil {
+		return err
+	}
+	prefix := ""
+	if d := displayPath(env.Root, ix.Root()); d != "." {
+		prefix = d + "/"
+	}
+	return codeindex.WriteListing(out, ix.Files(abs), codeindex.ListOptions{
+		MaxDepth: 1, SkipFields: true, MaxLines: defsMaxLines, PathPrefix: prefix,
+	})
+}

@@ -1,0 +1,206 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrPathRefused marks a path the model gave that cannot be used: it leaves
+// the session root, or is written in a form tandem will not interpret. The
+// message is meant for the model, so it says what to do instead.
+var ErrPathRefused = errors.New("path refused")
+
+// maxSymlinkHops bounds symlink resolution, as the kernel's ELOOP does.
+const maxSymlinkHops = 40
+
+func refuse(p, why string) error {
+	return fmt.Errorf("%w: %q %s", ErrPathRefused, p, why)
+}
+
+// Resolve turns a path the model gave into an absolute path inside root.
+// Relative paths are taken from root; absolute ones must already lie inside
+// it. Every symlink on the way (the final component too, even a dangling
+// one, since a write would follow it) is resolved, and the result must still
+// be inside root. The returned path is the resolved one, so later I/O cannot
+// be redirected by a link it did not see. Errors wrap ErrPathRefused and are
+// worded for the model; they come before any permission prompt.
+func Resolve(root, p string) (string, error) {
+	if err := checkSpelling(p); err != nil {
+		return "", err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("session root %q: %w", root, err)
+	}
+	root = filepath.Clean(root)
+
+	var lexical string
+	if filepath.IsAbs(p) {
+		lexical = filepath.Clean(p)
+		// The model may spell the root as the user sees it (before symlinks
+		// such as macOS's /tmp -> /private/tmp were resolved).
+		if rel, ok := within(root, lexical); ok {
+			lexical = filepath.Join(realRoot, rel)
+		} else if _, ok := within(realRoot, lexical); !ok {
+			return "", refuse(p, "is outside the workspace root "+realRoot+"; use a path relative to it")
+		}
+	} else {
+		lexical = filepath.Join(realRoot, p)
+		if _, ok := within(realRoot, lexical); !ok {
+			return "", refuse(p, "climbs out of the workspace root with ..; use a path inside it")
+		}
+	}
+
+	resolved, err := followLinks(realRoot, lexical)
+	if err != nil {
+		return "", refuse(p, err.Error())
+	}
+	if _, ok := within(realRoot, resolved); !ok {
+		return "", refuse(p, "is a symlink (or lies under one) that points outside the workspace root, to "+resolved)
+	}
+	return resolved, nil
+}
+
+// checkSpelling rejects forms that other shells, URLs or operating systems
+// would interpret differently from a plain POSIX path, so nothing ever
+// depends on how they happen to be read here.
+func checkSpelling(p string) error {
+	switch {
+	case p == "":
+		return refuse(p, "is empty; give a path relative to the workspace root")
+	case strings.ContainsRune(p, 0):
+		return refuse(p, "contains a NUL byte")
+	case strings.HasPrefix(p, "~"):
+		return refuse(p, "starts with ~, which is not expanded; give a path relative to the workspace root")
+	case strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//"):
+		return refuse(p, "looks like a network (UNC) path; give a path relative to the workspace root")
+	case len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]):
+		return refuse(p, "looks like a Windows drive path; give a POSIX path relative to the workspace root")
+	case strings.ContainsRune(p, '\\'):
+		return refuse(p, `contains a backslash; use forward slashes`)
+	case strings.Contains(p, "://"):
+		return refuse(p, "is a URL; give a file path relative to the workspace root")
+	}
+	lower := strings.ToLower(p)
+	for _, enc := range []string{"%2e", "%2f", "%5c", "%00"} {
+		if strings.Contains(lower, enc) {
+			return refuse(p, "contains URL-encoded characters ("+enc+"); write the path plainly")
+		}
+	}
+	return nil
+}
+
+func isASCIILetter(b byte) bool { return (b|0x20) >= 'a' && (b|0x20) <= 'z' }
+
+// within reports whether p is root or below it, and p relative to root.
+func within(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// followLinks resolves every symlink in the clean absolute path p, starting
+// below realRoot (which is already resolved). Components that do not exist
+// are kept as they are: nothing can redirect them yet. Unlike
+// filepath.EvalSymlinks it also follows a dangling final link, because
+// creating the file would create the link's target.
+func followLinks(realRoot, p string) (string, error) {
+	rel, ok := within(realRoot, p)
+	if !ok {
+		return "", errors.New("is outside the workspace root")
+	}
+	cur := realRoot
+	todo := splitPath(rel)
+	hops := 0
+	for len(todo) > 0 {
+		name := todo[0]
+		todo = todo[1:]
+		switch name {
+		case ".", "":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, name)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			// Missing: nothing below it exists either, so nothing can
+			// redirect it. Not a directory, permission denied...: the path
+			// is still spelled inside the root; the real I/O reports those.
+			return filepath.Join(append([]string{next}, todo...)...), nil
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		hops++
+		if hops > maxSymlinkHops {
+			return "", errors.New("has too many levels of symlinks")
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", fmt.Errorf("has an unreadable symlink: %v", err)
+		}
+		if filepath.IsAbs(target) {
+			cur = "/"
+			target = strings.TrimPrefix(filepath.Clean(target), "/")
+		}
+		todo = append(splitPath(target), todo...)
+	}
+	return cur, nil
+}
+
+func splitPath(p string) []string {
+	if p == "." || p == "" {
+		return nil
+	}
+	return strings.Split(filepath.ToSlash(p), "/")
+}
+
+// instructionFiles are the workspace instruction files; changing one changes
+// what the agent is told, so a write to one always asks.
+var instructionFiles = []string{"AGENTS.md", "CLAUDE.md", "AGENTS.local.md", "CLAUDE.local.md"}
+
+// Protected reports whether a write to abs must ask in every mode: version
+// control internals, tandem's and VS Code's settings, workspace files, and
+// instruction files at any depth. A path outside root counts as protected,
+// so a caller that skipped Resolve fails closed. Names compare
+// case-insensitively because macOS and Windows file systems do.
+func Protected(root, abs string) bool {
+	rel, ok := within(filepath.Clean(root), filepath.Clean(abs))
+	if !ok {
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			rel, ok = within(real, filepath.Clean(abs))
+		}
+		if !ok {
+			return true
+		}
+	}
+	parts := splitPath(rel)
+	if len(parts) == 0 {
+		return false
+	}
+	for _, part := range parts {
+		for _, dir := range []string{".git", ".tandem", ".vscode"} {
+			if strings.EqualFold(part, dir) {
+				return true
+			}
+		}
+	}
+	base := parts[len(parts)-1]
+	if strings.HasSuffix(strings.ToLower(base), ".code-workspace") {
+		return true
+	}
+	for _, name := range instructionFiles {
+		if strings.EqualFold(base, name) {
+			return true
+		}
+	}
+	return false
+}

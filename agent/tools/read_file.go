@@ -1,0 +1,153 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// ReadFileName is the model-facing name of the read tool.
+const ReadFileName = "read_file"
+
+// Limits of one read_file call: the model reads on with offset.
+const (
+	readMaxLines     = 2000
+	readMaxBytes     = 256 << 10
+	readMaxLineBytes = 2000 // a minified line must not eat the whole budget
+)
+
+//go:embed read_file.md
+var readFileDescription string
+
+const readFileSchema = `{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "File path, relative to the workspace root (or absolute inside it)."},
+    "offset": {"type": "integer", "minimum": 1, "description": "1-based line to start at. Default 1."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 2000, "description": "Number of lines to read. Default and maximum 2000."}
+  },
+  "required": ["path"],
+  "additionalProperties": false
+}`
+
+type readFileParams struct {
+	Path   string `json:"path"`
+	Offset int    `json:"offset,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+}
+
+type readFileTool struct{}
+
+// NewReadFile returns the read_file tool.
+func NewReadFile() Tool { return readFileTool{} }
+
+func (readFileTool) Info() Info {
+	return Info{Name: ReadFileName, Group: GroupRead, Kind: KindRead,
+		Description: readFileDescription, Schema: json.RawMessage(readFileSchema)}
+}
+
+func (readFileTool) Describe(root string, input json.RawMessage) Preview {
+	var p readFileParams
+	_ = json.Unmarshal(input, &p)
+	display, abs := previewPath(root, p.Path)
+	title := "Read " + display
+	start := max(p.Offset, 1)
+	switch {
+	case p.Offset > 0 && p.Limit > 0:
+		title += fmt.Sprintf(":%d-%d", start, start+p.Limit-1)
+	case p.Offset > 0:
+		title += fmt.Sprintf(":%d", start)
+	case p.Limit > 0:
+		title += fmt.Sprintf(":1-%d", p.Limit)
+	}
+	return Preview{Title: title, Locations: previewLocations(abs, start)}
+}
+
+func (readFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	var p readFileParams
+	if err := decodeArgs(ReadFileName, input, &p); err != nil {
+		return failureErr(err), nil
+	}
+	if p.Offset < 0 || p.Limit < 0 {
+		return failure("offset and limit must be positive (offset is a 1-based line number)"), nil
+	}
+	abs, err := Resolve(env.Root, p.Path)
+	if err != nil {
+		return failureErr(err), nil
+	}
+	shown := displayPath(env.Root, abs)
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return failure("%s is a directory, not a file; use list_files to see what it contains", shown), nil
+	}
+	content, err := env.Host.ReadFile(ctx, abs)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return failure("file not found: %s (resolved to %s); check the name with list_files or search_files", shown, abs), nil
+		}
+		return failure("cannot read %s: %v", shown, err), nil
+	}
+	if looksBinary(content) {
+		return failure("%s looks like a binary file (%d bytes); read_file only shows text", shown, len(content)), nil
+	}
+	out, err := numberLines(content, p.Offset, p.Limit)
+	if err != nil {
+		return failure("%s: %v", shown, err), nil
+	}
+	start := max(p.Offset, 1)
+	return Result{
+		Output:    out,
+		Locations: []Location{{Path: abs, Line: start}},
+		Touched:   []string{abs},
+	}, nil
+}
+
+// numberLines renders lines [offset, offset+limit) like `cat -n`, within the
+// read caps, and ends with a note telling the model how to read on.
+func numberLines(content string, offset, limit int) (string, error) {
+	lines := splitLines(content)
+	if len(lines) == 0 {
+		return "(the file is empty)", nil
+	}
+	if offset <= 0 {
+		offset = 1
+	}
+	if limit <= 0 || limit > readMaxLines {
+		limit = readMaxLines
+	}
+	if offset > len(lines) {
+		return "", fmt.Errorf("offset %d is past the end of the file, which has %d lines", offset, len(lines))
+	}
+	end := min(offset-1+limit, len(lines)) // exclusive, 0-based
+	var b strings.Builder
+	width := len(fmt.Sprint(end))
+	width = max(width, 6)
+	next := 0
+	for i := offset - 1; i < end; i++ {
+		line := strings.ToValidUTF8(lines[i], "\uFFFD")
+		if cut, ok := truncateRunes(line, readMaxLineBytes); ok {
+			line = fmt.Sprintf("%s… [line cut, %d more bytes]", cut, len(line)-len(cut))
+		}
+		entry := fmt.Sprintf("%*d\t%s\n", width, i+1, line)
+		if b.Len()+len(entry) > readMaxBytes && i > offset-1 {
+			next = i + 1
+			break
+		}
+		b.WriteString(entry)
+	}
+	if next == 0 && end < len(lines) {
+		next = end + 1
+	}
+	if next > 0 {
+		fmt.Fprintf(&b, "\n[Showed lines %d-%d of %d. To read on, call read_file with offset=%d.]\n",
+			offset, next-1, len(lines), next)
+	}
+	return b.String(), nil
+}

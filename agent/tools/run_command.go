@@ -1,0 +1,153 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// RunCommandName is the model-facing name of the shell tool.
+const RunCommandName = "run_command"
+
+const (
+	commandDefaultTimeout = 120 * time.Second
+	commandMaxTimeout     = 600 * time.Second
+	commandOutputLimit    = 30_000
+)
+
+//go:embed run_command.md
+var runCommandDescription string
+
+const runCommandSchema = `{
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "description": "Shell command line, run with sh -c in the workspace root."},
+    "timeout_seconds": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Kill the command after this many seconds. Default 120, at most 600."}
+  },
+  "required": ["command"],
+  "additionalProperties": false
+}`
+
+type runCommandParams struct {
+	Command        string `json:"command"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty"`
+}
+
+type runCommandTool struct{}
+
+// NewRunCommand returns the run_command tool.
+func NewRunCommand() Tool { return runCommandTool{} }
+
+func (runCommandTool) Info() Info {
+	return Info{Name: RunCommandName, Group: GroupExecute, Kind: KindExecute,
+		Description: runCommandDescription, Schema: json.RawMessage(runCommandSchema)}
+}
+
+func (runCommandTool) Describe(root string, input json.RawMessage) Preview {
+	var p runCommandParams
+	_ = json.Unmarshal(input, &p)
+	cmd := p.Command
+	if first, _, multi := strings.Cut(cmd, "\n"); multi {
+		cmd = first + " …"
+	}
+	if cut, ok := truncateRunes(cmd, 120); ok {
+		cmd = cut + "…"
+	}
+	return Preview{Title: "Run `" + cmd + "`"}
+}
+
+func (t runCommandTool) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	var p runCommandParams
+	if err := decodeArgs(RunCommandName, input, &p); err != nil {
+		return failureErr(err), nil
+	}
+	if strings.TrimSpace(p.Command) == "" {
+		return failure("command is empty"), nil
+	}
+	if p.TimeoutSeconds < 0 {
+		return failure("timeout_seconds must be positive"), nil
+	}
+	timeout := commandDefaultTimeout
+	if p.TimeoutSeconds > 0 {
+		timeout = min(time.Duration(p.TimeoutSeconds)*time.Second, commandMaxTimeout)
+	}
+	if env.Ask != nil {
+		err := env.Ask(ctx, Ask{Title: t.Describe(env.Root, input).Title, Kind: KindExecute, Command: p.Command})
+		if errors.Is(err, ErrRejected) {
+			return rejectedByUser("running `" + p.Command + "`"), nil
+		}
+		if err != nil {
+			return Result{}, err
+		}
+	}
+
+	var termMu sync.Mutex // guards terminalID: the host may report it from its own goroutine
+	var terminalID string
+	spec := CommandSpec{
+		Command:     p.Command,
+		Dir:         env.Root,
+		Timeout:     timeout,
+		OutputLimit: commandOutputLimit,
+		OnTerminal: func(id string) {
+			termMu.Lock()
+			terminalID = id
+			termMu.Unlock()
+			if env.Progress != nil {
+				env.Progress(Progress{TerminalID: id})
+			}
+		},
+	}
+	if env.Progress != nil {
+		spec.OnOutput = func(output string) {
+			termMu.Lock()
+			id := terminalID
+			termMu.Unlock()
+			env.Progress(Progress{Output: output, TerminalID: id})
+		}
+	}
+	cr, err := env.Host.RunCommand(ctx, spec)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, fmt.Errorf("run command: %w", err)
+	}
+	termMu.Lock()
+	defer termMu.Unlock()
+	return Result{
+		Output:     formatCommandResult(cr, timeout),
+		IsError:    cr.ExitCode != 0,
+		TerminalID: terminalID,
+	}, nil
+}
+
+// formatCommandResult puts how the command ended first, then its output.
+func formatCommandResult(cr CommandResult, timeout time.Duration) string {
+	var b strings.Builder
+	switch {
+	case cr.TimedOut:
+		fmt.Fprintf(&b, "The command timed out after %s and was killed with its child processes.", timeout)
+	case cr.Signal != "":
+		fmt.Fprintf(&b, "The command was killed by signal %s.", cr.Signal)
+	default:
+		fmt.Fprintf(&b, "Exit code: %d", cr.ExitCode)
+	}
+	if cr.Truncated {
+		b.WriteString(" (output was too long; its middle was cut)")
+	}
+	b.WriteString("\n")
+	if cr.Output == "" {
+		b.WriteString("(no output)\n")
+	} else {
+		b.WriteString(strings.ToValidUTF8(cr.Output, "\uFFFD"))
+		if !strings.HasSuffix(cr.Output, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,137 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const (
+	// killGrace is how long a command may take to exit after SIGTERM
+	// before its whole process group gets SIGKILL.
+	killGrace = 2 * time.Second
+	// pipeGrace is how long output is still collected after the shell
+	// exits, for background children that keep the pipe open.
+	pipeGrace = 500 * time.Millisecond
+	// progressEvery throttles OnOutput so a chatty command does not flood
+	// the editor.
+	progressEvery = 200 * time.Millisecond
+)
+
+// RunLocal runs spec.Command with `sh -c` on this machine, in spec.Dir, in
+// a process group of its own. stdout and stderr are combined in the order
+// they were written, streamed to spec.OnOutput and capped to
+// spec.OutputLimit (head and tail kept). When the timeout passes or ctx
+// ends, the whole group gets SIGTERM and, after a short grace, SIGKILL;
+// processes the command left running in its group are killed when it
+// exits too, so nothing outlives the call. On cancellation the partial
+// result comes back together with ctx's error.
+func RunLocal(ctx context.Context, spec CommandSpec) (CommandResult, error) {
+	if err := ctx.Err(); err != nil {
+		return CommandResult{ExitCode: -1}, err
+	}
+	out := newHeadTail(spec.OutputLimit)
+	cmd := exec.Command("sh", "-c", spec.Command)
+	cmd.Dir = spec.Dir
+	cmd.Env = commandEnv(os.Environ())
+	cmd.Stdout = out
+	cmd.Stderr = out // the same writer: exec shares one pipe, keeping order
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = pipeGrace
+	if err := cmd.Start(); err != nil {
+		return CommandResult{ExitCode: -1}, err
+	}
+	pgid := cmd.Process.Pid
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	var timeout <-chan time.Time
+	if spec.Timeout > 0 {
+		t := time.NewTimer(spec.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var tick <-chan time.Time
+	if spec.OnOutput != nil {
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		tick = t.C
+	}
+
+	var res CommandResult
+	var waitErr, ctxErr error
+	var shown int64
+loop:
+	for {
+		select {
+		case waitErr = <-waited:
+			break loop
+		case <-tick:
+			if s, _, v := out.String(); v != shown {
+				shown = v
+				spec.OnOutput(s)
+			}
+		case <-timeout:
+			res.TimedOut = true
+			waitErr = stopGroup(pgid, waited)
+			break loop
+		case <-ctx.Done():
+			ctxErr = ctx.Err()
+			waitErr = stopGroup(pgid, waited)
+			break loop
+		}
+	}
+	// Background children the command left behind die with it.
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+
+	res.Output, res.Truncated, _ = out.String()
+	res.ExitCode = -1
+	if st := cmd.ProcessState; st != nil {
+		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.Signal = ws.Signal().String()
+		} else if !res.TimedOut {
+			res.ExitCode = st.ExitCode()
+		}
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) && ctxErr == nil && !res.TimedOut {
+		return res, waitErr
+	}
+	return res, ctxErr
+}
+
+// stopGroup ends the process group: SIGTERM so programs can clean up,
+// SIGKILL for whatever is left after the grace. It returns Wait's result.
+func stopGroup(pgid int, waited <-chan error) error {
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	grace := time.NewTimer(killGrace)
+	defer grace.Stop()
+	select {
+	case err := <-waited:
+		return err
+	case <-grace.C:
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		return <-waited
+	}
+}
+
+// hiddenFromCommands are variables a model-run command must not see: the
+// model could print them, and then a key would sit in the session history.
+var hiddenFromCommands = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"}
+
+func commandEnv(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(hiddenFromCommands, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -1,0 +1,187 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRunLocal(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("ANTHROPIC_API_KEY", "sk-secret")
+	t.Setenv("TANDEM_VISIBLE", "yes")
+	cases := []struct {
+		name    string
+		command string
+		exit    int
+		signal  string
+		output  string
+	}{
+		{name: "success", command: "echo hi", exit: 0, output: "hi\n"},
+		{name: "exit code", command: "echo failing >&2; exit 3", exit: 3, output: "failing\n"},
+		{name: "stdout and stderr in order", command: "echo a; echo b >&2; echo c", output: "a\nb\nc\n"},
+		{name: "runs in dir", command: "pwd", output: dir + "\n"},
+		{name: "no stdin", command: "cat; echo done", output: "done\n"},
+		{name: "killed by a signal", command: "echo before; kill -9 $$", exit: -1, signal: "killed", output: "before\n"},
+		{name: "API keys hidden, the rest inherited", command: `echo "${ANTHROPIC_API_KEY:-unset} $TANDEM_VISIBLE"`, output: "unset yes\n"},
+		{name: "command not found", command: "definitely-not-a-command-xyz", exit: 127},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := RunLocal(context.Background(), CommandSpec{Command: c.command, Dir: dir, Timeout: 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.ExitCode != c.exit || res.Signal != c.signal || res.TimedOut {
+				t.Errorf("exit %d signal %q timedOut %v; want exit %d signal %q", res.ExitCode, res.Signal, res.TimedOut, c.exit, c.signal)
+			}
+			if c.output != "" && res.Output != c.output {
+				t.Errorf("output %q, want %q", res.Output, c.output)
+			}
+		})
+	}
+}
+
+func TestRunLocalTimeout(t *testing.T) {
+	start := time.Now()
+	res, err := RunLocal(context.Background(), CommandSpec{Command: "echo started; sleep 30", Dir: t.TempDir(), Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut || res.ExitCode != -1 || res.Output != "started\n" {
+		t.Fatalf("got %+v", res)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v to time out", d)
+	}
+}
+
+func TestRunLocalOutputCap(t *testing.T) {
+	const limit = 1000
+	res, err := RunLocal(context.Background(), CommandSpec{Command: "seq 1 100000", Dir: t.TempDir(), OutputLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated || !strings.HasPrefix(res.Output, "1\n2\n3\n") || !strings.HasSuffix(res.Output, "99999\n100000\n") {
+		t.Fatalf("head/tail not kept: truncated=%v %.60q ... %q", res.Truncated, res.Output, res.Output[len(res.Output)-20:])
+	}
+	// seq 1 100000 prints 588895 bytes.
+	if !strings.Contains(res.Output, "[... 587895 bytes of output omitted ...]") {
+		t.Errorf("no accurate marker in %q", res.Output)
+	}
+	if len(res.Output) > limit+100 {
+		t.Errorf("kept %d bytes for a limit of %d", len(res.Output), limit)
+	}
+}
+
+func TestRunLocalStreamsOutput(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var seen []string
+	spec := CommandSpec{Command: "echo first; sleep 1; echo second", Dir: t.TempDir(), OnOutput: func(s string) {
+		mu.Lock()
+		seen = append(seen, s)
+		mu.Unlock()
+	}}
+	if _, err := RunLocal(context.Background(), spec); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) == 0 || seen[0] != "first\n" {
+		t.Fatalf("progress %q: want the first line while the command still ran", seen)
+	}
+}
+
+// waitGone waits until pid no longer runs (gone, or a zombie awaiting its reaper).
+func waitGone(t *testing.T, pid int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+			if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "Z" {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+	t.Fatalf("process %d still runs %v later", pid, within)
+}
+
+// readPid waits for the command to write its grandchild's pid.
+func readPid(t *testing.T, path string) int {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		data, err := os.ReadFile(path)
+		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
+			return pid
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the command never wrote its child's pid")
+	return 0
+}
+
+func TestRunLocalKillsProcessGroup(t *testing.T) {
+	cases := []struct {
+		name    string
+		script  string // writes a grandchild's pid to $PIDFILE
+		cancel  bool
+		timeout time.Duration
+	}{
+		{name: "cancel", script: `sleep 300 & echo $! > "$PIDFILE"; wait`, cancel: true},
+		{name: "cancel, TERM ignored", script: `trap "" TERM; sleep 300 & echo $! > "$PIDFILE"; wait`, cancel: true},
+		{name: "timeout", script: `sleep 300 & echo $! > "$PIDFILE"; wait`, timeout: 500 * time.Millisecond},
+		{name: "left running in the background", script: `sleep 300 >/dev/null 2>&1 & echo $! > "$PIDFILE"`},
+		{name: "background child holding the pipe", script: `sleep 300 & echo $! > "$PIDFILE"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			pidfile := filepath.Join(dir, "pid")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			type outcome struct {
+				res CommandResult
+				err error
+			}
+			done := make(chan outcome, 1)
+			go func() {
+				res, err := RunLocal(ctx, CommandSpec{Command: "PIDFILE=" + pidfile + "; " + c.script, Dir: dir, Timeout: c.timeout})
+				done <- outcome{res, err}
+			}()
+			pid := readPid(t, pidfile)
+			if c.cancel {
+				cancel()
+			}
+			var o outcome
+			select {
+			case o = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("RunLocal did not return")
+			}
+			if c.cancel && !errors.Is(o.err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", o.err)
+			}
+			if !c.cancel && o.err != nil {
+				t.Errorf("err = %v", o.err)
+			}
+			if c.timeout > 0 && !o.res.TimedOut {
+				t.Errorf("TimedOut not set: %+v", o.res)
+			}
+			waitGone(t, pid, 3*time.Second)
+		})
+	}
+}
