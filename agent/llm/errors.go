@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrNotConfigured is returned when no provider can be built from the
@@ -21,6 +22,8 @@ type Error struct {
 	// Retryable reports whether the request may succeed if sent again.
 	Retryable bool
 	Err       error // underlying cause, if any
+
+	retryAfter time.Duration // the server's Retry-After, used by Post
 }
 
 func (e *Error) Error() string {

@@ -4,7 +4,8 @@
 //
 // Implementations live in subpackages (anthropic, openai); the agent never
 // imports them. llmtest serves both wire formats over real HTTP for tests.
-// This package must never do I/O of its own.
+// This package must never do I/O of its own: Post and SSEReader are
+// helpers a provider calls with its own request and response body.
 package llm
 
 import (

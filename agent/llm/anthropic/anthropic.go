@@ -1,0 +1,100 @@
+// Package anthropic streams responses from Anthropic's Messages API over
+// server-sent events, with a hand-written client (no SDK) so the request
+// bytes are fully under our control: the serialized history must stay
+// byte-identical between requests for the prompt cache to hit.
+//
+// It must never log or return the API key, and never reorder or rewrite
+// thinking blocks: they are sent back exactly as received.
+package anthropic
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/llm"
+)
+
+const (
+	// DefaultBaseURL is the public API; the client appends /v1/messages.
+	DefaultBaseURL = "https://api.anthropic.com"
+	// DefaultVersion is the anthropic-version header value.
+	DefaultVersion = "2023-06-01"
+	// DefaultMaxTokens is used when a request does not set MaxTokens.
+	DefaultMaxTokens = 8192
+	// KeyEnv is where users put the key; named in 401/403 errors.
+	KeyEnv = "ANTHROPIC_API_KEY"
+)
+
+// Options configures a provider. Only APIKey is needed for the public API.
+type Options struct {
+	APIKey  string
+	BaseURL string // without /v1; default DefaultBaseURL
+	// HTTPClient sends requests (default http.DefaultClient). It must not
+	// have a Timeout: responses stream for minutes; cancel with the context.
+	HTTPClient *http.Client
+	Version    string // anthropic-version header; default DefaultVersion
+	MaxTokens  int    // used when Request.MaxTokens is 0; default DefaultMaxTokens
+	// ThinkingBudget enables extended thinking with this many tokens when > 0.
+	ThinkingBudget int
+	// Beta is sent as the anthropic-beta header when set.
+	Beta  string
+	Retry llm.RetryPolicy
+}
+
+// Provider is the Anthropic implementation of llm.Provider.
+type Provider struct {
+	opts Options
+}
+
+var _ llm.Provider = (*Provider)(nil)
+
+// New returns a provider; it does no I/O.
+func New(opts Options) *Provider {
+	if opts.BaseURL == "" {
+		opts.BaseURL = DefaultBaseURL
+	}
+	// Accept ".../v1" too: people copy it from OpenAI-style settings.
+	opts.BaseURL = strings.TrimSuffix(strings.TrimRight(opts.BaseURL, "/"), "/v1")
+	if opts.Version == "" {
+		opts.Version = DefaultVersion
+	}
+	if opts.MaxTokens <= 0 {
+		opts.MaxTokens = DefaultMaxTokens
+	}
+	return &Provider{opts: opts}
+}
+
+// Name implements llm.Provider.
+func (p *Provider) Name() string { return "anthropic" }
+
+// Stream implements llm.Provider.
+func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.Event)) (*llm.Response, error) {
+	body, err := p.encode(req)
+	if err != nil {
+		return nil, err
+	}
+	h := http.Header{}
+	h.Set("anthropic-version", p.opts.Version)
+	if p.opts.APIKey != "" {
+		h.Set("x-api-key", p.opts.APIKey)
+	}
+	if p.opts.Beta != "" {
+		h.Set("anthropic-beta", p.opts.Beta)
+	}
+	resp, err := llm.Post(ctx, llm.HTTPRequest{
+		Provider: p.Name(),
+		KeyEnv:   KeyEnv,
+		Key:      p.opts.APIKey,
+		Client:   p.opts.HTTPClient,
+		URL:      p.opts.BaseURL + "/v1/messages",
+		Header:   h,
+		Body:     body,
+		Retry:    p.opts.Retry,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return readStream(ctx, resp.Body, emit)
+}

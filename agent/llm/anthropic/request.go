@@ -1,0 +1,204 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tandemhq/tandem/agent/llm"
+)
+
+// The wire structs fix the field order of every request. messages comes
+// last so that a request's body, minus its closing "]}", is a byte prefix
+// of the next request's body (modulo the moving cache_control marker).
+type wireRequest struct {
+	Model     string        `json:"model"`
+	MaxTokens int           `json:"max_tokens"`
+	Stream    bool          `json:"stream"`
+	Thinking  *wireThinking `json:"thinking,omitempty"`
+	System    []textBlock   `json:"system,omitempty"`
+	Tools     []wireTool    `json:"tools,omitempty"`
+	Messages  []wireMessage `json:"messages"`
+}
+
+type wireThinking struct {
+	Type         string `json:"type"`
+	BudgetTokens int    `json:"budget_tokens"`
+}
+
+// cacheControl marks a prompt-cache breakpoint. It is always the last
+// field of a block so a test can strip it as one literal string.
+type cacheControl struct {
+	Type string `json:"type"`
+}
+
+var ephemeral = &cacheControl{Type: "ephemeral"}
+
+type wireTool struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	CacheControl *cacheControl   `json:"cache_control,omitempty"`
+}
+
+type wireMessage struct {
+	Role    string `json:"role"`
+	Content []any  `json:"content"`
+}
+
+type textBlock struct {
+	Type         string        `json:"type"`
+	Text         string        `json:"text"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
+}
+
+type imageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+}
+
+type imageBlock struct {
+	Type         string        `json:"type"`
+	Source       imageSource   `json:"source"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
+}
+
+// Thinking blocks may not carry cache_control, so they have no such field.
+type thinkingBlock struct {
+	Type      string `json:"type"`
+	Thinking  string `json:"thinking"`
+	Signature string `json:"signature"`
+}
+
+type redactedBlock struct {
+	Type string `json:"type"`
+	Data string `json:"data"`
+}
+
+type toolUseBlock struct {
+	Type         string          `json:"type"`
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Input        json.RawMessage `json:"input"`
+	CacheControl *cacheControl   `json:"cache_control,omitempty"`
+}
+
+type toolResultBlock struct {
+	Type         string        `json:"type"`
+	ToolUseID    string        `json:"tool_use_id"`
+	Content      []any         `json:"content,omitempty"`
+	IsError      bool          `json:"is_error,omitempty"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
+}
+
+// encode serializes req deterministically: same history, same bytes.
+func (p *Provider) encode(req *llm.Request) ([]byte, error) {
+	w := wireRequest{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true}
+	if w.MaxTokens <= 0 {
+		w.MaxTokens = p.opts.MaxTokens
+	}
+	if p.opts.ThinkingBudget > 0 {
+		w.Thinking = &wireThinking{Type: "enabled", BudgetTokens: p.opts.ThinkingBudget}
+	}
+	if req.System != "" {
+		w.System = []textBlock{{Type: "text", Text: req.System, CacheControl: ephemeral}}
+	}
+	for _, t := range req.Tools {
+		schema := t.InputSchema
+		if len(schema) == 0 {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		w.Tools = append(w.Tools, wireTool{Name: t.Name, Description: t.Description, InputSchema: schema})
+	}
+	if n := len(w.Tools); n > 0 {
+		w.Tools[n-1].CacheControl = ephemeral
+	}
+	w.Messages = make([]wireMessage, 0, len(req.Messages))
+	for i, m := range req.Messages {
+		content, err := encodeParts(m.Content)
+		if err != nil {
+			return nil, fmt.Errorf("anthropic: message %d: %w", i, err)
+		}
+		w.Messages = append(w.Messages, wireMessage{Role: string(m.Role), Content: content})
+	}
+	markLast(w.Messages)
+
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, fmt.Errorf("anthropic: encoding request: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// markLast puts the moving cache breakpoint on the last block of the last
+// message that can carry one, so each request reads the previous prefix
+// from the cache and writes the new one.
+func markLast(msgs []wireMessage) {
+	if len(msgs) == 0 {
+		return
+	}
+	content := msgs[len(msgs)-1].Content
+	for i := len(content) - 1; i >= 0; i-- {
+		switch b := content[i].(type) {
+		case *textBlock:
+			b.CacheControl = ephemeral
+		case *imageBlock:
+			b.CacheControl = ephemeral
+		case *toolUseBlock:
+			b.CacheControl = ephemeral
+		case *toolResultBlock:
+			b.CacheControl = ephemeral
+		default:
+			continue
+		}
+		return
+	}
+}
+
+func encodeParts(parts []llm.Part) ([]any, error) {
+	out := make([]any, 0, len(parts))
+	for _, p := range parts {
+		switch p.Type {
+		case llm.PartText:
+			// The API rejects empty text blocks; they carry nothing anyway.
+			if p.Text != "" {
+				out = append(out, &textBlock{Type: "text", Text: p.Text})
+			}
+		case llm.PartImage:
+			out = append(out, encodeImage(p))
+		case llm.PartThinking:
+			switch {
+			case p.Redacted != "":
+				out = append(out, &redactedBlock{Type: "redacted_thinking", Data: p.Redacted})
+			case p.Signature != "":
+				out = append(out, &thinkingBlock{Type: "thinking", Thinking: p.Text, Signature: p.Signature})
+			}
+			// Unsigned thinking (from another provider) cannot be replayed here.
+		case llm.PartToolUse:
+			input := p.Input
+			if len(bytes.TrimSpace(input)) == 0 {
+				input = json.RawMessage(`{}`)
+			}
+			out = append(out, &toolUseBlock{Type: "tool_use", ID: p.ToolCallID, Name: p.ToolName, Input: input})
+		case llm.PartToolResult:
+			b := &toolResultBlock{Type: "tool_result", ToolUseID: p.ToolCallID, IsError: p.IsError}
+			if p.Text != "" {
+				b.Content = append(b.Content, &textBlock{Type: "text", Text: p.Text})
+			}
+			for _, img := range p.Images {
+				b.Content = append(b.Content, encodeImage(img))
+			}
+			out = append(out, b)
+		default:
+			return nil, fmt.Errorf("unknown part type %q", p.Type)
+		}
+	}
+	return out, nil
+}
+
+func encodeImage(p llm.Part) *imageBlock {
+	return &imageBlock{Type: "image", Source: imageSource{Type: "base64", MediaType: p.MediaType, Data: p.Data}}
+}

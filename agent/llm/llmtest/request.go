@@ -1,0 +1,96 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/llm"
+)
+
+// Request is one recorded request: the raw body and a provider-neutral
+// view decoded from it.
+type Request struct {
+	N      int // arrival order, from 0
+	Format Format
+	Path   string
+	Header http.Header
+	Body   []byte // exactly as received
+
+	Model     string
+	MaxTokens int
+	System    string
+	Tools     []string // tool names, in request order
+	// Messages in neutral form. For OpenAI, consecutive "tool" messages
+	// become one user message of tool_result parts, and reasoning fields
+	// of assistant messages become a thinking part with Extra set.
+	Messages []llm.Message
+}
+
+// LastUserText is the text of the last user message: its text parts and
+// tool results, joined by newlines. Rules match against it.
+func (r *Request) LastUserText() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		m := r.Messages[i]
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		var texts []string
+		for _, p := range m.Content {
+			if (p.Type == llm.PartText || p.Type == llm.PartToolResult) && p.Text != "" {
+				texts = append(texts, p.Text)
+			}
+		}
+		return strings.Join(texts, "\n")
+	}
+	return ""
+}
+
+func decodeRequest(f Format, r *http.Request, body []byte) (*Request, error) {
+	req := &Request{Format: f, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	var err error
+	if f == Anthropic {
+		err = decodeAnthropic(req, body)
+	} else {
+		err = decodeOpenAI(req, body)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("decoding %s request: %w", f, err)
+	}
+	return req, nil
+}
+
+// flexText reads a field that is either a string or an array of blocks
+// with "text" (both formats allow both).
+type flexText []struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL *struct {
+		URL string `json:"url"`
+	} `json:"image_url"`
+	Source *struct {
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+	} `json:"source"`
+}
+
+func (t *flexText) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*t = flexText{{Type: "text", Text: s}}
+		return nil
+	}
+	type plain flexText
+	return json.Unmarshal(b, (*plain)(t))
+}
+
+func (t flexText) joined() string {
+	var parts []string
+	for _, b := range t {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

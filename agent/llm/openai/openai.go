@@ -1,0 +1,91 @@
+// Package openai streams responses from any server speaking OpenAI's Chat
+// Completions API over server-sent events: OpenAI itself, Ollama, vLLM,
+// llama.cpp, DeepSeek, OpenRouter. The client is hand-written so it can
+// tolerate what those servers do differently (whole tool calls in one
+// chunk, missing index fields, extra fields such as reasoning_content) and
+// so request bytes are deterministic across a session.
+//
+// It must never log or return the API key, and it sends no Authorization
+// header when no key is set (local servers need none).
+package openai
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/llm"
+)
+
+const (
+	// DefaultBaseURL includes /v1; the client appends /chat/completions.
+	DefaultBaseURL = "https://api.openai.com/v1"
+	// KeyEnv is where users put the key; named in 401/403 errors.
+	KeyEnv = "OPENAI_API_KEY"
+)
+
+// Options configures a provider.
+type Options struct {
+	APIKey  string // optional: sent as a Bearer token when set
+	BaseURL string // including /v1; default DefaultBaseURL
+	// HTTPClient sends requests (default http.DefaultClient). It must not
+	// have a Timeout: responses stream for minutes; cancel with the context.
+	HTTPClient *http.Client
+	// MaxTokensField names the request field for Request.MaxTokens:
+	// "max_tokens" (default; what most compatible servers read) or
+	// "max_completion_tokens" (required by OpenAI's reasoning models).
+	MaxTokensField string
+	// DropReasoning stops replaying reasoning_content to the server, for
+	// servers that reject it in input messages.
+	DropReasoning bool
+	Retry         llm.RetryPolicy
+}
+
+// Provider is the OpenAI-compatible implementation of llm.Provider.
+type Provider struct {
+	opts Options
+}
+
+var _ llm.Provider = (*Provider)(nil)
+
+// New returns a provider; it does no I/O.
+func New(opts Options) *Provider {
+	if opts.BaseURL == "" {
+		opts.BaseURL = DefaultBaseURL
+	}
+	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	if opts.MaxTokensField == "" {
+		opts.MaxTokensField = "max_tokens"
+	}
+	return &Provider{opts: opts}
+}
+
+// Name implements llm.Provider.
+func (p *Provider) Name() string { return "openai" }
+
+// Stream implements llm.Provider.
+func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.Event)) (*llm.Response, error) {
+	body, err := p.encode(req)
+	if err != nil {
+		return nil, err
+	}
+	h := http.Header{}
+	if p.opts.APIKey != "" {
+		h.Set("Authorization", "Bearer "+p.opts.APIKey)
+	}
+	resp, err := llm.Post(ctx, llm.HTTPRequest{
+		Provider: p.Name(),
+		KeyEnv:   KeyEnv,
+		Key:      p.opts.APIKey,
+		Client:   p.opts.HTTPClient,
+		URL:      p.opts.BaseURL + "/chat/completions",
+		Header:   h,
+		Body:     body,
+		Retry:    p.opts.Retry,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return readStream(ctx, resp.Body, emit)
+}

@@ -1,0 +1,167 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// HTTPRequest is one streaming POST a provider sends, with what Post needs
+// to retry it and to report failures without leaking the key.
+type HTTPRequest struct {
+	Provider string // for errors: "anthropic", "openai"
+	KeyEnv   string // reported on 401/403
+	Key      string // scrubbed from any message a server echoes back
+	Client   *http.Client
+	URL      string
+	Header   http.Header
+	Body     []byte
+	Retry    RetryPolicy
+}
+
+// Post sends r until it gets a 2xx response or gives up. It retries
+// connection errors and retryable statuses with backoff, honouring
+// Retry-After, and never after a response stream has started (the caller
+// owns the returned body and reads the stream). Failures are *Error;
+// cancellation returns an error wrapping ctx.Err().
+func Post(ctx context.Context, r HTTPRequest) (*http.Response, error) {
+	client := r.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	var last *Error
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			wait := r.Retry.backoff(attempt - 1)
+			if last.retryAfter > 0 {
+				wait = last.retryAfter
+			}
+			if wait > r.Retry.maxDelay() {
+				return nil, last
+			}
+			if err := r.Retry.sleep(ctx, wait); err != nil {
+				return nil, Cancelled(ctx, r.Provider, err)
+			}
+		}
+		resp, err := r.send(ctx, client)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, Cancelled(ctx, r.Provider, ctx.Err())
+			}
+			last = &Error{Provider: r.Provider, Message: "connection failed: " + r.scrub(err.Error()), Retryable: true, Err: err}
+		} else if resp.StatusCode/100 == 2 {
+			return resp, nil
+		} else {
+			last = r.statusError(resp)
+		}
+		if !last.Retryable || attempt+1 >= r.Retry.attempts() {
+			if attempt > 0 {
+				last.Message += fmt.Sprintf(" (gave up after %d attempts)", attempt+1)
+			}
+			return nil, last
+		}
+	}
+}
+
+func (r *HTTPRequest) send(ctx context.Context, client *http.Client) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, bytes.NewReader(r.Body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = r.Header.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	return client.Do(req)
+}
+
+// statusError reads a non-2xx response into an *Error and closes its body.
+func (r *HTTPRequest) statusError(resp *http.Response) *Error {
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	e := &Error{
+		Provider:  r.Provider,
+		Status:    resp.StatusCode,
+		Message:   r.scrub(errorMessage(body, resp.Status)),
+		Retryable: retryableStatus(resp.StatusCode),
+	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		e.KeyEnv = r.KeyEnv
+	}
+	if d, ok := retryAfter(resp.Header, time.Now()); ok {
+		e.retryAfter = max(d, time.Millisecond)
+	}
+	return e
+}
+
+func (r *HTTPRequest) scrub(s string) string {
+	if r.Key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, r.Key, "[redacted]")
+}
+
+// errorMessage pulls the human message out of an error body. Both wire
+// formats (and most OpenAI-compatible servers) use {"error":{"message":...}};
+// some use {"error":"..."} or {"message":"..."}; anything else is shown raw.
+func errorMessage(body []byte, status string) string {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(body, &v) == nil {
+		var inner struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+		}
+		var s string
+		switch {
+		case json.Unmarshal(v.Error, &inner) == nil && inner.Message != "":
+			if inner.Type != "" && !strings.Contains(inner.Message, inner.Type) {
+				return inner.Type + ": " + inner.Message
+			}
+			return inner.Message
+		case json.Unmarshal(v.Error, &s) == nil && s != "":
+			return s
+		case v.Message != "":
+			return v.Message
+		}
+	}
+	msg := strings.TrimSpace(string(body))
+	if msg == "" {
+		return status
+	}
+	if len(msg) > 500 {
+		msg = msg[:500] + "…"
+	}
+	return msg
+}
+
+// Cancelled wraps a cancellation so errors.Is(err, context.Canceled) (or
+// DeadlineExceeded) holds and the message says which provider was cut off.
+func Cancelled(ctx context.Context, provider string, err error) error {
+	if cause := ctx.Err(); cause != nil {
+		err = cause
+	}
+	return fmt.Errorf("%s: request cancelled: %w", provider, err)
+}
+
+// StreamError reports a response stream that broke after it started, or
+// the ctx error when the break was our own cancellation.
+func StreamError(ctx context.Context, provider, what string, err error) error {
+	if ctx.Err() != nil {
+		return Cancelled(ctx, provider, ctx.Err())
+	}
+	msg := what
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	return &Error{Provider: provider, Message: msg, Err: err}
+}

@@ -1,0 +1,78 @@
+package llm
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// SSEEvent is one server-sent event: the optional event name and its data
+// lines joined with "\n".
+type SSEEvent struct {
+	Name string
+	Data []byte
+}
+
+// SSEReader splits a text/event-stream body into events. It keeps no state
+// beyond the current event, so a provider can stop reading at any point.
+type SSEReader struct {
+	r    *bufio.Reader
+	name string
+	data bytes.Buffer
+	seen bool // a field of the current event was read
+}
+
+// NewSSEReader reads events from r.
+func NewSSEReader(r io.Reader) *SSEReader {
+	return &SSEReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// ErrSSETruncated means the stream ended inside an event: the server or the
+// connection went away mid-message.
+var ErrSSETruncated = errors.New("event stream ended in the middle of an event")
+
+// Next returns the next event. At a clean end of stream it returns io.EOF;
+// if the stream stops inside an event it returns ErrSSETruncated (wrapping
+// the read error when there was one).
+func (s *SSEReader) Next() (SSEEvent, error) {
+	for {
+		line, err := s.r.ReadBytes('\n')
+		if err != nil {
+			// A final line without its newline is never a complete event.
+			if len(line) > 0 || s.seen {
+				if errors.Is(err, io.EOF) {
+					return SSEEvent{}, ErrSSETruncated
+				}
+				return SSEEvent{}, errors.Join(ErrSSETruncated, err)
+			}
+			return SSEEvent{}, err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			if !s.seen {
+				continue
+			}
+			ev := SSEEvent{Name: s.name, Data: bytes.Clone(s.data.Bytes())}
+			s.name, s.seen = "", false
+			s.data.Reset()
+			return ev, nil
+		}
+		if line[0] == ':' { // comment / keep-alive
+			continue
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "event":
+			s.name, s.seen = string(value), true
+		case "data":
+			if s.data.Len() > 0 {
+				s.data.WriteByte('\n')
+			}
+			s.data.Write(value)
+			s.seen = true
+		}
+		// id and retry are of no use to a one-shot request; other fields are ignored per spec.
+	}
+}

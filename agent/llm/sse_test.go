@@ -1,0 +1,51 @@
+package llm_test
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/tandemhq/tandem/agent/llm"
+)
+
+func TestSSEReader(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []llm.SSEEvent
+		err  error // after the events
+	}{
+		{"named events", "event: a\ndata: {\"x\":1}\n\nevent: b\ndata: 2\n\n",
+			[]llm.SSEEvent{{Name: "a", Data: []byte(`{"x":1}`)}, {Name: "b", Data: []byte("2")}}, io.EOF},
+		{"CRLF, comments, no space, multi-line data", ": ping\r\n\r\ndata:one\r\ndata: two\r\nid: 7\r\n\r\n",
+			[]llm.SSEEvent{{Data: []byte("one\ntwo")}}, io.EOF},
+		{"blank lines between events", "\n\n\ndata: x\n\n\n", []llm.SSEEvent{{Data: []byte("x")}}, io.EOF},
+		{"cut inside data line", "data: ok\n\ndata: {\"a\":", []llm.SSEEvent{{Data: []byte("ok")}}, llm.ErrSSETruncated},
+		{"cut before the blank line", "event: x\ndata: {}\n", nil, llm.ErrSSETruncated},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := llm.NewSSEReader(strings.NewReader(tt.in))
+			var got []llm.SSEEvent
+			for {
+				ev, err := r.Next()
+				if err != nil {
+					if !errors.Is(err, tt.err) {
+						t.Errorf("final error = %v, want %v", err, tt.err)
+					}
+					break
+				}
+				got = append(got, ev)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d events %q, want %d", len(got), got, len(tt.want))
+			}
+			for i := range got {
+				if got[i].Name != tt.want[i].Name || string(got[i].Data) != string(tt.want[i].Data) {
+					t.Errorf("event %d = %q %q, want %q %q", i, got[i].Name, got[i].Data, tt.want[i].Name, tt.want[i].Data)
+				}
+			}
+		})
+	}
+}
