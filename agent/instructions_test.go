@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/llm/openai"
 )
 
 // allText joins every text part of a request's messages.
@@ -150,5 +152,45 @@ func TestInstructionsIsolatedAcrossConcurrentSessions(t *testing.T) {
 		if strings.Count(text, "MARKER-") != 1 || !strings.Contains(text, "MARKER-"+id) {
 			t.Errorf("request for %s carries: %q", id, text)
 		}
+	}
+}
+
+// The same loop through the OpenAI-compatible wire format: tool results
+// become "tool" messages and the instructions that follow them a user
+// message after them.
+func TestInstructionsThroughOpenAI(t *testing.T) {
+	f := newFixture(t)
+	f.agent.cfg.Provider = openai.New(openai.Options{BaseURL: f.srv.BaseURL(llmtest.OpenAI)})
+	s, _, _ := f.session(ModeCode, map[string]string{".git/HEAD": "x", "a/AGENTS.md": "NESTED-RULE\n", "a/f.txt": "hello\n"})
+	f.srv.Enqueue(
+		llmtest.Reply{Reasoning: []string{"let me read"}, ToolCalls: []llmtest.ToolCall{{ID: "r1", Name: "read_file", Args: `{"path":"a/f.txt"}`}}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	if _, err := s.Prompt(context.Background(), prompt("read it")); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	var body struct {
+		Messages []struct {
+			Role             string          `json:"role"`
+			Content          json.RawMessage `json:"content"`
+			ReasoningContent string          `json:"reasoning_content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(reqs[1].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, m := range body.Messages {
+		roles = append(roles, m.Role)
+	}
+	if got := strings.Join(roles, ","); got != "system,user,assistant,tool,user" {
+		t.Errorf("roles = %s", got)
+	}
+	if m := body.Messages[len(body.Messages)-1]; !strings.Contains(string(m.Content), "NESTED-RULE") {
+		t.Errorf("last message = %s", m.Content)
+	}
+	if body.Messages[2].ReasoningContent != "let me read" {
+		t.Errorf("reasoning not replayed: %+v", body.Messages[2])
 	}
 }
