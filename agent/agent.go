@@ -97,3 +97,7 @@ type SessionOptions struct {
 	// $TANDEM_HOME/mcp.json and <root>/.tandem/mcp.json, and win a name clash.
 	MCPServers []mcp.Server
 }
+
+// Indexes returns the code index pool sessions share (nil when none), so a
+// front door can serve workspace symbol search from the same indexes.
+func (a *Agent) Indexes() *codeindex.Pool { return a.cfg.Indexes }

@@ -37,7 +37,7 @@ type extraState struct {
 
 func (s *Session) startExtras(ctx context.Context, servers []mcp.Server) {
 	if s.extra.instr == nil {
-		s.extra.instr = instructions.NewTracker(s.a.instructionsConfig(), s.cwd)
+		s.extra.instr = instructions.NewTracker(s.a.instructionsConfig(), s.root)
 	}
 	all := servers
 	if s.a.cfg.Home != "" {
@@ -214,7 +214,7 @@ func (s *Session) instructionsAfterTools(ctx context.Context) string {
 
 // restoreInstructions rebuilds instruction state from logged metadata.
 func (s *Session) restoreInstructions(raw []json.RawMessage) {
-	s.extra.instr = instructions.NewTracker(s.a.instructionsConfig(), s.cwd)
+	s.extra.instr = instructions.NewTracker(s.a.instructionsConfig(), s.root)
 	var metas []instructions.Meta
 	for _, r := range raw {
 		var m instructions.Meta
