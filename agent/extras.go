@@ -32,40 +32,100 @@ type extraState struct {
 	indexStarted bool
 	indexCancel  context.CancelFunc
 
-	mcp *mcp.Manager
+	mcpMu sync.Mutex // guards mcp
+	mcp   []*mcp.Manager
+	// projectMCP are servers of <root>/.tandem/mcp.json waiting for the
+	// user's consent; owned by the session goroutine.
+	projectMCP []mcp.Server
 }
 
 func (s *Session) startExtras(ctx context.Context, servers []mcp.Server) {
 	if s.extra.instr == nil {
 		s.extra.instr = instructions.NewTracker(s.a.instructionsConfig(), s.root)
 	}
-	all := servers
+	var user, project []mcp.Server
 	if s.a.cfg.Home != "" {
-		conf, err := mcp.Load(s.a.cfg.Home, s.root)
-		if err != nil {
-			s.a.log.Warn("mcp configuration", "err", err)
-			s.notice(fmt.Sprintf("MCP configuration ignored: %v", err))
+		var err error
+		if user, err = mcp.LoadFile(mcp.UserFile(s.a.cfg.Home)); err != nil {
+			s.notice(fmt.Sprintf("some MCP servers in %s were skipped: %v", mcp.UserFile(s.a.cfg.Home), err))
 		}
-		// The editor's servers win a name clash: Merge keeps the first.
-		all = append(append([]mcp.Server(nil), servers...), conf...)
+		if project, err = mcp.LoadFile(mcp.ProjectFile(s.root)); err != nil {
+			s.notice(fmt.Sprintf("some MCP servers in %s were skipped: %v", mcp.ProjectFile(s.root), err))
+		}
 	}
-	if len(all) > 0 {
-		s.extra.mcp = mcp.Start(ctx, mcp.Options{
-			Root:    s.root,
-			Servers: all,
-			Log:     s.a.log.With("session", s.id),
-			OnTools: func(add []tools.Tool, remove []string) {
-				s.RemoveTools(remove...)
-				s.AddTools(add...)
-			},
-			OnNotice: s.notice,
-		})
+	// The editor's servers win a name clash, then the user's.
+	trusted := mcp.Merge(user, servers)
+	names := map[string]bool{}
+	for _, sv := range trusted {
+		names[sv.Name] = true
 	}
+	for _, sv := range project {
+		if !names[sv.Name] {
+			s.extra.projectMCP = append(s.extra.projectMCP, sv)
+		}
+	}
+	s.startMCP(ctx, trusted)
+}
+
+// startMCP connects servers in the background; their tools join the
+// catalog as they become ready.
+func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
+	if len(servers) == 0 {
+		return
+	}
+	m := mcp.Start(ctx, mcp.Options{
+		Root:    s.root,
+		Servers: servers,
+		Log:     s.a.log.With("session", s.id),
+		OnTools: func(add []tools.Tool, remove []string) {
+			s.RemoveTools(remove...)
+			s.AddTools(add...)
+		},
+		OnNotice: s.notice,
+	})
+	s.extra.mcpMu.Lock()
+	s.extra.mcp = append(s.extra.mcp, m)
+	s.extra.mcpMu.Unlock()
+}
+
+// askProjectMCP asks, once, before starting the servers a repository's
+// .tandem/mcp.json names: they are commands from a clone, which is no
+// reason to run them unasked (.tandem/ is protected for the same reason).
+func (s *Session) askProjectMCP(ctx context.Context) error {
+	pending := s.extra.projectMCP
+	s.extra.projectMCP = nil
+	if len(pending) == 0 {
+		return nil
+	}
+	var list strings.Builder
+	for _, sv := range pending {
+		fmt.Fprintf(&list, "- %s\n", sv)
+	}
+	d, err := s.host.RequestPermission(ctx, PermissionRequest{
+		ToolCall: ToolCall{ID: "mcp-project-servers", Title: "Start the MCP servers of " + s.display(mcp.ProjectFile(s.root)),
+			Kind: tools.KindExecute, Status: ToolPending, Content: []ToolContent{TextContent(list.String())}},
+		Options: DefaultPermissionOptions(),
+	})
+	switch {
+	case err != nil:
+		return err
+	case d.Cancelled:
+		return context.Canceled
+	case d.Kind == AllowOnce || d.Kind == AllowAlways:
+		s.startMCP(context.WithoutCancel(ctx), pending)
+	default:
+		s.notice("The project's MCP servers were not started.")
+	}
+	return nil
 }
 
 func (s *Session) stopExtras() {
-	if s.extra.mcp != nil {
-		if err := s.extra.mcp.Close(); err != nil {
+	s.extra.mcpMu.Lock()
+	managers := s.extra.mcp
+	s.extra.mcp = nil
+	s.extra.mcpMu.Unlock()
+	for _, m := range managers {
+		if err := m.Close(); err != nil {
 			s.a.log.Warn("closing MCP servers", "session", s.id, "err", err)
 		}
 	}
@@ -155,6 +215,12 @@ func (s *Session) takeTouched() []string {
 // appends what changed while tandem was away instead.
 func (s *Session) beforeFirstRequest(ctx context.Context) error {
 	s.warmIndex()
+	if err := s.askProjectMCP(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.a.log.Warn("asking to start project MCP servers", "session", s.id, "err", err)
+	}
 	s.extra.instrMu.Lock()
 	defer s.extra.instrMu.Unlock()
 	tr := s.extra.instr

@@ -41,7 +41,18 @@ func NewListCodeDefinitionNames() Tool { return listCodeDefinitionNamesTool{} }
 
 func (listCodeDefinitionNamesTool) Info() Info {
 	return Info{Name: ListCodeDefinitionNamesName, Group: GroupRead, Kind: KindSearch,
-		Description: listCodeDefinitionNamesDescription, Schema: json.RawMessage(listCodeDefinitionNamesSchema)}
+		Description: strings.TrimSpace(listCodeDefinitionNamesDescription) + " " + languageNames() + ".",
+		Schema:      json.RawMessage(listCodeDefinitionNamesSchema)}
+}
+
+// languageNames lists what the registry parses, so the description never
+// disagrees with it.
+func languageNames() string {
+	var names []string
+	for _, l := range treesitter.Languages() {
+		names = append(names, l.Name+" ("+strings.Join(l.Extensions, " ")+")")
+	}
+	return strings.Join(names, ", ")
 }
 
 func (listCodeDefinitionNamesTool) Describe(root string, input json.RawMessage) Preview {

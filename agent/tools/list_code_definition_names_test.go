@@ -73,7 +73,7 @@ func TestListCodeDefinitionNamesErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{map[string]any{"path": "../outside"}, "outside"},
+		{map[string]any{"path": "../outside"}, "workspace root"},
 		{map[string]any{"path": "nope.go"}, "cannot list"},
 		{map[string]any{"path": "web/README.md"}, "not a source file"},
 		{map[string]any{}, "path is required"},
@@ -83,5 +83,17 @@ func TestListCodeDefinitionNamesErrors(t *testing.T) {
 		if !res.IsError || !strings.Contains(res.Output, tt.want) {
 			t.Errorf("%v: %+v, want an error containing %q", tt.args, res, tt.want)
 		}
+	}
+}
+
+func TestListCodeDefinitionNamesDescribesRegistry(t *testing.T) {
+	info := NewListCodeDefinitionNames().Info()
+	for _, want := range []string{"go (.go)", "tsx (.tsx)", "cpp (.cc"} {
+		if !strings.Contains(info.Description, want) {
+			t.Errorf("description lacks %q:\n%s", want, info.Description)
+		}
+	}
+	if info.Group != GroupRead {
+		t.Errorf("group %s", info.Group)
 	}
 }

@@ -1,0 +1,295 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+type state string
+
+const (
+	stateConnecting state = "connecting"
+	stateReady      state = "ready"
+	stateFailed     state = "failed"
+	stateClosed     state = "closed"
+)
+
+// server is one connection, owned by its run goroutine: it connects,
+// announces tools, follows list changes and tears the connection down.
+// Tool calls arrive from session goroutines and only read its state.
+type server struct {
+	m    *Manager
+	cfg  Server
+	link *link
+	log  *slog.Logger
+
+	ctx    context.Context // ends at Close or on a fault
+	cancel context.CancelFunc
+
+	refresh chan struct{} // buffered(1): the server said its tool list changed
+
+	stateMu     sync.Mutex // guards the fields below
+	state       state
+	session     *sdk.ClientSession
+	tools       map[string]*mcpTool // by model-facing name
+	failure     string
+	connectTime time.Duration
+}
+
+func newServer(m *Manager, cfg Server) *server {
+	ctx, cancel := context.WithCancel(m.ctx)
+	log := m.log.With("mcp_server", cfg.Name)
+	return &server{
+		m: m, cfg: cfg, log: log,
+		link:    newLink(cfg, m.opts.Root, log),
+		ctx:     ctx,
+		cancel:  cancel,
+		refresh: make(chan struct{}, 1),
+		state:   stateConnecting,
+		tools:   map[string]*mcpTool{},
+	}
+}
+
+func (s *server) run() {
+	defer s.m.wg.Done()
+	defer s.cancel()
+	start := time.Now()
+	cs, err := s.connect()
+	if err == nil {
+		s.setSession(cs)
+		err = s.syncTools(cs)
+	}
+	s.stateMu.Lock()
+	s.connectTime = time.Since(start)
+	s.stateMu.Unlock()
+	if err != nil {
+		if s.ctx.Err() == nil { // not closed while connecting
+			s.fail(fmt.Sprintf("MCP server %q could not start: %s", s.cfg.Name, describe(err, s.link)))
+		}
+		s.m.settle() // after the notice is queued, so Ready implies it
+		s.shutdown(cs)
+		return
+	}
+	s.m.settle()
+	s.log.Info("mcp server ready", "transport", string(s.cfg.Type), "took", time.Since(start), "tools", len(s.currentTools()))
+
+	ended := make(chan error, 1)
+	go func() { ended <- cs.Wait() }() // returns once shutdown closes cs at the latest
+	for {
+		select {
+		case <-s.ctx.Done():
+			s.shutdown(cs)
+			<-ended
+			return
+		case err := <-ended:
+			if err == nil {
+				err = errors.New("connection closed")
+			}
+			s.fail(fmt.Sprintf("MCP server %q stopped: %s; its tools are gone for this session", s.cfg.Name, describe(err, s.link)))
+			s.shutdown(cs)
+			return
+		case <-s.refresh:
+			err := s.syncTools(cs)
+			if err == nil || s.ctx.Err() != nil {
+				continue
+			}
+			if s.alive(cs) { // answered wrongly, but answers: keep what it had
+				s.log.Warn("mcp server: listing changed tools failed", "err", err)
+				continue
+			}
+			s.fail(fmt.Sprintf("MCP server %q stopped responding (%v); its tools are gone for this session", s.cfg.Name, err))
+		}
+	}
+}
+
+var errConnectTimeout = errors.New("timed out connecting")
+
+func (s *server) connect() (*sdk.ClientSession, error) {
+	if err := s.cfg.Validate(); err != nil {
+		return nil, err
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "tandem", Version: s.m.opts.Version}, &sdk.ClientOptions{
+		Logger: s.m.log.With("mcp_server", s.cfg.Name, "component", "mcp-sdk"),
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			// Listing from inside the SDK's handler could wait on the very
+			// reader that delivers the answer; the run loop lists instead.
+			select {
+			case s.refresh <- struct{}{}:
+			default:
+			}
+		},
+	})
+	// The session root is the server's one root, on purpose: the SDK
+	// advertises the roots capability, and servers that honour it confine
+	// themselves to the roots the client lists. server-filesystem, for one,
+	// then replaces the directories on its command line with these roots,
+	// so a project's filesystem server sees this session's root and
+	// nothing else, whatever its config says.
+	if root := s.m.opts.Root; root != "" {
+		client.AddRoots(&sdk.Root{URI: fileURI(root), Name: filepath.Base(root)})
+	}
+	// The SSE transport keeps the context of Connect for its event stream,
+	// so the deadline cancels the server's context rather than wrapping it.
+	ctx, cancel := context.WithCancel(s.ctx)
+	timer := time.AfterFunc(s.m.opts.ConnectTimeout, cancel)
+	cs, err := client.Connect(ctx, s.link.transport, nil)
+	if !timer.Stop() {
+		if err == nil {
+			_ = cs.Close()
+		}
+		return nil, fmt.Errorf("%w after %s", errConnectTimeout, s.m.opts.ConnectTimeout)
+	}
+	return cs, err // ctx, a child of s.ctx, ends with the server
+}
+
+func fileURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+func (s *server) setSession(cs *sdk.ClientSession) {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	s.session = cs
+}
+
+// syncTools lists the server's tools and announces the difference from
+// what the session has.
+func (s *server) syncTools(cs *sdk.ClientSession) error {
+	ctx, cancel := context.WithTimeout(s.ctx, s.m.opts.CallTimeout)
+	defer cancel()
+	var listed []*sdk.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return fmt.Errorf("listing tools: %w", err)
+		}
+		listed = append(listed, t)
+	}
+	s.stateMu.Lock()
+	if s.state == stateFailed || s.state == stateClosed {
+		s.stateMu.Unlock()
+		return nil
+	}
+	s.state = stateReady
+	next := map[string]*mcpTool{}
+	var add []tools.Tool
+	var remove []string
+	for _, t := range listed {
+		nt := newTool(s, s.m.claimName(s.cfg.Name, t.Name), t)
+		next[nt.info.Name] = nt
+		if old, ok := s.tools[nt.info.Name]; ok {
+			if old.sameAs(nt) {
+				next[nt.info.Name] = old
+				continue
+			}
+			remove = append(remove, nt.info.Name)
+		}
+		add = append(add, nt)
+	}
+	for name := range s.tools {
+		if _, ok := next[name]; !ok {
+			remove = append(remove, name)
+		}
+	}
+	s.tools = next
+	s.stateMu.Unlock()
+	s.m.releaseNames(goneNames(remove, next))
+	if len(add) > 0 || len(remove) > 0 {
+		s.m.events.push(event{add: add, remove: remove})
+	}
+	return nil
+}
+
+func goneNames(removed []string, kept map[string]*mcpTool) []string {
+	var out []string
+	for _, n := range removed {
+		if _, ok := kept[n]; !ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// fail marks the server broken, once: the user hears msg, the session loses
+// its tools and the run loop tears the connection down.
+func (s *server) fail(msg string) {
+	s.stateMu.Lock()
+	if s.state == stateFailed || s.state == stateClosed {
+		s.stateMu.Unlock()
+		return
+	}
+	s.state = stateFailed
+	s.failure = msg
+	var names []string
+	for n := range s.tools {
+		names = append(names, n)
+	}
+	s.tools = map[string]*mcpTool{}
+	s.stateMu.Unlock()
+
+	s.m.releaseNames(names)
+	s.m.notice(msg)
+	if len(names) > 0 {
+		s.m.events.push(event{remove: names})
+	}
+	s.cancel()
+}
+
+// shutdown closes the connection. A healthy stdio server gets its stdin
+// closed and a moment to leave; a failed one is killed first, since it
+// may not be listening any more.
+func (s *server) shutdown(cs *sdk.ClientSession) {
+	s.stateMu.Lock()
+	failed := s.state == stateFailed
+	if !failed {
+		s.state = stateClosed
+	}
+	s.stateMu.Unlock()
+	if failed {
+		s.link.release()
+	}
+	if cs != nil {
+		_ = cs.Close()
+	}
+	s.link.release()
+}
+
+func (s *server) currentSession() (*sdk.ClientSession, string) {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	switch s.state {
+	case stateReady:
+		return s.session, ""
+	case stateFailed:
+		return nil, s.failure
+	}
+	return nil, fmt.Sprintf("MCP server %q is %s", s.cfg.Name, s.state)
+}
+
+func (s *server) currentTools() []tools.Tool {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	out := make([]tools.Tool, 0, len(s.tools))
+	for _, name := range slices.Sorted(maps.Keys(s.tools)) {
+		out = append(out, s.tools[name])
+	}
+	return out
+}
+
+func (s *server) status() Status {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	return Status{Name: s.cfg.Name, Type: s.cfg.Type, State: string(s.state), Tools: len(s.tools),
+		Err: s.failure, ConnectTime: s.connectTime}
+}
