@@ -25,7 +25,6 @@ func (s *Session) toolSpecs() []llm.ToolSpec {
 	return specs
 }
 
-
 // runTools executes one response's tool calls and returns their results in
 // call order. Consecutive read-only calls run in parallel; anything that may
 // change the workspace or ask the user runs alone, in order.
