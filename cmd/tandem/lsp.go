@@ -3,8 +3,30 @@ package main
 import (
 	"context"
 	"errors"
+
+	"github.com/tandemhq/tandem/lsp"
 )
 
+// runLSP serves LSP with tandem/* methods on stdin/stdout until the client
+// sends exit or closes stdin. As LSP asks, the exit code is 0 after a
+// shutdown request and 1 without one. Logs go to stderr.
 func runLSP(ctx context.Context, m *Main, args []string) error {
-	return errors.New("not built yet")
+	fs := m.flags("lsp", "")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	a, err := m.newAgent()
+	if err != nil {
+		return err
+	}
+	srv := lsp.NewServer(lsp.Options{Agent: a, Log: m.logger(), Version: version})
+	err = srv.Serve(ctx, m.Stdin, m.Stdout)
+	if errors.Is(err, lsp.ErrExitWithoutShutdown) {
+		return exitCode(1)
+	}
+	return err
 }

@@ -1,0 +1,84 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// noReason stands in when the editor rejects without saying why. The edit
+// tools tell the model "the editor rejected the edit to <file>: <Reason>".
+const noReason = "it gave no reason"
+
+// ApplyEdit hands the change to the editor as workspace/applyEdit, so it
+// lands in the editor's buffer (its undo, its unsaved state) and never on
+// disk behind the editor's back. Only operations the client cannot
+// perform (creating or deleting files without resource operations) are
+// done on disk, and a created file is then shown with window/showDocument.
+func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
+	s := ss.srv
+	caps := s.clientCaps()
+	t := editTarget{uri: pathToURI(fe.Path)}
+	current := fe.Old
+	if d := s.docs.get(fe.Path); d != nil {
+		t.uri, t.version, current = d.uri, &d.version, d.text
+	}
+	review := ss.sess != nil && ss.sess.Mode() == agent.ModeCode
+	plan := planEdit(fe, t, current, caps, s.encoding(), review)
+	switch {
+	case plan.stale:
+		return edits.Result{Reason: "the buffer changed in the editor since the file was read"}, nil
+	case !caps.Workspace.ApplyEdit && t.version != nil:
+		// Writing the disk under an open buffer would fork the file.
+		return edits.Result{Reason: "this editor cannot apply workspace edits to its open buffer (it lacks workspace.applyEdit)"}, nil
+	case plan.onDisk || !caps.Workspace.ApplyEdit:
+		return ss.applyOnDisk(ctx, fe)
+	case plan.edit == nil:
+		return edits.Result{Applied: true}, nil
+	}
+	var res applyEditResult
+	err := s.conn.call(ctx, "workspace/applyEdit", applyEditParams{Label: fe.Label, Edit: *plan.edit}, &res)
+	var rerr *jsonrpc2.Error
+	switch {
+	case errors.As(err, &rerr):
+		// eglot answers a stale version with an error, not applied:false.
+		return edits.Result{Reason: labelOr(rerr.Message, noReason)}, nil
+	case err != nil:
+		return edits.Result{}, fmt.Errorf("workspace/applyEdit for %s: %w", fe.Path, err)
+	case !res.Applied:
+		return edits.Result{Reason: labelOr(res.FailureReason, noReason)}, nil
+	}
+	if t.version == nil && !fe.Delete {
+		// The editor now holds the new text in a buffer it may not report
+		// with didOpen; reads must see it, not the stale disk.
+		s.docs.setOverlay(fe.Path, fe.New)
+	}
+	return edits.Result{Applied: true}, nil
+}
+
+// applyOnDisk performs what the client cannot: it writes through the local
+// host (which refuses when the disk no longer matches what the agent read)
+// and opens a new file in the editor when it can.
+func (ss *session) applyOnDisk(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
+	res, err := tools.LocalHost{}.ApplyEdit(ctx, fe)
+	if err != nil || !res.Applied {
+		return res, err
+	}
+	s := ss.srv
+	if fe.Create && s.clientCaps().Window.ShowDocument.Support {
+		params := map[string]any{"uri": pathToURI(fe.Path), "takeFocus": false}
+		var out struct {
+			Success bool `json:"success"`
+		}
+		if err := s.conn.call(ctx, "window/showDocument", params, &out); err != nil {
+			s.log.Info("window/showDocument failed", "path", fe.Path, "err", err)
+		}
+	}
+	return res, nil
+}

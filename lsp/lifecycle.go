@@ -1,0 +1,106 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// Command ids workspace/executeCommand accepts (offered by codeAction).
+const (
+	cmdAsk = "tandem.ask"
+	cmdFix = "tandem.fix"
+)
+
+type initializeParams struct {
+	ProcessID        *int32          `json:"processId"`
+	RootURI          string          `json:"rootUri"`
+	RootPath         string          `json:"rootPath"`
+	Capabilities     json.RawMessage `json:"capabilities"`
+	WorkspaceFolders []struct {
+		URI string `json:"uri"`
+	} `json:"workspaceFolders"`
+}
+
+// serverCapabilities adds LSP 3.17's positionEncoding, which protocol
+// v0.12.0 does not have.
+type serverCapabilities struct {
+	protocol.ServerCapabilities
+	PositionEncoding string `json:"positionEncoding"`
+}
+
+type initializeResult struct {
+	Capabilities serverCapabilities   `json:"capabilities"`
+	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
+}
+
+func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, error) {
+	var p initializeParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	var caps clientCaps
+	if len(p.Capabilities) > 0 {
+		if err := json.Unmarshal(p.Capabilities, &caps); err != nil {
+			return nil, invalidParams("invalid client capabilities: %v", err)
+		}
+	}
+	var folders []string
+	for _, f := range p.WorkspaceFolders {
+		if path, err := uriToPath(f.URI); err == nil {
+			folders = append(folders, path)
+		}
+	}
+	if len(folders) == 0 {
+		if path, err := uriToPath(p.RootURI); err == nil {
+			folders = append(folders, path)
+		} else if p.RootPath != "" {
+			folders = append(folders, p.RootPath)
+		}
+	}
+	enc, encName := caps.encoding()
+
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	if s.state != stateNew {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received")
+	}
+	s.state, s.caps, s.enc, s.encName, s.folders = stateRunning, caps, enc, encName, folders
+	s.log.Info("initialized", "encoding", encName, "folders", folders)
+
+	return initializeResult{
+		Capabilities: serverCapabilities{
+			ServerCapabilities: protocol.ServerCapabilities{
+				TextDocumentSync: protocol.TextDocumentSyncOptions{
+					OpenClose: true,
+					Change:    protocol.TextDocumentSyncKindIncremental,
+					Save:      &protocol.SaveOptions{},
+				},
+				DocumentSymbolProvider: true,
+				CodeActionProvider: protocol.CodeActionOptions{
+					CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.Refactor},
+				},
+				ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{cmdAsk, cmdFix}},
+				Workspace: &protocol.ServerCapabilitiesWorkspace{
+					WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{
+						Supported: true, ChangeNotifications: true,
+					},
+				},
+			},
+			PositionEncoding: encName,
+		},
+		ServerInfo: &protocol.ServerInfo{Name: "tandem", Version: s.version},
+	}, nil
+}
+
+func (s *Server) shutdown(ctx context.Context, _ json.RawMessage) (any, error) {
+	s.stateMu.Lock()
+	s.state = stateShutdown
+	s.stateMu.Unlock()
+	s.cancelPrompts()
+	return nil, nil
+}
+
+func (s *Server) exit(context.Context, json.RawMessage) error { return errStop }

@@ -1,0 +1,113 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/edits"
+)
+
+// contextItem is a place in a file the user pointed at with the prompt.
+type contextItem struct {
+	URI   string       `json:"uri"`
+	Range *edits.Range `json:"range"`
+}
+
+type promptParams struct {
+	SessionID string               `json:"sessionId"`
+	Prompt    []agent.ContentBlock `json:"prompt"`
+	Context   []contextItem        `json:"context"`
+}
+
+type promptResult struct {
+	StopReason agent.StopReason `json:"stopReason"`
+}
+
+// prompt serves tandem/prompt: it runs one turn, streaming tandem/update
+// notifications, and answers with the stop reason once the last update is
+// on the wire. $/cancelRequest on it cancels the turn like tandem/cancel.
+func (s *Server) prompt(ctx context.Context, params json.RawMessage) (any, error) {
+	var p promptParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	ss, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	blocks, err := s.withContext(ctx, ss, p.Prompt, p.Context)
+	if err != nil {
+		return nil, err
+	}
+	return s.runPrompt(ctx, ss, blocks)
+}
+
+// runPrompt runs one turn with a progress indicator around it.
+func (s *Server) runPrompt(ctx context.Context, ss *session, blocks []agent.ContentBlock) (promptResult, error) {
+	stop := context.AfterFunc(ctx, ss.sess.Cancel)
+	defer stop()
+	pr := s.beginProgress(ctx, "tandem", "thinking")
+	ss.setProgress(pr)
+	reason, err := ss.sess.Prompt(ctx, blocks)
+	ss.setProgress(nil)
+	if err != nil {
+		pr.end("failed")
+		return promptResult{}, agentError(err)
+	}
+	pr.end(string(reason))
+	return promptResult{StopReason: reason}, nil
+}
+
+// withContext appends each context item to the prompt as an embedded
+// resource holding the editor's current text of that range, after a line
+// saying where it comes from.
+func (s *Server) withContext(ctx context.Context, ss *session, prompt []agent.ContentBlock, items []contextItem) ([]agent.ContentBlock, error) {
+	out := append([]agent.ContentBlock(nil), prompt...)
+	for _, it := range items {
+		path, err := uriToPath(it.URI)
+		if err != nil {
+			return nil, invalidParams("context: %v", err)
+		}
+		text, err := ss.ReadFile(ctx, path)
+		if err != nil {
+			return nil, invalidParams("context: cannot read %s: %v", path, err)
+		}
+		label := fmt.Sprintf("Context: %s", path)
+		if it.Range != nil {
+			m := edits.NewMapper(text, s.encoding())
+			start, end, err := m.Offsets(*it.Range)
+			if err != nil {
+				return nil, invalidParams("context: range %v of %s: %v", *it.Range, it.URI, err)
+			}
+			text = text[start:end]
+			last := it.Range.End.Line
+			if it.Range.End.Character == 0 && last > it.Range.Start.Line {
+				last--
+			}
+			label = fmt.Sprintf("Context: lines %d-%d of %s", it.Range.Start.Line+1, last+1, path)
+		}
+		out = append(out,
+			agent.ContentBlock{Type: "text", Text: label},
+			agent.ContentBlock{Type: "resource", Resource: &agent.EmbeddedResource{URI: it.URI, MimeType: "text/plain", Text: text}},
+		)
+	}
+	return out, nil
+}
+
+// cancel serves the tandem/cancel notification.
+func (s *Server) cancel(_ context.Context, params json.RawMessage) error {
+	var p struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	ss, err := s.session(p.SessionID)
+	if err != nil {
+		return err
+	}
+	ss.sess.Cancel()
+	return nil
+}

@@ -1,0 +1,224 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/edits"
+)
+
+// ErrExitWithoutShutdown is Serve's result when the client sent exit (or
+// closed the stream) without shutdown first; LSP asks for exit code 1.
+var ErrExitWithoutShutdown = errors.New("lsp: exit without a prior shutdown request")
+
+// Options configure a Server.
+type Options struct {
+	// Agent runs the sessions. Required.
+	Agent *agent.Agent
+	// Log receives diagnostics; nil discards them.
+	Log *slog.Logger
+	// Version is reported in serverInfo.
+	Version string
+}
+
+// lifecycle is where the server is in LSP's initialize/shutdown dance.
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateRunning
+	stateShutdown
+)
+
+// Server is one LSP connection: its documents, its client's capabilities
+// and the sessions it started.
+type Server struct {
+	agent   *agent.Agent
+	log     *slog.Logger
+	version string
+	conn    *conn
+	docs    *documents
+	indexes indexes // workspace folders' code indexes, for workspace/symbol
+
+	stateMu  sync.Mutex // guards state, caps, enc, encName, folders
+	state    lifecycle
+	caps     clientCaps
+	enc      edits.Encoding
+	encName  string
+	folders  []string // workspace folder paths, first is the default cwd
+	progress int      // last progress token number
+
+	sessionsMu sync.Mutex // guards sessions, sessionSeq
+	sessions   map[string]*session
+	sessionSeq uint64
+
+	// baseCtx lives as long as the connection; sessions run under it.
+	baseCtx context.Context
+
+	table map[string]method // the dispatch table, built once
+}
+
+// NewServer returns a server for one connection.
+func NewServer(o Options) *Server {
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		agent:    o.Agent,
+		log:      log,
+		version:  o.Version,
+		docs:     newDocuments(),
+		enc:      edits.UTF16,
+		sessions: make(map[string]*session),
+	}
+	s.table = s.methods()
+	return s
+}
+
+// Serve speaks LSP on r/w until the client sends exit or closes r. It
+// returns nil after shutdown+exit and ErrExitWithoutShutdown otherwise.
+// Sessions the connection started are closed before it returns.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	s.conn = newConn(r, w, s.log)
+	if c, ok := r.(io.Closer); ok {
+		// Unblock the read loop when ctx ends (a signal) rather than
+		// waiting for the client to close the stream.
+		defer context.AfterFunc(ctx, func() { c.Close() })()
+	}
+	base, cancel := context.WithCancel(ctx)
+	s.baseCtx = base
+	err := s.conn.run(ctx, s)
+	s.closeSessions()
+	s.indexes.releaseAll()
+	cancel()
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
+		s.log.Warn("connection ended", "err", err)
+	}
+	s.stateMu.Lock()
+	clean := s.state == stateShutdown
+	s.stateMu.Unlock()
+	if !clean {
+		return ErrExitWithoutShutdown
+	}
+	return nil
+}
+
+// method is one entry of the dispatch table.
+type method struct {
+	call   func(ctx context.Context, params json.RawMessage) (any, error)
+	notify func(ctx context.Context, params json.RawMessage) error
+}
+
+// methods maps every method tandem serves to its handler. Methods LSP
+// defines that tandem does not serve are listed in unimplemented.go.
+func (s *Server) methods() map[string]method {
+	return map[string]method{
+		"initialize":  {call: s.initialize},
+		"initialized": {notify: ignoreNotification},
+		"shutdown":    {call: s.shutdown},
+		"exit":        {notify: s.exit},
+
+		"textDocument/didOpen":   {notify: s.didOpen},
+		"textDocument/didChange": {notify: s.didChange},
+		"textDocument/didClose":  {notify: s.didClose},
+		"textDocument/didSave":   {notify: s.didSave},
+
+		"textDocument/documentSymbol": {call: s.documentSymbol},
+		"workspace/symbol":            {call: s.workspaceSymbol},
+		"textDocument/codeAction":     {call: s.codeAction},
+		"workspace/executeCommand":    {call: s.executeCommand},
+
+		"window/workDoneProgress/cancel":      {notify: s.progressCancel},
+		"workspace/didChangeConfiguration":    {notify: ignoreNotification},
+		"workspace/didChangeWorkspaceFolders": {notify: s.didChangeWorkspaceFolders},
+		"$/setTrace":                          {notify: ignoreNotification},
+
+		"tandem/newSession":   {call: s.newSession},
+		"tandem/loadSession":  {call: s.loadSession},
+		"tandem/listSessions": {call: s.listSessions},
+		"tandem/setMode":      {call: s.setMode},
+		"tandem/prompt":       {call: s.prompt},
+		"tandem/cancel":       {notify: s.cancel},
+		"tandem/instructions": {call: s.instructions},
+	}
+}
+
+func ignoreNotification(context.Context, json.RawMessage) error { return nil }
+
+// inline keeps lifecycle requests on the read loop so nothing overtakes
+// initialize and nothing runs after shutdown has answered.
+func (s *Server) inline(m string) bool { return m == "initialize" || m == "shutdown" }
+
+func (s *Server) handle(ctx context.Context, name string, params json.RawMessage, isCall bool) (any, error) {
+	s.stateMu.Lock()
+	state := s.state
+	s.stateMu.Unlock()
+	if name == "exit" {
+		return nil, s.exit(ctx, params)
+	}
+	switch {
+	case state == stateNew && name != "initialize":
+		if !isCall {
+			return nil, nil // LSP: notifications before initialize are dropped
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first")
+	case state == stateShutdown:
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down: only exit is accepted")
+	}
+	m, ok := s.table[name]
+	switch {
+	case !ok && !isCall:
+		return nil, nil // unknown notifications ($/ and others) are ignored
+	case !ok:
+		if why, known := unimplemented()[name]; known {
+			return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, name+": "+why)
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method %q is not supported by tandem", name))
+	case isCall && m.call == nil:
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s is a notification; send it without an id", name))
+	case !isCall && m.notify == nil:
+		return nil, nil // a request sent as a notification: nobody to answer
+	case isCall:
+		return m.call(ctx, params)
+	default:
+		return nil, m.notify(ctx, params)
+	}
+}
+
+// decode reads params into v, answering InvalidParams on a mismatch.
+func decode(params json.RawMessage, v any) error {
+	if len(params) == 0 || string(params) == "null" {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "params are required")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+err.Error())
+	}
+	return nil
+}
+
+func invalidParams(format string, args ...any) error {
+	return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf(format, args...))
+}
+
+// encoding returns the negotiated position encoding.
+func (s *Server) encoding() edits.Encoding {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	return s.enc
+}
+
+// clientCaps returns the client's capabilities (immutable after initialize).
+func (s *Server) clientCaps() *clientCaps {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	return &s.caps
+}

@@ -1,0 +1,102 @@
+package lsp
+
+import (
+	"context"
+	"sync"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// session is one agent session served on this connection, and its
+// agent.Host: it carries the session's updates to the client as
+// tandem/update and turns the agent's file, edit and permission needs into
+// LSP requests.
+type session struct {
+	srv  *Server
+	id   string
+	seq  uint64         // creation order on this connection
+	sess *agent.Session // nil until NewSession/LoadSession returns
+
+	sendMu sync.Mutex // guards ready and held; held while writing so updates keep their order
+	ready  bool
+	held   []agent.Update
+
+	progressMu sync.Mutex // guards progress
+	progress   *progress  // the running prompt's progress, if any
+
+	noticeOnce sync.Once // the "no way to ask the user" notice
+}
+
+var _ agent.Host = (*session)(nil)
+
+type updateParams struct {
+	SessionID string       `json:"sessionId"`
+	Update    agent.Update `json:"update"`
+}
+
+// Send forwards u as tandem/update. Updates the session produces before
+// the client has its id (while NewSession runs) wait until the
+// newSession response is on the wire.
+func (ss *session) Send(u agent.Update) {
+	ss.sendMu.Lock()
+	defer ss.sendMu.Unlock()
+	if !ss.ready {
+		ss.held = append(ss.held, u)
+		return
+	}
+	ss.write(u)
+}
+
+func (ss *session) write(u agent.Update) {
+	if err := ss.srv.conn.notify("tandem/update", updateParams{SessionID: ss.id, Update: u}); err != nil {
+		ss.srv.log.Warn("cannot send tandem/update", "session", ss.id, "err", err)
+	}
+	if u.Type == agent.ToolCallStarted && u.Tool != nil && u.Tool.Title != "" {
+		ss.progressMu.Lock()
+		p := ss.progress
+		ss.progressMu.Unlock()
+		p.report(u.Tool.Title)
+	}
+}
+
+// release marks the session's id as known to the client and sends what
+// was held back.
+func (ss *session) release() {
+	ss.sendMu.Lock()
+	defer ss.sendMu.Unlock()
+	ss.ready = true
+	for _, u := range ss.held {
+		ss.write(u)
+	}
+	ss.held = nil
+}
+
+// ReadFile serves the editor's view: an open buffer, or content an applied
+// edit left in an editor buffer, else the disk.
+func (ss *session) ReadFile(ctx context.Context, path string) (string, error) {
+	if text, ok := ss.srv.docs.read(path); ok {
+		return text, nil
+	}
+	return tools.LocalHost{}.ReadFile(ctx, path)
+}
+
+// RunCommand runs locally: LSP has no terminal API.
+func (ss *session) RunCommand(ctx context.Context, spec agent.CommandSpec) (agent.CommandResult, error) {
+	return tools.RunLocal(ctx, spec)
+}
+
+func (ss *session) setProgress(p *progress) {
+	ss.progressMu.Lock()
+	ss.progress = p
+	ss.progressMu.Unlock()
+}
+
+func (ss *session) progressToken() string {
+	ss.progressMu.Lock()
+	defer ss.progressMu.Unlock()
+	if ss.progress == nil {
+		return ""
+	}
+	return ss.progress.token
+}

@@ -1,0 +1,272 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/mcp"
+)
+
+// codeRequestFailed is LSP 3.17's RequestFailed: the request was valid but
+// could not be served (no model configured, a prompt already running).
+const codeRequestFailed jsonrpc2.Code = -32803
+
+// agentError gives agent errors their JSON-RPC codes; the messages already
+// say what to do.
+func agentError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, agent.ErrNoSession), errors.Is(err, agent.ErrInvalidCwd):
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	case errors.Is(err, agent.ErrBusy), errors.Is(err, agent.ErrClosed), errors.Is(err, agent.ErrNotConfigured):
+		return jsonrpc2.NewError(codeRequestFailed, err.Error())
+	}
+	return err
+}
+
+type modeState struct {
+	CurrentModeID  agent.Mode       `json:"currentModeId"`
+	AvailableModes []agent.ModeInfo `json:"availableModes"`
+}
+
+func modesOf(m agent.Mode) modeState {
+	return modeState{CurrentModeID: m, AvailableModes: agent.Modes()}
+}
+
+type newSessionParams struct {
+	Cwd        string       `json:"cwd"`
+	Mode       string       `json:"mode"`
+	McpServers []mcp.Server `json:"mcpServers"` // ACP's shapes
+}
+
+type newSessionResult struct {
+	SessionID string    `json:"sessionId"`
+	Modes     modeState `json:"modes"`
+}
+
+// newSession serves tandem/newSession. cwd defaults to the first
+// workspace folder.
+func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, error) {
+	var p newSessionParams
+	if len(params) > 0 && string(params) != "null" {
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+	}
+	ss, err := s.startSession(p.Cwd, p.Mode, p.McpServers)
+	if err != nil {
+		return nil, err
+	}
+	return afterReply{
+		result: newSessionResult{SessionID: ss.id, Modes: modesOf(ss.sess.Mode())},
+		then:   ss.release,
+	}, nil
+}
+
+// startSession creates a session; its updates are held until release.
+func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session, error) {
+	if cwd == "" {
+		cwd = s.defaultFolder()
+		if cwd == "" {
+			return nil, invalidParams("cwd is required: the client named no workspace folder")
+		}
+	}
+	m, err := agent.ParseMode(mode)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	ss := &session{srv: s}
+	// The session outlives this request: it gets the connection's context.
+	sess, err := s.agent.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, Mode: m, Host: ss, MCPServers: servers})
+	if err != nil {
+		return nil, agentError(err)
+	}
+	ss.sess, ss.id = sess, sess.ID()
+	s.addSession(ss)
+	return ss, nil
+}
+
+type loadSessionParams struct {
+	SessionID  string       `json:"sessionId"`
+	Cwd        string       `json:"cwd"`
+	McpServers []mcp.Server `json:"mcpServers"`
+}
+
+// loadSession serves tandem/loadSession: the stored history is replayed as
+// tandem/update notifications before the response.
+func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, error) {
+	var p loadSessionParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if p.SessionID == "" {
+		return nil, invalidParams("sessionId is required")
+	}
+	if old := s.takeSession(p.SessionID); old != nil {
+		old.sess.Close()
+	}
+	ss := &session{srv: s, id: p.SessionID, ready: true}
+	sess, err := s.agent.LoadSession(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
+	if err != nil {
+		return nil, agentError(err)
+	}
+	ss.sess = sess
+	s.addSession(ss)
+	return struct {
+		Modes modeState `json:"modes"`
+	}{modesOf(sess.Mode())}, nil
+}
+
+type sessionInfo struct {
+	SessionID string    `json:"sessionId"`
+	Cwd       string    `json:"cwd"`
+	Title     string    `json:"title,omitempty"`
+	Mode      string    `json:"mode,omitempty"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+func (s *Server) listSessions(ctx context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		Cwd string `json:"cwd"`
+	}
+	if len(params) > 0 && string(params) != "null" {
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+	}
+	metas, err := s.agent.ListSessions(p.Cwd)
+	if err != nil {
+		return nil, agentError(err)
+	}
+	out := make([]sessionInfo, 0, len(metas))
+	for _, m := range metas {
+		out = append(out, sessionInfo{SessionID: m.ID, Cwd: m.Cwd, Title: m.Title, Mode: m.Mode, UpdatedAt: m.Updated})
+	}
+	return struct {
+		Sessions []sessionInfo `json:"sessions"`
+	}{out}, nil
+}
+
+func (s *Server) setMode(ctx context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+		ModeID    string `json:"modeId"`
+	}
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	ss, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	m, err := agent.ParseMode(p.ModeID)
+	if err != nil || p.ModeID == "" {
+		return nil, invalidParams("unknown mode %q: use ask, code, auto-edit or full-auto", p.ModeID)
+	}
+	if err := ss.sess.SetMode(m); err != nil {
+		return nil, agentError(err)
+	}
+	return struct{}{}, nil
+}
+
+// session looks up a session this connection started or loaded.
+func (s *Server) session(id string) (*session, error) {
+	s.sessionsMu.Lock()
+	defer s.sessionsMu.Unlock()
+	if ss := s.sessions[id]; ss != nil {
+		return ss, nil
+	}
+	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "no session "+quote(id)+" on this connection: call tandem/newSession or tandem/loadSession first")
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+func (s *Server) addSession(ss *session) {
+	s.sessionsMu.Lock()
+	s.sessionSeq++
+	ss.seq = s.sessionSeq
+	s.sessions[ss.id] = ss
+	s.sessionsMu.Unlock()
+}
+
+func (s *Server) takeSession(id string) *session {
+	s.sessionsMu.Lock()
+	defer s.sessionsMu.Unlock()
+	ss := s.sessions[id]
+	delete(s.sessions, id)
+	return ss
+}
+
+func (s *Server) allSessions() []*session {
+	s.sessionsMu.Lock()
+	defer s.sessionsMu.Unlock()
+	out := make([]*session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		out = append(out, ss)
+	}
+	return out
+}
+
+// cancelPrompts stops every running turn (shutdown).
+func (s *Server) cancelPrompts() {
+	for _, ss := range s.allSessions() {
+		ss.sess.Cancel()
+	}
+}
+
+func (s *Server) closeSessions() {
+	s.sessionsMu.Lock()
+	all := s.sessions
+	s.sessions = map[string]*session{}
+	s.sessionsMu.Unlock()
+	for _, ss := range all {
+		if err := ss.sess.Close(); err != nil {
+			s.log.Warn("closing session", "session", ss.id, "err", err)
+		}
+	}
+}
+
+func (s *Server) defaultFolder() string {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	if len(s.folders) == 0 {
+		return ""
+	}
+	return s.folders[0]
+}
+
+func (s *Server) didChangeWorkspaceFolders(_ context.Context, params json.RawMessage) error {
+	var p struct {
+		Event struct {
+			Added   []struct{ URI string } `json:"added"`
+			Removed []struct{ URI string } `json:"removed"`
+		} `json:"event"`
+	}
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	for _, r := range p.Event.Removed {
+		if path, err := uriToPath(r.URI); err == nil {
+			for i, f := range s.folders {
+				if f == path {
+					s.folders = append(s.folders[:i], s.folders[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+	for _, a := range p.Event.Added {
+		if path, err := uriToPath(a.URI); err == nil {
+			s.folders = append(s.folders, path)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package lsp_test
+
+import "testing"
+
+type docSymbol struct {
+	Name           string      `json:"name"`
+	Kind           int         `json:"kind"`
+	Range          wireRange   `json:"range"`
+	SelectionRange wireRange   `json:"selectionRange"`
+	Children       []docSymbol `json:"children"`
+}
+
+// TestDocumentSymbolFollowsBuffer: symbols come from the open buffer after
+// incremental changes (not the disk), nested, with selection ranges in the
+// negotiated encoding on lines holding CJK identifiers.
+func TestDocumentSymbolFollowsBuffer(t *testing.T) {
+	t.Parallel()
+	const disk = "package p\n\ntype T struct {\n\tA int\n}\n"
+	for _, tc := range []struct {
+		enc     string
+		offered []string
+		nameEnd int // end of 方法 on its line
+	}{
+		{"utf-16", nil, 13},
+		{"utf-8", []string{"utf-8"}, 17},
+	} {
+		t.Run(tc.enc, func(t *testing.T) {
+			t.Parallel()
+			c := startClient(t, fakeModelEnv(t, nil))
+			root := t.TempDir()
+			c.initialize(root, map[string]any{"general": map[string]any{"positionEncodings": tc.offered}})
+			path := root + "/p.go"
+			ed := newEditor(tc.enc)
+			ed.open(c, path, disk)
+			// Type a method after the struct, in two keystroke-sized changes.
+			ed.change(c, path, wireEdit{Range: wireRange{Start: wirePos{5, 0}, End: wirePos{5, 0}}, NewText: "\nfunc (t T) 方法() {}\n"})
+			ed.change(c, path, wireEdit{Range: wireRange{Start: wirePos{6, 0}, End: wirePos{6, 0}}, NewText: "// 😀\n"})
+			var syms []docSymbol
+			c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]string{"uri": fileURI(path)}}, &syms)
+			names := map[string]docSymbol{}
+			var walk func([]docSymbol, string)
+			walk = func(ss []docSymbol, parent string) {
+				for _, s := range ss {
+					names[parent+s.Name] = s
+					walk(s.Children, parent+s.Name+"/")
+				}
+			}
+			walk(syms, "")
+			if _, ok := names["T/A"]; !ok {
+				t.Errorf("field A not nested under T: %+v", syms)
+			}
+			var m docSymbol
+			for k, s := range names {
+				if k == "方法" || k == "T/方法" || k == "T.方法" {
+					m = s
+				}
+			}
+			if m.Name == "" {
+				t.Fatalf("the unsaved method is missing: %+v", names)
+			}
+			want := wireRange{Start: wirePos{7, 11}, End: wirePos{7, tc.nameEnd}}
+			if m.SelectionRange != want {
+				t.Errorf("selectionRange of 方法 = %+v, want %+v", m.SelectionRange, want)
+			}
+			if m.Kind != 6 {
+				t.Errorf("kind %d, want Method (6)", m.Kind)
+			}
+		})
+	}
+}
