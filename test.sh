@@ -8,6 +8,7 @@ root=$(pwd)
 
 need_apt=()
 command -v nvim >/dev/null || need_apt+=(neovim)
+command -v emacs >/dev/null || need_apt+=(emacs-nox elpa-eglot)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]} (apt)" >&2
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null

@@ -78,6 +78,12 @@ func newConn(r io.Reader, w io.Writer, log *slog.Logger) *conn {
 // returns errStop. It cancels and waits for every request goroutine it
 // started before returning. A nil error means errStop; io.EOF means the
 // client closed its end.
+// frame is one read from the client: a message body or the error reading it.
+type frame struct {
+	body []byte
+	err  error
+}
+
 func (c *conn) run(ctx context.Context, h handler) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
@@ -85,8 +91,33 @@ func (c *conn) run(ctx context.Context, h handler) error {
 		close(c.done)
 		c.handlers.Wait()
 	}()
+	// Frames are read on their own goroutine so that a cancelled ctx (a
+	// signal) ends the loop even while a read blocks: closing a blocking
+	// stdin pipe does not interrupt it. That reader stops at the next frame
+	// or read error, or with the process.
+	frames := make(chan frame)
+	go func() {
+		for {
+			body, err := c.in.read()
+			select {
+			case frames <- frame{body, err}:
+			case <-ctx.Done():
+				return
+			}
+			var fe *frameError
+			if err != nil && !errors.As(err, &fe) {
+				return
+			}
+		}
+	}()
 	for {
-		body, err := c.in.read()
+		var f frame
+		select {
+		case f = <-frames:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		body, err := f.body, f.err
 		var fe *frameError
 		if errors.As(err, &fe) {
 			c.log.Warn("skipping malformed frame", "err", err)

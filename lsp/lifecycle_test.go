@@ -1,8 +1,14 @@
 package lsp_test
 
 import (
+	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 func TestLifecycle(t *testing.T) {
@@ -124,5 +130,30 @@ func TestBadFrames(t *testing.T) {
 	}
 	if strings.Contains(c.stderr.String(), "panic") {
 		t.Errorf("stderr mentions a panic:\n%s", c.stderr.String())
+	}
+}
+
+// An editor that stops the server with SIGTERM, its pipe still open, must
+// see it exit: a blocked stdin read does not hold the process.
+func TestSIGTERMWithStdinOpen(t *testing.T) {
+	cmd := exec.Command(testenv.Tandem(t), "lsp")
+	cmd.Env = append(os.Environ(), "TANDEM_HOME="+t.TempDir())
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // let it reach the read
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("tandem lsp ignored SIGTERM while its stdin was open")
 	}
 }

@@ -1,0 +1,83 @@
+// The tandem/* LSP extension as the extension sees it: method names and
+// the JSON shapes `tandem lsp` sends and expects. Updates are ACP
+// session/update objects. Nothing here imports vscode, so unit tests and
+// the Node end-to-end test share it.
+
+export const Method = {
+  newSession: 'tandem/newSession',
+  prompt: 'tandem/prompt',
+  cancel: 'tandem/cancel',
+  setMode: 'tandem/setMode',
+  update: 'tandem/update',
+  requestPermission: 'tandem/requestPermission',
+} as const;
+
+export interface Position { line: number; character: number }
+export interface Range { start: Position; end: Position }
+
+export interface ModeInfo { id: string; name: string; description?: string }
+
+export interface NewSessionParams { cwd?: string; mode?: string }
+export interface NewSessionResult {
+  sessionId: string;
+  modes: { currentModeId: string; availableModes: ModeInfo[] };
+}
+
+export interface ContentBlock { type: string; text?: string; [key: string]: unknown }
+
+export interface PromptParams {
+  sessionId: string;
+  prompt: ContentBlock[];
+  context?: { uri: string; range?: Range }[];
+}
+export interface PromptResult { stopReason: string }
+
+export interface ToolContent {
+  type: 'content' | 'diff' | 'terminal';
+  content?: ContentBlock;
+  path?: string;
+  oldText?: string | null;
+  newText?: string;
+  terminalId?: string;
+}
+
+export interface ToolCallFields {
+  toolCallId: string;
+  title?: string;
+  kind?: string;
+  status?: 'pending' | 'in_progress' | 'completed' | 'failed';
+  content?: ToolContent[];
+  locations?: { path: string; line?: number }[];
+  rawInput?: unknown;
+}
+
+export interface PlanEntry { content: string; status: string; priority?: string }
+
+export type SessionUpdate =
+  | { sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'; content: ContentBlock }
+  | ({ sessionUpdate: 'tool_call' | 'tool_call_update' } & ToolCallFields)
+  | { sessionUpdate: 'plan'; entries: PlanEntry[] }
+  | { sessionUpdate: 'current_mode_update'; currentModeId: string }
+  | { sessionUpdate: 'available_commands_update'; availableCommands: { name: string; description: string }[] };
+
+export interface UpdateParams { sessionId: string; update: SessionUpdate }
+
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+}
+
+export interface RequestPermissionParams {
+  sessionId: string;
+  toolCall: ToolCallFields;
+  options: PermissionOption[];
+}
+
+export type PermissionOutcome =
+  | { outcome: { outcome: 'selected'; optionId: string } }
+  | { outcome: { outcome: 'cancelled' } };
+
+// The client capability that makes the server send tandem/requestPermission
+// rather than a plain window/showMessageRequest.
+export const experimentalCapabilities = { tandem: { permissions: true } };
