@@ -2,9 +2,24 @@ package main
 
 import (
 	"context"
-	"errors"
+
+	"github.com/tandemhq/tandem/acp"
 )
 
+// runACP serves the Agent Client Protocol on stdin/stdout until the editor
+// closes stdin. Logs go to stderr (TANDEM_LOG sets the level).
 func runACP(ctx context.Context, m *Main, args []string) error {
-	return errors.New("not built yet")
+	fs := m.flags("acp", "")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	a, err := m.newAgent()
+	if err != nil {
+		return err
+	}
+	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Agent: a, Version: version, Log: m.logger()})
 }

@@ -1,0 +1,134 @@
+package acp
+
+import (
+	"context"
+	"slices"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/tandemhq/tandem/agent"
+)
+
+// Config option ids tandem offers (session/set_config_option).
+const (
+	configMode  = "mode"
+	configModel = "model"
+)
+
+// modeState lists the agent's modes with the session's current one.
+func modeState(sess *agent.Session) *sdk.SessionModeState {
+	st := &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(sess.Mode())}
+	for _, m := range agent.Modes() {
+		desc := m.Description
+		st.AvailableModes = append(st.AvailableModes, sdk.SessionMode{Id: sdk.SessionModeId(m.ID), Name: m.Name, Description: &desc})
+	}
+	return st
+}
+
+// configOptions describes the session's selectors: its mode and, when the
+// agent knows any model, its model.
+func (s *server) configOptions(sess *agent.Session) []sdk.SessionConfigOption {
+	var modes sdk.SessionConfigSelectOptionsUngrouped
+	for _, m := range agent.Modes() {
+		desc := m.Description
+		modes = append(modes, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.ID), Name: m.Name, Description: &desc})
+	}
+	opts := []sdk.SessionConfigOption{selectOption(configMode, "Mode", sdk.SessionConfigOptionCategoryMode, string(sess.Mode()), modes)}
+
+	current := sess.Model()
+	var models sdk.SessionConfigSelectOptionsUngrouped
+	seen := false
+	for _, id := range s.agent.Models() {
+		models = append(models, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(id), Name: id})
+		seen = seen || id == current
+	}
+	if current != "" && !seen {
+		models = append([]sdk.SessionConfigSelectOption{{Value: sdk.SessionConfigValueId(current), Name: current}}, models...)
+	}
+	if len(models) > 0 {
+		opts = append(opts, selectOption(configModel, "Model", sdk.SessionConfigOptionCategoryModel, current, models))
+	}
+	return opts
+}
+
+func selectOption(id, name string, cat sdk.SessionConfigOptionCategory, current string, values sdk.SessionConfigSelectOptionsUngrouped) sdk.SessionConfigOption {
+	return sdk.SessionConfigOption{Select: &sdk.SessionConfigOptionSelect{
+		Id:           sdk.SessionConfigId(id),
+		Name:         name,
+		Category:     &cat,
+		CurrentValue: sdk.SessionConfigValueId(current),
+		Options:      sdk.SessionConfigSelectOptions{Ungrouped: &values},
+		Type:         "select",
+	}}
+}
+
+// SetSessionMode handles session/set_mode. The agent sends
+// current_mode_update itself; host.Send follows it with config_option_update.
+func (s *server) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
+	ss, err := s.lookup(p.SessionId)
+	if err != nil {
+		return sdk.SetSessionModeResponse{}, err
+	}
+	if err := s.setMode(ss, string(p.ModeId)); err != nil {
+		return sdk.SetSessionModeResponse{}, err
+	}
+	return sdk.SetSessionModeResponse{}, toRequestError(ss.out.flush(ctx))
+}
+
+// SetSessionConfigOption handles session/set_config_option for the mode
+// and model selectors; the answer carries every selector's new state.
+func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+	if p.ValueId == nil {
+		return sdk.SetSessionConfigOptionResponse{}, invalidParams("tandem's config options are selectors: send a value id, not a boolean")
+	}
+	v := p.ValueId
+	ss, err := s.lookup(v.SessionId)
+	if err != nil {
+		return sdk.SetSessionConfigOptionResponse{}, err
+	}
+	switch string(v.ConfigId) {
+	case configMode:
+		err = s.setMode(ss, string(v.Value))
+	case configModel:
+		err = s.setModel(ss, string(v.Value))
+	default:
+		err = invalidParams("unknown config option %q: tandem offers %q and %q", string(v.ConfigId), configMode, configModel)
+	}
+	if err != nil {
+		return sdk.SetSessionConfigOptionResponse{}, err
+	}
+	if err := ss.out.flush(ctx); err != nil {
+		return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
+	}
+	return sdk.SetSessionConfigOptionResponse{ConfigOptions: s.configOptions(ss.sess)}, nil
+}
+
+func (s *server) setMode(ss *session, id string) error {
+	m, err := agent.ParseMode(id)
+	if err != nil || id == "" {
+		return invalidParams("unknown mode %q: use ask, code, auto-edit or full-auto", id)
+	}
+	return toRequestError(ss.sess.SetMode(m))
+}
+
+func (s *server) setModel(ss *session, id string) error {
+	if id == "" {
+		return invalidParams("the model id is empty")
+	}
+	if known := s.agent.Models(); len(known) > 0 && !slices.Contains(known, id) && id != ss.sess.Model() {
+		return invalidParams("unknown model %q: the configured models are %v", id, known)
+	}
+	return toRequestError(ss.sess.SetModel(id))
+}
+
+// announceConfig tells the client the selectors changed outside
+// session/set_config_option (set_mode, /mode and /model).
+func (s *server) announceConfig(ss *session) {
+	u := sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{
+		ConfigOptions: s.configOptions(ss.sess),
+		SessionUpdate: "config_option_update",
+	}}
+	if err := ss.out.pushValue(u); err != nil {
+		s.log.Error("acp: encoding config options", "session", ss.id, "err", err)
+	}
+}

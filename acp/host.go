@@ -1,0 +1,79 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// host is agent.Host for one session over the client connection. It uses
+// the client's file system and terminals when initialize offered them and
+// the local machine otherwise. Every request it makes to the client first
+// flushes the session's queued updates, so the client sees e.g. a tool call
+// before the permission request about it.
+type host struct {
+	srv   *server
+	out   *outbox
+	caps  sdk.ClientCapabilities
+	local tools.Host
+
+	sidMu sync.Mutex
+	sid   sdk.SessionId // set by bind once the agent has named the session
+}
+
+var _ agent.Host = (*host)(nil)
+
+func (h *host) bind(id string) {
+	h.sidMu.Lock()
+	h.sid = sdk.SessionId(id)
+	h.sidMu.Unlock()
+}
+
+func (h *host) sessionID() sdk.SessionId {
+	h.sidMu.Lock()
+	defer h.sidMu.Unlock()
+	return h.sid
+}
+
+// Send queues one update; agent.Update's JSON is already ACP's "update"
+// object. A mode change also refreshes the config selectors.
+func (h *host) Send(u agent.Update) {
+	if err := h.out.pushValue(u); err != nil {
+		h.srv.log.Error("acp: dropping an update that does not encode", "type", u.Type, "err", err)
+		return
+	}
+	if u.Type == agent.CurrentModeUpdate {
+		if ss, err := h.srv.lookup(h.sessionID()); err == nil {
+			h.srv.announceConfig(ss)
+		}
+	}
+}
+
+// beforeRequest puts the updates queued so far on the wire ahead of a
+// client request.
+func (h *host) beforeRequest(ctx context.Context) error {
+	if err := h.out.flush(ctx); err != nil {
+		return fmt.Errorf("acp: sending queued updates: %w", err)
+	}
+	return nil
+}
+
+// toolCallUpdate converts the agent's tool call to the SDK's shape; the two
+// share ACP's JSON, so the conversion goes through it.
+func toolCallUpdate(tc agent.ToolCall) (sdk.ToolCallUpdate, error) {
+	b, err := json.Marshal(tc)
+	if err != nil {
+		return sdk.ToolCallUpdate{}, err
+	}
+	var u sdk.ToolCallUpdate
+	if err := json.Unmarshal(b, &u); err != nil {
+		return sdk.ToolCallUpdate{}, fmt.Errorf("acp: tool call %s does not fit ACP: %w", tc.ID, err)
+	}
+	return u, nil
+}

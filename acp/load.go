@@ -1,0 +1,125 @@
+package acp
+
+import (
+	"context"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/tandemhq/tandem/agent"
+)
+
+// LoadSession handles session/load: the agent replays the stored history
+// through the host before it returns, and all of it is on the wire before
+// the response.
+func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	ss, err := s.reopen(p.SessionId, p.Cwd, p.McpServers, s.agent.LoadSession)
+	if err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
+	if err := ss.out.flush(ctx); err != nil {
+		return sdk.LoadSessionResponse{}, toRequestError(err)
+	}
+	s.announceCommandsAfterResponse(ss)
+	return sdk.LoadSessionResponse{Meta: responseMeta(ss.id), Modes: modeState(ss.sess), ConfigOptions: s.configOptions(ss.sess)}, nil
+}
+
+// ResumeSession handles session/resume: like load, without the replay.
+func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
+	ss, err := s.reopen(p.SessionId, p.Cwd, p.McpServers, s.agent.ResumeSession)
+	if err != nil {
+		return sdk.ResumeSessionResponse{}, err
+	}
+	s.announceCommandsAfterResponse(ss)
+	return sdk.ResumeSessionResponse{Meta: responseMeta(ss.id), Modes: modeState(ss.sess), ConfigOptions: s.configOptions(ss.sess)}, nil
+}
+
+// reopen opens stored session id with load or resume.
+func (s *server) reopen(id sdk.SessionId, cwd string, mcp []sdk.McpServer, how func(context.Context, agent.SessionOptions) (*agent.Session, error)) (*session, error) {
+	if id == "" {
+		return nil, invalidParams("sessionId is required")
+	}
+	if err := checkCwd(cwd); err != nil {
+		return nil, err
+	}
+	servers, err := mcpServers(mcp)
+	if err != nil {
+		return nil, err
+	}
+	// Loading a session this connection has open replaces it.
+	s.sessionsMu.Lock()
+	prev := s.sessions[string(id)]
+	delete(s.sessions, string(id))
+	s.sessionsMu.Unlock()
+	if prev != nil {
+		if err := prev.close(); err != nil {
+			s.log.Warn("acp: closing a session before reopening it", "session", prev.id, "err", err)
+		}
+	}
+	h, out := s.newHost()
+	h.bind(string(id))
+	// Replayed updates flow while the agent loads, so the stream starts now.
+	out.start(s.ctx, string(id))
+	sess, err := how(s.ctx, agent.SessionOptions{ID: string(id), Cwd: cwd, Host: h, MCPServers: servers})
+	if err != nil {
+		out.close()
+		return nil, toRequestError(err)
+	}
+	return s.open(sess, h, out), nil
+}
+
+// responseMeta names the session in responses that otherwise would not
+// (load, resume), which lets the wire recognise them and hold
+// available_commands_update until they are written.
+func responseMeta(id string) map[string]any {
+	return map[string]any{"tandem": map[string]string{"sessionId": id}}
+}
+
+// listPageSize is how many sessions one session/list answer carries.
+const listPageSize = 50
+
+// ListSessions handles session/list: stored sessions, most recent first,
+// optionally of one cwd. The cursor is the id of the last session of the
+// previous page, which stays valid when newer sessions appear meanwhile.
+func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
+	cwd := ""
+	if p.Cwd != nil {
+		cwd = *p.Cwd
+	}
+	metas, err := s.agent.ListSessions(cwd)
+	if err != nil {
+		return sdk.ListSessionsResponse{}, toRequestError(err)
+	}
+	start := 0
+	if p.Cursor != nil && *p.Cursor != "" {
+		start = -1
+		for i, m := range metas {
+			if m.ID == *p.Cursor {
+				start = i + 1
+				break
+			}
+		}
+		if start < 0 {
+			return sdk.ListSessionsResponse{}, invalidParams("unknown cursor %q: list again without a cursor", *p.Cursor)
+		}
+	}
+	end := min(start+listPageSize, len(metas))
+	resp := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
+	for _, m := range metas[start:end] {
+		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Cwd}
+		if m.Title != "" {
+			title := m.Title
+			info.Title = &title
+		}
+		if !m.Updated.IsZero() {
+			u := m.Updated.UTC().Format(time.RFC3339)
+			info.UpdatedAt = &u
+		}
+		resp.Sessions = append(resp.Sessions, info)
+	}
+	if end < len(metas) {
+		next := metas[end-1].ID
+		resp.NextCursor = &next
+	}
+	return resp, nil
+}

@@ -1,0 +1,130 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/tandemhq/tandem/agent"
+)
+
+// flushTimeout bounds how long a finished prompt waits for its updates to
+// reach a client that stopped reading.
+const flushTimeout = 30 * time.Second
+
+// Prompt handles session/prompt: one turn of the agent. The response is
+// written only after every update of the turn is on the wire.
+func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	ss, err := s.lookup(p.SessionId)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	blocks, err := promptBlocks(p.Prompt)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	// The SDK cancels a prompt's context when another prompt for the same
+	// session arrives; that second prompt must be refused (ErrBusy), not
+	// end the first. So the turn runs on the connection's context and stops
+	// on session/cancel (ss.sess.Cancel) or disconnect only.
+	if !ss.running.CompareAndSwap(false, true) {
+		return sdk.PromptResponse{}, toRequestError(agent.ErrBusy)
+	}
+	defer func() {
+		ss.cancelled.Store(false)
+		ss.running.Store(false)
+	}()
+	turnCtx, stop := context.WithCancel(s.ctx)
+	defer stop()
+	model := ss.sess.Model()
+
+	reason, err := ss.sess.Prompt(turnCtx, blocks)
+	if errors.Is(err, agent.ErrBusy) {
+		return sdk.PromptResponse{}, toRequestError(err)
+	}
+	if ss.sess.Model() != model { // /model changed it
+		s.announceConfig(ss)
+	}
+	flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
+	defer cancel()
+	if ferr := ss.out.flush(flushCtx); ferr != nil {
+		s.log.Warn("acp: updates of a turn not delivered", "session", ss.id, "err", ferr)
+	}
+	if ss.cancelled.Load() || reason == agent.StopCancelled {
+		// A cancelled turn is never an error, whatever it was doing.
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
+	if err != nil {
+		return sdk.PromptResponse{}, toRequestError(err)
+	}
+	return sdk.PromptResponse{StopReason: sdk.StopReason(reason)}, nil
+}
+
+// Cancel handles the session/cancel notification. It must not block: the
+// SDK runs notifications one at a time.
+func (s *server) Cancel(ctx context.Context, p sdk.CancelNotification) error {
+	ss, err := s.lookup(p.SessionId)
+	if err != nil {
+		// A notification has no answer; a late cancel for a closed session
+		// is normal.
+		s.log.Debug("acp: session/cancel for a session that is not open", "session", p.SessionId)
+		return nil
+	}
+	if ss.running.Load() {
+		ss.cancelled.Store(true)
+	}
+	ss.sess.Cancel()
+	return nil
+}
+
+// promptBlocks converts the client's prompt to the agent's content blocks,
+// which have the same shape.
+func promptBlocks(in []sdk.ContentBlock) ([]agent.ContentBlock, error) {
+	if len(in) == 0 {
+		return nil, invalidParams("the prompt is empty: send at least one content block")
+	}
+	out := make([]agent.ContentBlock, 0, len(in))
+	for i, b := range in {
+		switch {
+		case b.Text != nil:
+			out = append(out, agent.ContentBlock{Type: "text", Text: b.Text.Text})
+		case b.Image != nil:
+			c := agent.ContentBlock{Type: "image", MimeType: b.Image.MimeType, Data: b.Image.Data}
+			if b.Image.Uri != nil {
+				c.URI = *b.Image.Uri
+			}
+			out = append(out, c)
+		case b.ResourceLink != nil:
+			c := agent.ContentBlock{Type: "resource_link", URI: b.ResourceLink.Uri, Name: b.ResourceLink.Name}
+			if b.ResourceLink.MimeType != nil {
+				c.MimeType = *b.ResourceLink.MimeType
+			}
+			out = append(out, c)
+		case b.Resource != nil:
+			r := b.Resource.Resource
+			var e agent.EmbeddedResource
+			switch {
+			case r.TextResourceContents != nil:
+				e = agent.EmbeddedResource{URI: r.TextResourceContents.Uri, Text: r.TextResourceContents.Text}
+				if r.TextResourceContents.MimeType != nil {
+					e.MimeType = *r.TextResourceContents.MimeType
+				}
+			case r.BlobResourceContents != nil:
+				e = agent.EmbeddedResource{URI: r.BlobResourceContents.Uri, Blob: r.BlobResourceContents.Blob}
+				if r.BlobResourceContents.MimeType != nil {
+					e.MimeType = *r.BlobResourceContents.MimeType
+				}
+			default:
+				return nil, invalidParams("prompt block %d: a resource needs text or blob contents", i)
+			}
+			out = append(out, agent.ContentBlock{Type: "resource", Resource: &e})
+		case b.Audio != nil:
+			return nil, invalidParams("prompt block %d: audio is not supported (initialize does not offer it)", i)
+		default:
+			return nil, invalidParams("prompt block %d: unknown content type", i)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,190 @@
+package acp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/internal/testenv"
+)
+
+// Third-party clients run a full prompt turn with an edit against the real
+// binary: the official TypeScript SDK (testdata/sdk_client.mjs) and acpx.
+
+const (
+	thirdPartyOld = "package main\n\nfunc main() {}\n"
+	thirdPartyNew = "package main\n\nfunc main() { println(\"hi\") }\n"
+)
+
+// editScript makes the fake model edit main.go, then say it is done.
+func editScript(t *testing.T) *llmtest.Server {
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "edit_file",
+			Args: `{"path":"main.go","old_string":"func main() {}","new_string":"func main() { println(\"hi\") }"}`}}},
+		llmtest.Reply{Text: []string{"Done: main prints hi."}},
+	)
+	return srv
+}
+
+func thirdPartyEnv(srv *llmtest.Server, home string) []string {
+	return append(os.Environ(),
+		"ANTHROPIC_API_KEY=test",
+		"ANTHROPIC_BASE_URL="+srv.BaseURL(llmtest.Anthropic),
+		"TANDEM_PROVIDER=anthropic",
+		"TANDEM_HOME="+home,
+		"HOME="+home, // acpx keeps its state under ~/.acpx
+	)
+}
+
+func runNode(t *testing.T, env []string, dir string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testenv.Program(t, "node"), args...)
+	cmd.Env, cmd.Dir = env, dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node %s: %v\nstderr:\n%s\nstdout:\n%s", strings.Join(args, " "), err, stderr.String(), stdout.String())
+	}
+	return stdout.Bytes()
+}
+
+func TestThirdPartyTypeScriptSDK(t *testing.T) {
+	modules := testenv.NodeModules(t, "@agentclientprotocol/sdk")
+	bin := testenv.Tandem(t)
+	srv := editScript(t)
+	ws := workspace(t, map[string]string{"main.go": thirdPartyOld})
+
+	// ESM resolves packages next to the script, so the script runs from a
+	// directory that links the installed node_modules.
+	jsDir := t.TempDir()
+	script, err := os.ReadFile(filepath.Join("testdata", "sdk_client.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(jsDir, "sdk_client.mjs"), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(modules, filepath.Join(jsDir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	out := runNode(t, thirdPartyEnv(srv, t.TempDir()), jsDir, "sdk_client.mjs", bin, ws, "make main print hi")
+
+	var got struct {
+		Turn struct {
+			StopReason string `json:"stopReason"`
+		} `json:"turn"`
+		List struct {
+			Sessions []struct {
+				SessionID string `json:"sessionId"`
+				Title     string `json:"title"`
+			} `json:"sessions"`
+		} `json:"list"`
+		Session struct {
+			SessionID string `json:"sessionId"`
+		} `json:"session"`
+		Updates     []map[string]any `json:"updates"`
+		Permissions []struct {
+			ToolCall struct {
+				Content []map[string]any `json:"content"`
+			} `json:"toolCall"`
+		} `json:"permissions"`
+		Writes []struct{ Path, Content string } `json:"writes"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client output is not JSON: %v\n%s", err, out)
+	}
+	if got.Turn.StopReason != "end_turn" {
+		t.Errorf("stopReason %q", got.Turn.StopReason)
+	}
+	path := filepath.Join(ws, "main.go")
+	if len(got.Permissions) != 1 || len(got.Permissions[0].ToolCall.Content) == 0 ||
+		got.Permissions[0].ToolCall.Content[0]["type"] != "diff" || got.Permissions[0].ToolCall.Content[0]["newText"] != thirdPartyNew {
+		t.Errorf("permission requests: %s", jsonString(got.Permissions))
+	}
+	if len(got.Writes) != 1 || got.Writes[0].Path != path || got.Writes[0].Content != thirdPartyNew {
+		t.Errorf("fs/write_text_file calls: %s", jsonString(got.Writes))
+	}
+	if data, _ := os.ReadFile(path); string(data) != thirdPartyNew {
+		t.Errorf("main.go after the turn: %q", data)
+	}
+	kinds := map[string]int{}
+	text := ""
+	for _, u := range got.Updates {
+		k, _ := u["sessionUpdate"].(string)
+		kinds[k]++
+		if k == "agent_message_chunk" {
+			text += u["content"].(map[string]any)["text"].(string)
+		}
+	}
+	if kinds["available_commands_update"] != 1 || kinds["tool_call"] != 1 || kinds["tool_call_update"] == 0 {
+		t.Errorf("updates by kind: %v", kinds)
+	}
+	if text != "Done: main prints hi." {
+		t.Errorf("agent text %q", text)
+	}
+	if len(got.List.Sessions) != 1 || got.List.Sessions[0].SessionID != got.Session.SessionID || got.List.Sessions[0].Title == "" {
+		t.Errorf("session/list: %s", jsonString(got.List))
+	}
+}
+
+func TestThirdPartyAcpx(t *testing.T) {
+	modules := testenv.NodeModules(t, "acpx")
+	bin := testenv.Tandem(t)
+	srv := editScript(t)
+	ws := workspace(t, map[string]string{"main.go": thirdPartyOld})
+	out := runNode(t, thirdPartyEnv(srv, t.TempDir()), ws,
+		filepath.Join(modules, "acpx", "dist", "cli.js"),
+		"--agent", bin+" acp", "--cwd", ws, "--approve-all", "--format", "json", "--timeout", "60",
+		"exec", "make main print hi")
+
+	// acpx prints the JSON-RPC traffic, one message a line.
+	var (
+		stop         string
+		asked, wrote bool
+	)
+	path := filepath.Join(ws, "main.go")
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			continue
+		}
+		switch m.Method {
+		case "session/request_permission":
+			asked = strings.Contains(string(m.Params), `"type":"diff"`)
+		case "fs/write_text_file":
+			var p struct{ Path, Content string }
+			_ = json.Unmarshal(m.Params, &p)
+			wrote = p.Path == path && p.Content == thirdPartyNew
+		case "":
+			var r struct {
+				StopReason string `json:"stopReason"`
+			}
+			if json.Unmarshal(m.Result, &r) == nil && r.StopReason != "" {
+				stop = r.StopReason
+			}
+		}
+	}
+	if stop != "end_turn" || !asked || !wrote {
+		t.Errorf("acpx run: stopReason %q, permission with diff %v, write through the client %v\n%s", stop, asked, wrote, out)
+	}
+	if data, _ := os.ReadFile(path); string(data) != thirdPartyNew {
+		t.Errorf("main.go after the turn: %q", data)
+	}
+}

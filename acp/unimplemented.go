@@ -1,0 +1,24 @@
+package acp
+
+import (
+	"context"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+// What tandem does not implement, in one place. The SDK answers "method not
+// found" by itself for the unstable methods tandem leaves out (session/fork,
+// session/delete, document/*, nes/*, providers/*) because server does not
+// implement their optional interfaces; the stable ones it must answer are
+// here.
+
+// Authenticate handles authenticate. initialize advertises no methods, so a
+// client has nothing to choose.
+func (s *server) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
+	return sdk.AuthenticateResponse{}, invalidParams("tandem has no authentication methods: set ANTHROPIC_API_KEY or OPENAI_API_KEY in the environment tandem starts in")
+}
+
+// Logout handles logout: there is no login to end.
+func (s *server) Logout(ctx context.Context, p sdk.LogoutRequest) (sdk.LogoutResponse, error) {
+	return sdk.LogoutResponse{}, nil
+}

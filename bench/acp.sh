@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Compares `tandem acp` with two other ACP agents an editor could start, in
+# one run on one machine: time from spawn to the initialize reply (median of
+# RUNS), resident memory of the agent's process tree after session/new, and
+# what each of SESSIONS further sessions adds. Ratios are to tandem.
+#
+# The other agents come from npm into a cache directory (installed once):
+#   @agentclientprotocol/claude-agent-acp  and  @google/gemini-cli --acp
+# Every agent gets a fresh HOME and a dummy API key, so session/new succeeds
+# without a network; no prompt is sent, so no model is ever asked.
+#
+# usage: bench/acp.sh            (RUNS=15 SESSIONS=10 BENCH_NODE_CACHE=DIR to change)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+runs=${RUNS:-15}
+sessions=${SESSIONS:-10}
+cache=${BENCH_NODE_CACHE:-$root/.cache/bench-node}
+claude_pkg=@agentclientprotocol/claude-agent-acp@0.101.0
+gemini_pkg=@google/gemini-cli@0.61.0
+
+if [ ! -x "$cache/node_modules/.bin/claude-agent-acp" ] || [ ! -x "$cache/node_modules/.bin/gemini" ]; then
+  echo "acp.sh: installing $claude_pkg and $gemini_pkg into $cache" >&2
+  mkdir -p "$cache"
+  [ -f "$cache/package.json" ] || echo '{"private":true}' > "$cache/package.json"
+  (cd "$cache" && npm install --no-audit --no-fund --loglevel=error "$claude_pkg" "$gemini_pkg" >&2)
+fi
+
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/tandem" ./cmd/tandem
+go build -o "$bin/acpprobe" ./bench/acpprobe
+
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); node $(node --version); $("$bin/tandem" version)"
+"$bin/acpprobe" -runs "$runs" -sessions "$sessions" \
+  "tandem=env ANTHROPIC_API_KEY=dummy $bin/tandem acp" \
+  "claude-agent-acp=env IS_SANDBOX=1 ANTHROPIC_API_KEY=dummy $cache/node_modules/.bin/claude-agent-acp" \
+  "gemini-cli=env GEMINI_API_KEY=dummy $cache/node_modules/.bin/gemini --acp"
