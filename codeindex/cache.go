@@ -1,0 +1,238 @@
+package codeindex
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"unsafe"
+
+	"github.com/tandemhq/tandem/treesitter"
+)
+
+// The cache is one file per root: a magic line carrying the format version,
+// a body of length-prefixed records, and a CRC-32C of the body. A file whose
+// magic, version, root or checksum does not match is ignored and rebuilt.
+const (
+	cacheMagic   = "tandem-codeindex\x00"
+	cacheVersion = 1
+	cacheName    = "defs.v1"
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// errCorrupt marks a cache that cannot be trusted.
+var errCorrupt = errors.New("code index cache is corrupt")
+
+// cacheDir is where root's cache lives under base ($TANDEM_HOME/index).
+func cacheDir(base, root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(base, hex.EncodeToString(sum[:8]))
+}
+
+// encodeBody serialises files (in the order given); the caller frames it
+// with the magic and the checksum.
+func encodeBody(root string, files []*File) []byte {
+	var b []byte
+	b = binary.AppendUvarint(b, cacheVersion)
+	b = appendString(b, root)
+	b = binary.AppendUvarint(b, uint64(len(files)))
+	for _, f := range files {
+		b = appendString(b, f.Path)
+		b = appendString(b, f.Lang)
+		b = binary.AppendVarint(b, f.Size)
+		b = binary.AppendVarint(b, f.ModTime)
+		b = append(b, f.Hash[:]...)
+		b = binary.AppendUvarint(b, uint64(f.Lines))
+		b = appendString(b, f.Err)
+		b = binary.AppendUvarint(b, uint64(len(f.Defs)))
+		for _, d := range f.Defs {
+			b = appendString(b, d.Name)
+			b = appendString(b, string(d.Kind))
+			b = binary.AppendUvarint(b, uint64(d.Start))
+			b = binary.AppendUvarint(b, uint64(d.End-d.Start))
+			b = appendString(b, d.Signature)
+			b = appendString(b, d.Parent)
+			b = binary.AppendUvarint(b, uint64(d.Depth))
+			b = binary.AppendUvarint(b, uint64(d.Group))
+			b = binary.AppendUvarint(b, uint64(d.GroupEnd))
+		}
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// decodeCache reads what saveCache wrote for root. It takes ownership of
+// data: every string it returns points into it (one allocation for the
+// whole cache instead of one per name), so data must never change afterwards.
+func decodeCache(data []byte, root string) (map[string]*File, error) {
+	if len(data) < len(cacheMagic)+4 || string(data[:len(cacheMagic)]) != cacheMagic {
+		return nil, fmt.Errorf("%w: bad header", errCorrupt)
+	}
+	body := data[len(cacheMagic) : len(data)-4]
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
+	}
+	r := reader{s: unsafe.String(unsafe.SliceData(body), len(body))}
+	if v := r.uvarint(); v != cacheVersion {
+		return nil, fmt.Errorf("%w: version %d, want %d", errCorrupt, v, cacheVersion)
+	}
+	if got := r.string(); got != root {
+		return nil, fmt.Errorf("%w: written for root %q", errCorrupt, got)
+	}
+	n := r.uvarint()
+	if n > uint64(len(body)) {
+		return nil, fmt.Errorf("%w: file count", errCorrupt)
+	}
+	kinds := make(map[string]treesitter.Kind)
+	files := make(map[string]*File, n)
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		f := &File{Path: r.string(), Lang: r.string(), Size: r.varint(), ModTime: r.varint()}
+		copy(f.Hash[:], r.raw(len(f.Hash)))
+		f.Lines = int(r.uvarint())
+		f.Err = r.string()
+		nd := r.uvarint()
+		if nd > uint64(len(body)) {
+			return nil, fmt.Errorf("%w: definition count", errCorrupt)
+		}
+		f.Defs = make([]treesitter.Definition, nd)
+		for j := range f.Defs {
+			d := &f.Defs[j]
+			d.Name = r.string()
+			k := r.string()
+			kind, ok := kinds[k]
+			if !ok {
+				kind = treesitter.Kind(k)
+				kinds[k] = kind
+			}
+			d.Kind = kind
+			d.Start = int(r.uvarint())
+			d.End = d.Start + int(r.uvarint())
+			d.Signature = r.string()
+			d.Parent = r.string()
+			d.Depth = int(r.uvarint())
+			d.Group = int(r.uvarint())
+			d.GroupEnd = int(r.uvarint())
+		}
+		files[f.Path] = f
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.off != len(r.s) {
+		return nil, fmt.Errorf("%w: trailing bytes", errCorrupt)
+	}
+	return files, nil
+}
+
+// reader decodes the body; the first error sticks and later reads return zero values.
+type reader struct {
+	s   string
+	off int
+	err error
+}
+
+func (r *reader) fail() {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: truncated record at byte %d", errCorrupt, r.off)
+	}
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	var v uint64
+	var shift uint
+	for i := 0; i < binary.MaxVarintLen64; i++ {
+		if r.off >= len(r.s) {
+			break
+		}
+		c := r.s[r.off]
+		r.off++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v
+		}
+		shift += 7
+	}
+	r.fail()
+	return 0
+}
+
+func (r *reader) varint() int64 {
+	u := r.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+func (r *reader) string() string {
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(r.s)-r.off) {
+		r.fail()
+		return ""
+	}
+	s := r.s[r.off : r.off+int(n)]
+	r.off += int(n)
+	return s
+}
+
+func (r *reader) raw(n int) string {
+	if r.err != nil || n > len(r.s)-r.off {
+		r.fail()
+		return ""
+	}
+	s := r.s[r.off : r.off+n]
+	r.off += n
+	return s
+}
+
+// loadCache returns the cached files of root, or nil with the reason the
+// cache was not usable (missing, corrupt, another version).
+func loadCache(dir, root string) (map[string]*File, error) {
+	data, err := os.ReadFile(filepath.Join(dir, cacheName))
+	if err != nil {
+		return nil, err
+	}
+	return decodeCache(data, root)
+}
+
+// saveCache writes the cache through a temporary file and a rename, so a
+// crash leaves either the old cache or the new one.
+func saveCache(dir, root string, files []*File) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating the code index cache directory: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, cacheName+".tmp*")
+	if err != nil {
+		return fmt.Errorf("writing the code index cache: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	w := bufio.NewWriterSize(tmp, 1<<16)
+	body := encodeBody(root, files)
+	w.WriteString(cacheMagic)
+	w.Write(body)
+	if _, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(body, crcTable))); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing the code index cache: %w", err)
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing the code index cache: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing the code index cache: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, cacheName)); err != nil {
+		return fmt.Errorf("replacing the code index cache: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package codeindex
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/tandemhq/tandem/treesitter"
+)
+
+// job is one file to (re)index.
+type job struct {
+	path string
+	info fs.FileInfo
+	old  *File // the previous entry, if any: same content means no re-parse
+}
+
+type parsed struct {
+	*File
+	old    *File
+	reused bool // content hash matched old; definitions copied, not parsed
+}
+
+// racyWindow: a file modified this recently may change again within the
+// same timestamp tick, so its modification time is not trusted as a key.
+const racyWindow = 2 * time.Second
+
+// binarySniff is how much of a file is checked for NUL bytes.
+const binarySniff = 8000
+
+// parse indexes jobs with one worker per CPU, each owning its tree-sitter
+// parsers. It returns when every worker has stopped.
+func (ix *Index) parse(ctx context.Context, jobs []job) ([]parsed, error) {
+	// Largest files first, so no worker is left alone with a big one at the end.
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return jobs[order[a]].info.Size() > jobs[order[b]].info.Size() })
+	out := make([]parsed, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	workers := min(ix.opts.Workers, len(jobs))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := treesitter.NewParser()
+			defer p.Close()
+			for i := range next {
+				out[i] = ix.indexFile(p, jobs[i])
+			}
+		}()
+	}
+	var err error
+feed:
+	for _, i := range order {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (ix *Index) indexFile(p *treesitter.Parser, j job) parsed {
+	lang := treesitter.ForPath(j.path)
+	f := &File{Path: j.path, Lang: lang.Name, Size: j.info.Size(), ModTime: trustedTime(j.info.ModTime())}
+	if f.Size > treesitter.MaxSource {
+		f.Err = fmt.Sprintf("not indexed: %d bytes is over the %d byte limit", f.Size, treesitter.MaxSource)
+		return parsed{File: f, old: j.old}
+	}
+	src, err := os.ReadFile(filepath.Join(ix.root, filepath.FromSlash(j.path)))
+	if err != nil {
+		f.Err = "not indexed: " + errors.Unwrap(err).Error()
+		return parsed{File: f, old: j.old}
+	}
+	f.Size = int64(len(src))
+	sum := sha256.Sum256(src)
+	copy(f.Hash[:], sum[:])
+	f.Lines = countLines(src)
+	if bytes.IndexByte(src[:min(len(src), binarySniff)], 0) >= 0 {
+		f.Err = "not indexed: binary content"
+		return parsed{File: f, old: j.old}
+	}
+	if j.old != nil && j.old.Hash == f.Hash && j.old.Err == "" {
+		f.Defs = j.old.Defs
+		return parsed{File: f, old: j.old, reused: true}
+	}
+	defs, err := p.Definitions(lang, src)
+	if err != nil {
+		f.Err = "not indexed: " + err.Error()
+		if errors.Is(err, treesitter.ErrTimeout) {
+			f.ModTime = 0 // perhaps only a busy machine: try again next refresh
+		}
+	}
+	f.Defs = defs
+	return parsed{File: f, old: j.old}
+}
+
+// countLines counts lines the way an editor numbers them.
+func countLines(src []byte) int {
+	n := bytes.Count(src, []byte{'\n'})
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// ParseFile builds a File from content that need not be on disk (an
+// editor's unsaved buffer, a single file outside any index).
+func ParseFile(path string, lang *treesitter.Language, src []byte) *File {
+	f := &File{Path: path, Lang: lang.Name, Size: int64(len(src)), Lines: countLines(src)}
+	sum := sha256.Sum256(src)
+	copy(f.Hash[:], sum[:])
+	if bytes.IndexByte(src[:min(len(src), binarySniff)], 0) >= 0 {
+		f.Err = "not indexed: binary content"
+		return f
+	}
+	defs, err := treesitter.Definitions(lang, src)
+	if err != nil {
+		f.Err = "not indexed: " + err.Error()
+	}
+	f.Defs = defs
+	return f
+}

@@ -1,0 +1,38 @@
+package treesitter
+
+import sitter "github.com/smacker/go-tree-sitter"
+
+var csharpSpec = &spec{
+	rules: map[string]rule{
+		"namespace_declaration":             {kind: KindNamespace, body: "body", flat: true},
+		"file_scoped_namespace_declaration": {kind: KindNamespace, body: ".", flat: true},
+		"class_declaration":                 {kind: KindClass, body: "body"},
+		"record_declaration":                {kind: KindClass, body: "body"},
+		"struct_declaration":                {kind: KindStruct, body: "body"},
+		"interface_declaration":             {kind: KindInterface, body: "body"},
+		"enum_declaration":                  {kind: KindEnum},
+		"delegate_declaration":              {kind: KindType},
+		"method_declaration":                {kind: KindMethod},
+		"constructor_declaration":           {kind: KindMethod},
+		"property_declaration":              {kind: KindField},
+		"field_declaration":                 {emit: csharpField},
+	},
+	transparent: set("declaration_list"),
+}
+
+func csharpField(w *walker, n *sitter.Node, sc scope) {
+	from := len(w.defs)
+	for _, d := range w.namedChildren(w.firstOfType(n, "variable_declaration")) {
+		if d.Type() != "variable_declarator" {
+			continue
+		}
+		name := d.ChildByFieldName("name")
+		if name == nil {
+			name = w.firstOfType(d, "identifier")
+		}
+		if name != nil {
+			w.add(n, name, w.text(name), KindField, sc)
+		}
+	}
+	w.group(n, from)
+}

@@ -1,0 +1,44 @@
+package treesitter
+
+import sitter "github.com/smacker/go-tree-sitter"
+
+// Kotlin is one of the cheap extra languages: top-level definitions and one
+// level of members, checked on the sample under testdata/defs.
+var kotlinSpec = &spec{
+	rules: map[string]rule{
+		"class_declaration":    {emit: kotlinClass},
+		"object_declaration":   {kind: KindClass, name: byType("type_identifier"), body: "."},
+		"function_declaration": {kind: KindFunction, memberKind: KindMethod, name: byType("simple_identifier")},
+		"property_declaration": {kind: KindVariable, memberKind: KindField, name: kotlinProperty},
+		"type_alias":           {kind: KindType, name: byType("type_identifier")},
+	},
+	transparent: set("class_body", "enum_class_body", "companion_object"),
+}
+
+// kotlinClass tells interfaces from classes by their keyword.
+func kotlinClass(w *walker, n *sitter.Node, sc scope) {
+	name := w.firstOfType(n, "type_identifier")
+	if name == nil {
+		return
+	}
+	kind := KindClass
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if c := n.Child(i); !c.IsNamed() && c.Type() == "interface" {
+			kind = KindInterface
+			break
+		}
+	}
+	if w.firstOfType(n, "enum_class_body") != nil {
+		kind = KindEnum
+	}
+	tn := w.text(name)
+	w.add(n, name, tn, kind, sc)
+	w.members(n, false, tn, sc)
+}
+
+func kotlinProperty(w *walker, n *sitter.Node) *sitter.Node {
+	if v := w.firstOfType(n, "variable_declaration"); v != nil {
+		return w.firstOfType(v, "simple_identifier")
+	}
+	return nil
+}

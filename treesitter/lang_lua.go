@@ -1,0 +1,42 @@
+package treesitter
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Lua is one of the cheap extra languages: top-level definitions and one
+// level of members, checked on the sample under testdata/defs.
+var luaSpec = &spec{
+	rules: map[string]rule{
+		"function_statement":   {emit: luaFunction},
+		"function_declaration": {emit: luaFunction},
+	},
+}
+
+// luaFunction names `function M.f()` and `function M:f()` after their table.
+func luaFunction(w *walker, n *sitter.Node, sc scope) {
+	name := n.ChildByFieldName("name")
+	if name == nil {
+		name = w.firstOfType(n, "function_name", "identifier")
+	}
+	if name == nil {
+		return
+	}
+	full := w.text(name)
+	kind := KindFunction
+	if i := strings.LastIndexAny(full, ".:"); i > 0 {
+		kind = KindMethod
+		sc = scope{parent: full[:i], depth: sc.depth + 1, inType: true}
+		full = full[i+1:]
+	}
+	// This grammar starts a statement (and its first tokens) at the end of
+	// the previous one, so the span runs from the name to the closing `end`.
+	if def := w.add(n, name, full, kind, sc); def != nil {
+		def.Start = int(name.StartPoint().Row) + 1
+		if end := w.firstOfType(n, "function_end"); end != nil {
+			def.End = int(end.EndPoint().Row) + 1
+		}
+	}
+}

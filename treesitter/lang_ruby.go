@@ -1,0 +1,24 @@
+package treesitter
+
+import sitter "github.com/smacker/go-tree-sitter"
+
+var rubySpec = &spec{
+	rules: map[string]rule{
+		"class":            {kind: KindClass, body: "."},
+		"module":           {kind: KindModule, body: ".", flat: true},
+		"method":           {kind: KindFunction, memberKind: KindMethod},
+		"singleton_method": {kind: KindMethod},
+		"assignment":       {emit: rubyConstant},
+	},
+	// `class << self` bodies hold singleton methods of the enclosing class.
+	transparent: set("body_statement", "singleton_class"),
+}
+
+// rubyConstant records `NAME = value`; other assignments are not definitions.
+func rubyConstant(w *walker, n *sitter.Node, sc scope) {
+	left := n.ChildByFieldName("left")
+	if left == nil || left.Type() != "constant" {
+		return
+	}
+	w.add(n, left, w.text(left), KindConstant, sc)
+}

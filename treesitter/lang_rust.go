@@ -1,0 +1,41 @@
+package treesitter
+
+import sitter "github.com/smacker/go-tree-sitter"
+
+var rustSpec = &spec{
+	rules: map[string]rule{
+		"function_item":           {kind: KindFunction, memberKind: KindMethod},
+		"function_signature_item": {kind: KindFunction, memberKind: KindMethod},
+		"struct_item":             {kind: KindStruct, body: "body"},
+		"union_item":              {kind: KindStruct, body: "body"},
+		"enum_item":               {kind: KindEnum},
+		"trait_item":              {kind: KindTrait, body: "body"},
+		"impl_item":               {emit: rustImpl},
+		"type_item":               {kind: KindType},
+		"associated_type":         {kind: KindType},
+		"const_item":              {kind: KindConstant},
+		"static_item":             {kind: KindVariable},
+		"mod_item":                {kind: KindModule, body: "body", flat: true},
+		"macro_definition":        {kind: KindMacro},
+		"field_declaration":       {kind: KindField},
+	},
+	transparent: set("declaration_list", "field_declaration_list"),
+}
+
+// rustImpl records `impl Trait for Type` under the type's name, so its
+// methods' parent is the type they extend.
+func rustImpl(w *walker, n *sitter.Node, sc scope) {
+	typ := n.ChildByFieldName("type")
+	if typ == nil {
+		return
+	}
+	name := typ
+	if typ.Type() == "generic_type" {
+		if t := typ.ChildByFieldName("type"); t != nil {
+			name = t
+		}
+	}
+	tn := w.text(name)
+	w.add(n, typ, tn, KindImpl, sc)
+	w.members(n.ChildByFieldName("body"), false, tn, sc)
+}

@@ -1,0 +1,96 @@
+package treesitter
+
+import (
+	"path/filepath"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/bash"
+	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/csharp"
+	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/java"
+	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/kotlin"
+	"github.com/smacker/go-tree-sitter/lua"
+	"github.com/smacker/go-tree-sitter/php"
+	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/ruby"
+	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/scala"
+	"github.com/smacker/go-tree-sitter/swift"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
+)
+
+// Language is one entry of the registry.
+type Language struct {
+	// Name is a stable lower-case identifier ("go", "typescript").
+	Name string
+	// Extensions, lower case with the dot, that select this language.
+	Extensions []string
+	grammar    func() *sitter.Language
+	spec       *spec
+}
+
+// registry is the one table of languages tandem knows. It is built once and
+// never modified.
+var registry = []*Language{
+	{Name: "go", Extensions: []string{".go"}, grammar: golang.GetLanguage, spec: goSpec},
+	{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.GetLanguage, spec: pythonSpec},
+	{Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"}, grammar: javascript.GetLanguage, spec: jsSpec},
+	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, grammar: typescript.GetLanguage, spec: tsSpec},
+	{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: tsSpec},
+	{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
+	{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
+	{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec},
+	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, grammar: cpp.GetLanguage, spec: cppSpec},
+	{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.GetLanguage, spec: rubySpec},
+	{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.GetLanguage, spec: csharpSpec},
+	{Name: "php", Extensions: []string{".php"}, grammar: php.GetLanguage, spec: phpSpec},
+	{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
+	{Name: "swift", Extensions: []string{".swift"}, grammar: swift.GetLanguage, spec: swiftSpec},
+	{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.GetLanguage, spec: scalaSpec},
+	{Name: "lua", Extensions: []string{".lua"}, grammar: lua.GetLanguage, spec: luaSpec},
+	{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.GetLanguage, spec: bashSpec},
+}
+
+var byExtension = func() map[string]*Language {
+	m := make(map[string]*Language)
+	for _, l := range registry {
+		for _, e := range l.Extensions {
+			m[e] = l
+		}
+	}
+	return m
+}()
+
+// ForPath returns the language of a file by its extension, or nil when
+// tandem has no grammar for it.
+func ForPath(path string) *Language {
+	ext := filepath.Ext(path)
+	if ext == "" {
+		return nil
+	}
+	if l := byExtension[ext]; l != nil {
+		return l
+	}
+	return byExtension[strings.ToLower(ext)]
+}
+
+// ByName returns the language called name, or nil.
+func ByName(name string) *Language {
+	for _, l := range registry {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// Languages returns every registered language, in registry order. The
+// slice is a copy; the Languages are shared and read-only.
+func Languages() []*Language {
+	return append([]*Language(nil), registry...)
+}
