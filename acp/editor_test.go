@@ -34,7 +34,6 @@ type editor struct {
 	reads       []string
 	writes      []sdk.WriteTextFileRequest
 	permissions []sdk.RequestPermissionRequest
-	permSeq     []int // seq of each permission request
 	updates     map[string][]recorded
 	terminals   map[string]*term
 	created     []sdk.CreateTerminalRequest
@@ -45,8 +44,12 @@ type editor struct {
 	// withdraws them; asked is signalled when one arrives.
 	holdPermission bool
 	asked          chan struct{}
-	withdrawn      int
-	killed         []string
+	// wire lists what tandem wrote, in wire order: the SDK handles
+	// requests and notifications on different goroutines, so handler
+	// order is not wire order.
+	wire      []string
+	withdrawn int
+	killed    []string
 }
 
 // recorded is one session/update as the client got it.
@@ -109,7 +112,6 @@ func (e *editor) RequestPermission(ctx context.Context, p sdk.RequestPermissionR
 	e.mu.Lock()
 	e.seq++
 	e.permissions = append(e.permissions, p)
-	e.permSeq = append(e.permSeq, e.seq)
 	answer, hold, asked := e.answer, e.holdPermission, e.asked
 	e.mu.Unlock()
 	if asked != nil {
@@ -295,7 +297,7 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p.conn = sdk.NewClientSideConnection(ed, stdin, stdout)
+	p.conn = sdk.NewClientSideConnection(ed, stdin, &wireTap{r: stdout, ed: ed})
 	p.conn.SetLogger(slog.New(slog.DiscardHandler))
 	t.Cleanup(func() {
 		stdin.Close()
@@ -382,4 +384,53 @@ func workspace(t *testing.T, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// wireTap records, in the order tandem wrote them, the tool-call updates
+// and permission requests on the stream the client reads.
+type wireTap struct {
+	r       io.Reader
+	ed      *editor
+	partial []byte
+}
+
+func (w *wireTap) Read(p []byte) (int, error) {
+	n, err := w.r.Read(p)
+	w.partial = append(w.partial, p[:n]...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := w.partial[:i]
+		w.partial = w.partial[i+1:]
+		var msg struct {
+			Method string `json:"method"`
+			Params struct {
+				Update struct {
+					Kind string `json:"sessionUpdate"`
+					ID   string `json:"toolCallId"`
+				} `json:"update"`
+				ToolCall struct {
+					ID string `json:"toolCallId"`
+				} `json:"toolCall"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &msg) != nil {
+			continue
+		}
+		var entry string
+		switch {
+		case msg.Method == "session/update" && msg.Params.Update.ID != "":
+			entry = msg.Params.Update.Kind + ":" + msg.Params.Update.ID
+		case msg.Method == "session/request_permission":
+			entry = "permission:" + msg.Params.ToolCall.ID
+		default:
+			continue
+		}
+		w.ed.mu.Lock()
+		w.ed.wire = append(w.ed.wire, entry)
+		w.ed.mu.Unlock()
+	}
+	return n, err
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -102,7 +103,7 @@ func TestEditThroughEditorWithPermission(t *testing.T) {
 	path := filepath.Join(dir, "main.go")
 
 	ed.mu.Lock()
-	perms, writes, permSeq := ed.permissions, ed.writes, ed.permSeq
+	perms, writes := ed.permissions, ed.writes
 	ed.mu.Unlock()
 	if len(perms) != 1 {
 		t.Fatalf("%d permission requests, want 1", len(perms))
@@ -132,8 +133,8 @@ func TestEditThroughEditorWithPermission(t *testing.T) {
 		}
 		if r.u.Type == agent.ToolCallStarted {
 			started = true
-			if r.seq > permSeq[0] {
-				t.Errorf("tool_call arrived after its permission request")
+			if !wireBefore(ed, "tool_call:"+r.u.Tool.ID, "permission:"+r.u.Tool.ID) {
+				t.Errorf("tool_call was not on the wire before its permission request: %v", ed.wire)
 			}
 			if r.u.Tool.Kind != "edit" {
 				t.Errorf("tool call kind %q, want edit", r.u.Tool.Kind)
@@ -424,4 +425,12 @@ func findDiff(t *testing.T, content []sdk.ToolCallContent) *sdk.ToolCallContentD
 		}
 	}
 	return nil
+}
+
+// wireBefore reports whether tandem wrote a before b.
+func wireBefore(ed *editor, a, b string) bool {
+	ed.mu.Lock()
+	defer ed.mu.Unlock()
+	ia, ib := slices.Index(ed.wire, a), slices.Index(ed.wire, b)
+	return ia >= 0 && ib >= 0 && ia < ib
 }
