@@ -2,6 +2,7 @@ package codeindex
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -65,10 +66,16 @@ func TestWalkHonoursGitignore(t *testing.T) {
 }
 
 func TestWalkReportsUnreadableDirectory(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads every directory; permissions cannot make one unreadable")
+	dir := os.Getenv("TANDEM_TEST_UNPRIVILEGED_DIR")
+	if dir == "" && os.Geteuid() == 0 {
+		// Root reads every directory whatever its mode, so run this test
+		// again as an unprivileged user.
+		runUnprivileged(t, "TestWalkReportsUnreadableDirectory")
+		return
 	}
-	dir := t.TempDir()
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	writeTree(t, dir, map[string]string{"a.go": "package a\n", "locked/b.go": "package b\n"})
 	if err := os.Chmod(filepath.Join(dir, "locked"), 0); err != nil {
 		t.Fatal(err)
@@ -80,6 +87,41 @@ func TestWalkReportsUnreadableDirectory(t *testing.T) {
 	}
 	if !equal(got, []string{"a.go"}) || len(problems) != 1 || !strings.HasPrefix(problems[0], "locked") {
 		t.Errorf("files %v problems %v", got, problems)
+	}
+}
+
+// runUnprivileged runs the named test in a copy of the test binary as the
+// user nobody, in a directory that user owns, and fails if it fails.
+func runUnprivileged(t *testing.T, name string) {
+	t.Helper()
+	base, err := os.MkdirTemp("", "tandem-unprivileged-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base)
+	const nobody = 65534
+	bin := filepath.Join(base, "test.bin")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(base, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(os.Chmod(base, 0o755), os.Chown(work, nobody, nobody)); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^"+name+"$", "-test.v")
+	cmd.Env = append(os.Environ(), "TANDEM_TEST_UNPRIVILEGED_DIR="+work, "HOME="+work)
+	cmd.Dir = work
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
+		t.Fatalf("%s as nobody: %v\n%s", name, err, out)
 	}
 }
 
