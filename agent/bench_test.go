@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
 
@@ -67,6 +68,34 @@ func BenchmarkIdleSession(b *testing.B) {
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "heap-B/session")
 		for _, s := range sessions {
 			s.Close()
+		}
+	}
+}
+
+// BenchmarkProviderOnly is BenchmarkToolRoundTrip without the agent: the
+// same two streamed exchanges through the provider alone. The difference
+// between the two is the agent's own overhead per tool round trip.
+func BenchmarkProviderOnly(b *testing.B) {
+	srv := llmtest.Start()
+	defer srv.Close()
+	p := newBenchConfig(b, srv).Provider
+	srv.Handle(func(r *llmtest.Request) llmtest.Reply {
+		if r.LastUserText() == "go" {
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "update_plan", Args: `{"plan":[{"content":"x","status":"pending"}]}`}}}
+		}
+		return llmtest.Reply{Text: []string{"ok"}}
+	})
+	user := llm.Text(llm.RoleUser, "go")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		resp, err := p.Stream(context.Background(), &llm.Request{Model: "m", Messages: []llm.Message{user}}, func(llm.Event) {})
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls := resp.ToolCalls()
+		result := llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartToolResult, ToolCallID: calls[0].ToolCallID, Text: "ok"}}}
+		if _, err := p.Stream(context.Background(), &llm.Request{Model: "m", Messages: []llm.Message{user, resp.Message, result}}, func(llm.Event) {}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
