@@ -1,0 +1,62 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// startMCP connects servers in the background; their tools join the
+// catalog as they become ready.
+func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
+	if len(servers) == 0 {
+		return
+	}
+	m := mcp.Start(ctx, mcp.Options{
+		Root:    s.root,
+		Servers: servers,
+		Log:     s.a.log.With("session", s.id),
+		OnTools: func(add []tools.Tool, remove []string) {
+			s.RemoveTools(remove...)
+			s.AddTools(add...)
+		},
+		OnNotice: s.notice,
+	})
+	s.extra.mcpMu.Lock()
+	s.extra.mcp = append(s.extra.mcp, m)
+	s.extra.mcpMu.Unlock()
+}
+
+// askProjectMCP asks, once, before starting the servers a repository's
+// .tandem/mcp.json names: they are commands from a clone, which is no
+// reason to run them unasked (.tandem/ is protected for the same reason).
+func (s *Session) askProjectMCP(ctx context.Context) error {
+	pending := s.extra.projectMCP
+	s.extra.projectMCP = nil
+	if len(pending) == 0 {
+		return nil
+	}
+	var list strings.Builder
+	for _, sv := range pending {
+		fmt.Fprintf(&list, "- %s\n", sv)
+	}
+	d, err := s.host.RequestPermission(ctx, PermissionRequest{
+		ToolCall: ToolCall{ID: "mcp-project-servers", Title: "Start the MCP servers of " + s.display(mcp.ProjectFile(s.root)),
+			Kind: tools.KindExecute, Status: ToolPending, Content: []ToolContent{TextContent(list.String())}},
+		Options: DefaultPermissionOptions(),
+	})
+	switch {
+	case err != nil:
+		return err
+	case d.Cancelled:
+		return context.Canceled
+	case d.Kind == AllowOnce || d.Kind == AllowAlways:
+		s.startMCP(context.WithoutCancel(ctx), pending)
+	default:
+		s.notice("The project's MCP servers were not started.")
+	}
+	return nil
+}
