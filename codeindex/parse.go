@@ -33,6 +33,15 @@ type parsed struct {
 // same timestamp tick, so its modification time is not trusted as a key.
 const racyWindow = 2 * time.Second
 
+// trustedTime is t in unix nanoseconds, or 0 when t is so recent that a
+// further change could carry the same timestamp.
+func trustedTime(t time.Time) int64 {
+	if age := time.Since(t); age < racyWindow && age > -racyWindow {
+		return 0
+	}
+	return t.UnixNano()
+}
+
 // binarySniff is how much of a file is checked for NUL bytes.
 const binarySniff = 8000
 
