@@ -53,7 +53,6 @@ func (s *Session) turn(ctx context.Context, prompt []ContentBlock) (reason StopR
 		}
 	}
 	for _, b := range prompt {
-		b := b
 		s.logOnly(Update{Type: UserMessageChunk, Chunk: &b})
 	}
 
