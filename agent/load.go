@@ -45,6 +45,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	}
 	s.id = meta.ID
 	s.title = meta.Title
+	s.created = meta.Created
 	var instr []json.RawMessage
 	for _, r := range recs {
 		switch r.Kind {

@@ -38,12 +38,13 @@ type Outcome struct {
 // by one goroutine (run) fed by an inbox; Cancel is the exception and jumps
 // the queue, because the inbox is busy with the very turn it must stop.
 type Session struct {
-	a     *Agent
-	id    string
-	cwd   string
-	root  string
-	host  Host
-	tools *tools.Registry
+	a       *Agent
+	id      string
+	cwd     string
+	root    string
+	created time.Time
+	host    Host
+	tools   *tools.Registry
 
 	inbox chan func()
 	quit  chan struct{} // closed by Close
@@ -81,9 +82,9 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 	if s.id == "" {
 		s.id = store.NewID()
 	}
+	s.created = time.Now().UTC()
 	if a.cfg.Store != nil {
-		now := time.Now().UTC()
-		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.mode), Model: s.model, Created: now, Updated: now})
+		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.mode), Model: s.model, Created: s.created, Updated: s.created})
 		if err != nil {
 			return nil, err
 		}
@@ -324,20 +325,16 @@ func (s *Session) Close() error {
 	return nil
 }
 
-// saveMeta rewrites the sidecar from the current state.
+// saveMeta rewrites the sidecar from the current state; nothing in it
+// needs reading back first.
 func (s *Session) saveMeta() {
 	if s.log == nil || s.a.cfg.Store == nil {
 		return
 	}
-	m, err := s.a.cfg.Store.Meta(s.id)
-	if err != nil {
-		s.a.log.Warn("session meta", "session", s.id, "err", err)
-		return
-	}
+	m := store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC()}
 	s.stateMu.Lock()
 	m.Mode, m.Model, m.Title = string(s.mode), s.model, s.title
 	s.stateMu.Unlock()
-	m.Updated = time.Now().UTC()
 	if err := s.log.SetMeta(m); err != nil {
 		s.a.log.Warn("session meta", "session", s.id, "err", err)
 	}
