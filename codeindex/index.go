@@ -82,21 +82,39 @@ func Open(ctx context.Context, root string, opts Options) (*Index, error) {
 	if ix.log == nil {
 		ix.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	prev := map[string]*File{}
-	if opts.CacheDir != "" {
-		cached, err := loadCache(cacheDir(opts.CacheDir, abs), abs)
-		switch {
-		case err == nil:
-			prev = cached
-		case errors.Is(err, os.ErrNotExist):
-		default:
-			ix.log.Warn("code index cache ignored; rebuilding it", "root", abs, "err", err)
-		}
+	// Reading the cache and listing the tree touch different things (one
+	// big file; many directories and inodes): do them at once. The loader
+	// always ends (a bounded read), so waiting for it is safe.
+	type cacheLoad struct {
+		files map[string]*File
+		err   error
 	}
+	loaded := make(chan cacheLoad, 1)
+	go func() {
+		if opts.CacheDir == "" {
+			loaded <- cacheLoad{err: os.ErrNotExist}
+			return
+		}
+		files, err := loadCache(cacheDir(opts.CacheDir, abs), abs)
+		loaded <- cacheLoad{files, err}
+	}()
 	ix.snap.Store(&snapshot{files: map[string]*File{}})
 	ix.refreshMu.Lock()
 	defer ix.refreshMu.Unlock()
-	if _, err := ix.refreshLocked(ctx, prev, len(prev) == 0); err != nil {
+	sc, scanErr := ix.scan(ctx)
+	l := <-loaded
+	if scanErr != nil {
+		return nil, scanErr
+	}
+	prev := map[string]*File{}
+	switch {
+	case l.err == nil:
+		prev = l.files
+	case errors.Is(l.err, os.ErrNotExist):
+	default:
+		ix.log.Warn("code index cache ignored; rebuilding it", "root", abs, "err", l.err)
+	}
+	if _, err := ix.merge(ctx, sc, prev, len(prev) == 0); err != nil {
 		return nil, err
 	}
 	if err := ix.flushLocked(); err != nil {
@@ -154,18 +172,38 @@ func (ix *Index) flushLocked() error {
 // refreshLocked lists and stats the root and publishes a new snapshot if
 // anything differs from prev. fresh marks prev as empty so the cache must be written.
 func (ix *Index) refreshLocked(ctx context.Context, prev map[string]*File, fresh bool) (Stats, error) {
+	sc, err := ix.scan(ctx)
+	if err != nil {
+		return Stats{Problems: sc.problems}, err
+	}
+	return ix.merge(ctx, sc, prev, fresh)
+}
+
+// scanned is the tree as it is now: its indexable files and their stat.
+type scanned struct {
+	paths    []string
+	infos    []os.FileInfo
+	problems []string
+}
+
+// scan lists the root's files and stats them.
+func (ix *Index) scan(ctx context.Context) (scanned, error) {
 	paths, problems, err := listFiles(ctx, ix.root, ix.dirs)
 	if err != nil {
-		return Stats{}, fmt.Errorf("listing files of %s: %w", ix.root, err)
+		return scanned{}, fmt.Errorf("listing files of %s: %w", ix.root, err)
 	}
 	for _, p := range problems {
 		ix.log.Warn("code index: directory skipped", "root", ix.root, "problem", p)
 	}
-	st := Stats{Problems: problems}
 	infos, err := ix.statAll(ctx, paths)
-	if err != nil {
-		return st, err
-	}
+	return scanned{paths, infos, problems}, err
+}
+
+// merge brings the snapshot up to date with a scan, keeping what prev
+// already holds for unchanged files and parsing the rest.
+func (ix *Index) merge(ctx context.Context, sc scanned, prev map[string]*File, fresh bool) (Stats, error) {
+	paths, infos := sc.paths, sc.infos
+	st := Stats{Problems: sc.problems}
 	var jobs []job
 	kept := 0
 	for i, p := range paths {
