@@ -54,16 +54,35 @@ const (
 	DefaultOpenAIModel    = "gpt-4.1"
 )
 
+// Home returns $TANDEM_HOME, a leading ~ expanded (editors pass env
+// values without a shell), or ~/.tandem. $HOME wins over the account's
+// home directory, as it does for a shell. Every part of tandem that needs
+// the home asks here, so sessions, caches and instructions agree on it.
+func Home(getenv func(string) string) (string, error) {
+	userHome := getenv("HOME")
+	if userHome == "" {
+		userHome, _ = os.UserHomeDir()
+	}
+	if v := getenv("TANDEM_HOME"); v != "" {
+		if userHome != "" && (v == "~" || strings.HasPrefix(v, "~/")) {
+			v = filepath.Join(userHome, v[1:])
+		}
+		return filepath.Clean(v), nil
+	}
+	if userHome == "" {
+		return "", errors.New("config: TANDEM_HOME is unset and the home directory is unknown: set TANDEM_HOME")
+	}
+	return filepath.Join(userHome, ".tandem"), nil
+}
+
 // Load resolves the configuration. getenv is os.Getenv in production.
 func Load(getenv func(string) string) (Config, error) {
-	c := Config{Home: getenv("TANDEM_HOME")}
-	if c.Home == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return c, fmt.Errorf("config: TANDEM_HOME is unset and the home directory is unknown: %w", err)
-		}
-		c.Home = filepath.Join(home, ".tandem")
+	var c Config
+	home, err := Home(getenv)
+	if err != nil {
+		return c, err
 	}
+	c.Home = home
 	var f File
 	path := filepath.Join(c.Home, "config.json")
 	b, err := os.ReadFile(path)

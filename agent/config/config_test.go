@@ -81,3 +81,29 @@ func TestSection(t *testing.T) {
 		t.Errorf("absent section: %v", err)
 	}
 }
+
+// Editors hand env values over without a shell: a TANDEM_HOME of "~/x"
+// must mean the user's ~/x for every part of tandem, not a directory
+// named "~" under the working directory.
+func TestHome(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"HOME": "/u", "TANDEM_HOME": "~/th"}, "/u/th"},
+		{map[string]string{"HOME": "/u", "TANDEM_HOME": "~"}, "/u"},
+		{map[string]string{"HOME": "/u", "TANDEM_HOME": "/abs/th/"}, "/abs/th"},
+		{map[string]string{"HOME": "/u"}, "/u/.tandem"},
+	}
+	for _, tt := range tests {
+		got, err := Home(env(tt.env))
+		if err != nil || got != tt.want {
+			t.Errorf("Home(%v) = %q, %v; want %q", tt.env, got, err, tt.want)
+		}
+	}
+	home := t.TempDir()
+	c, err := Load(env(map[string]string{"HOME": home, "TANDEM_HOME": "~/th"}))
+	if err != nil || c.Home != filepath.Join(home, "th") {
+		t.Errorf("Load: home %q, %v", c.Home, err)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tandemhq/tandem/agent/config"
 )
 
 // Defaults for Config fields left unset.
@@ -105,20 +107,11 @@ func sameDirNames(names []string) []string {
 // ~/.tandem, and the label the model sees for it. home is empty when no home
 // directory can be found; then there is no user-global file.
 func ResolveHome(getenv func(string) string) (home, label string) {
-	userHome := getenv("HOME")
-	if userHome == "" {
-		userHome, _ = os.UserHomeDir()
+	home, _ = config.Home(getenv)
+	if getenv("TANDEM_HOME") != "" {
+		return home, "$TANDEM_HOME"
 	}
-	if v := getenv("TANDEM_HOME"); v != "" {
-		if userHome != "" && (v == "~" || strings.HasPrefix(v, "~/")) {
-			v = filepath.Join(userHome, v[1:])
-		}
-		return filepath.Clean(v), "$TANDEM_HOME"
-	}
-	if userHome == "" {
-		return "", "~/.tandem"
-	}
-	return filepath.Join(userHome, ".tandem"), "~/.tandem"
+	return home, "~/.tandem"
 }
 
 // fileConfig is the "instructions" object of $TANDEM_HOME/config.json.

@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/tandemhq/tandem/agent/config"
+
 	"github.com/tandemhq/tandem/codeindex"
 	"github.com/tandemhq/tandem/treesitter"
 )
@@ -30,13 +32,9 @@ func runDefs(ctx context.Context, m *Main, args []string) error {
 	// lazier collector saves CPU (peak RSS on the Go tree stays < 300 MB).
 	defer debug.SetGCPercent(debug.SetGCPercent(200))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(192 << 20))
-	home := m.Getenv("TANDEM_HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return fmt.Errorf("no home directory for the index cache; set TANDEM_HOME: %w", err)
-		}
-		home = filepath.Join(h, ".tandem")
+	home, err := config.Home(m.Getenv)
+	if err != nil {
+		return err
 	}
 	opts := codeindex.Options{CacheDir: filepath.Join(home, "index"), Logger: m.logger()}
 	var all []*codeindex.File
