@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"unsafe"
@@ -35,9 +36,11 @@ func cacheDir(base, root string) string {
 	return filepath.Join(base, hex.EncodeToString(sum[:8]))
 }
 
-// encodeBody serialises files (in the order given); the caller frames it
-// with the magic and the checksum.
-func encodeBody(root string, files []*File) []byte {
+// encodeBody writes files (in the order given) to w; the caller frames it
+// with the magic and checksum. It encodes one file at a time into a small
+// buffer: the whole body of a large tree is tens of megabytes that need not
+// be held at once.
+func encodeBody(w io.Writer, root string, files []*File) error {
 	var b []byte
 	b = binary.AppendUvarint(b, cacheVersion)
 	b = appendString(b, root)
@@ -62,8 +65,13 @@ func encodeBody(root string, files []*File) []byte {
 			b = binary.AppendUvarint(b, uint64(d.Group))
 			b = binary.AppendUvarint(b, uint64(d.GroupEnd))
 		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		b = b[:0]
 	}
-	return b
+	_, err := w.Write(b)
+	return err
 }
 
 func appendString(b []byte, s string) []byte {
@@ -217,10 +225,13 @@ func saveCache(dir, root string, files []*File) error {
 	}
 	defer os.Remove(tmp.Name()) // no-op once renamed
 	w := bufio.NewWriterSize(tmp, 1<<16)
-	body := encodeBody(root, files)
 	w.WriteString(cacheMagic)
-	w.Write(body)
-	if _, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(body, crcTable))); err != nil {
+	crc := crc32.New(crcTable)
+	err = encodeBody(io.MultiWriter(w, crc), root, files)
+	if err == nil {
+		_, err = w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
+	}
+	if err != nil {
 		tmp.Close()
 		return fmt.Errorf("writing the code index cache: %w", err)
 	}

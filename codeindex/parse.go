@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tandemhq/tandem/treesitter"
@@ -55,33 +57,33 @@ func (ix *Index) parse(ctx context.Context, jobs []job) ([]parsed, error) {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return jobs[order[a]].info.Size() > jobs[order[b]].info.Size() })
 	out := make([]parsed, len(jobs))
-	next := make(chan int)
+	// Workers take the next job from a counter, not a channel: a worker
+	// holds its OS thread (below), and every channel hand-off between held
+	// threads is a futex wake-up.
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	workers := min(ix.opts.Workers, len(jobs))
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One thread, one malloc arena for the worker's trees (see treesitter.Parser).
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			p := treesitter.NewParser()
 			defer p.Close()
-			for i := range next {
-				out[i] = ix.indexFile(p, jobs[i])
+			for ctx.Err() == nil {
+				k := int(next.Add(1) - 1)
+				if k >= len(order) {
+					return
+				}
+				out[order[k]] = ix.indexFile(p, jobs[order[k]])
 			}
 		}()
 	}
-	var err error
-feed:
-	for _, i := range order {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
-		}
-	}
-	close(next)
 	wg.Wait()
-	if err != nil {
+	treesitter.ReleaseMemory()
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -1,13 +1,11 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 // C and C++ share one walker; C++ adds classes, namespaces and templates.
 func cRules(cpp bool) map[string]rule {
 	r := map[string]rule{
-		"function_definition":  {emit: func(w *walker, n *sitter.Node, sc scope) { cFunction(w, n, sc, cpp) }},
-		"declaration":          {emit: func(w *walker, n *sitter.Node, sc scope) { cDeclaration(w, n, sc, cpp) }},
-		"field_declaration":    {emit: func(w *walker, n *sitter.Node, sc scope) { cDeclaration(w, n, sc, cpp) }},
+		"function_definition":  {emit: func(w *walker, n node, sc scope) { cFunction(w, n, sc, cpp) }},
+		"declaration":          {emit: func(w *walker, n node, sc scope) { cDeclaration(w, n, sc, cpp) }},
+		"field_declaration":    {emit: func(w *walker, n node, sc scope) { cDeclaration(w, n, sc, cpp) }},
 		"type_definition":      {emit: cTypedef},
 		"struct_specifier":     {emit: cRecord(KindStruct)},
 		"union_specifier":      {emit: cRecord(KindStruct)},
@@ -48,17 +46,17 @@ func union(a, b map[string]bool) map[string]bool {
 
 // cDeclarator unwraps pointers, arrays and parentheses down to the declared
 // name; isFunc reports whether the name declares a function (not a pointer to one).
-func cDeclarator(w *walker, d *sitter.Node) (name *sitter.Node, isFunc bool) {
-	for d != nil {
-		switch d.Type() {
+func cDeclarator(w *walker, d node) (name node, isFunc bool) {
+	for !d.null() {
+		switch w.typ(d) {
 		case "function_declarator":
-			inner := d.ChildByFieldName("declarator")
-			if inner != nil && inner.Type() != "parenthesized_declarator" {
+			inner := w.field(d, "declarator")
+			if !inner.null() && w.typ(inner) != "parenthesized_declarator" {
 				isFunc = true
 			}
 			d = inner
 		case "pointer_declarator", "array_declarator", "init_declarator", "attributed_declarator":
-			d = d.ChildByFieldName("declarator")
+			d = w.field(d, "declarator")
 		case "parenthesized_declarator", "reference_declarator":
 			d = w.firstOfType(d, "identifier", "field_identifier", "pointer_declarator",
 				"function_declarator", "array_declarator", "parenthesized_declarator", "qualified_identifier")
@@ -66,21 +64,21 @@ func cDeclarator(w *walker, d *sitter.Node) (name *sitter.Node, isFunc bool) {
 			return d, isFunc
 		}
 	}
-	return nil, false
+	return node{}, false
 }
 
 // cName splits a C++ qualified name (Foo::bar) into the name and its scope.
-func cName(w *walker, n *sitter.Node) (name *sitter.Node, scopeName string) {
-	for n != nil && n.Type() == "qualified_identifier" {
-		if s := n.ChildByFieldName("scope"); s != nil {
-			if s.Type() == "template_type" { // Shape<T>::area belongs to Shape
-				if tn := s.ChildByFieldName("name"); tn != nil {
+func cName(w *walker, n node) (name node, scopeName string) {
+	for !n.null() && w.typ(n) == "qualified_identifier" {
+		if s := w.field(n, "scope"); !s.null() {
+			if w.typ(s) == "template_type" { // Shape<T>::area belongs to Shape
+				if tn := w.field(s, "name"); !tn.null() {
 					s = tn
 				}
 			}
 			scopeName = joinQualified(scopeName, w.text(s))
 		}
-		n = n.ChildByFieldName("name")
+		n = w.field(n, "name")
 	}
 	return n, scopeName
 }
@@ -92,10 +90,10 @@ func joinQualified(a, b string) string {
 	return a + "::" + b
 }
 
-func cFunction(w *walker, n *sitter.Node, sc scope, cpp bool) {
-	d, _ := cDeclarator(w, n.ChildByFieldName("declarator"))
+func cFunction(w *walker, n node, sc scope, cpp bool) {
+	d, _ := cDeclarator(w, w.field(n, "declarator"))
 	name, qual := cName(w, d)
-	if name == nil {
+	if name.null() {
 		return
 	}
 	kind := KindFunction
@@ -111,15 +109,15 @@ func cFunction(w *walker, n *sitter.Node, sc scope, cpp bool) {
 
 // cDeclaration records globals, prototypes and struct fields, plus a struct
 // or enum defined inline in the declaration.
-func cDeclaration(w *walker, n *sitter.Node, sc scope, cpp bool) {
-	if t := n.ChildByFieldName("type"); t != nil {
+func cDeclaration(w *walker, n node, sc scope, cpp bool) {
+	if t := w.field(n, "type"); !t.null() {
 		w.visit(t, sc)
 	}
 	from := len(w.defs)
 	for _, dn := range w.fieldChildren(n, "declarator") {
 		d, isFunc := cDeclarator(w, dn)
 		name, qual := cName(w, d)
-		if name == nil || qual != "" {
+		if name.null() || qual != "" {
 			continue
 		}
 		kind := KindVariable
@@ -138,12 +136,12 @@ func cDeclaration(w *walker, n *sitter.Node, sc scope, cpp bool) {
 	w.group(n, from)
 }
 
-func cTypedef(w *walker, n *sitter.Node, sc scope) {
-	if t := n.ChildByFieldName("type"); t != nil {
+func cTypedef(w *walker, n node, sc scope) {
+	if t := w.field(n, "type"); !t.null() {
 		w.visit(t, sc)
 	}
 	for _, dn := range w.fieldChildren(n, "declarator") {
-		if d, _ := cDeclarator(w, dn); d != nil {
+		if d, _ := cDeclarator(w, dn); !d.null() {
 			w.add(n, d, w.text(d), KindType, sc)
 		}
 	}
@@ -151,15 +149,15 @@ func cTypedef(w *walker, n *sitter.Node, sc scope) {
 
 // cRecord handles struct, union, enum and class specifiers that have a body;
 // a bare `struct foo` is a reference, not a definition.
-func cRecord(kind Kind) func(w *walker, n *sitter.Node, sc scope) {
-	return func(w *walker, n *sitter.Node, sc scope) {
-		body := n.ChildByFieldName("body")
-		name := n.ChildByFieldName("name")
-		if body == nil || name == nil {
+func cRecord(kind Kind) func(w *walker, n node, sc scope) {
+	return func(w *walker, n node, sc scope) {
+		body := w.field(n, "body")
+		name := w.field(n, "name")
+		if body.null() || name.null() {
 			return
 		}
 		nm, _ := cName(w, name)
-		if nm == nil {
+		if nm.null() {
 			return
 		}
 		tn := w.text(nm)

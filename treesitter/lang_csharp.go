@@ -1,7 +1,5 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 var csharpSpec = &spec{
 	rules: map[string]rule{
 		"namespace_declaration":             {kind: KindNamespace, body: "body", flat: true},
@@ -20,17 +18,17 @@ var csharpSpec = &spec{
 	transparent: set("declaration_list"),
 }
 
-func csharpField(w *walker, n *sitter.Node, sc scope) {
+func csharpField(w *walker, n node, sc scope) {
 	from := len(w.defs)
 	for _, d := range w.namedChildren(w.firstOfType(n, "variable_declaration")) {
-		if d.Type() != "variable_declarator" {
+		if w.typ(d) != "variable_declarator" {
 			continue
 		}
-		name := d.ChildByFieldName("name")
-		if name == nil {
+		name := w.field(d, "name")
+		if name.null() {
 			name = w.firstOfType(d, "identifier")
 		}
-		if name != nil {
+		if !name.null() {
 			w.add(n, name, w.text(name), KindField, sc)
 		}
 	}

@@ -1,7 +1,5 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 var goSpec = &spec{
 	rules: map[string]rule{
 		"function_declaration": {kind: KindFunction},
@@ -13,28 +11,28 @@ var goSpec = &spec{
 }
 
 // goMethod files a method under its receiver's type name.
-func goMethod(w *walker, n *sitter.Node, sc scope) {
-	name := n.ChildByFieldName("name")
-	if name == nil {
+func goMethod(w *walker, n node, sc scope) {
+	name := w.field(n, "name")
+	if name.null() {
 		return
 	}
 	recv := ""
-	if params := n.ChildByFieldName("receiver"); params != nil {
-		if p := w.firstOfType(params, "parameter_declaration"); p != nil {
-			recv = goTypeName(w, p.ChildByFieldName("type"))
+	if params := w.field(n, "receiver"); !params.null() {
+		if p := w.firstOfType(params, "parameter_declaration"); !p.null() {
+			recv = goTypeName(w, w.field(p, "type"))
 		}
 	}
 	w.add(n, name, w.text(name), KindMethod, scope{parent: recv, depth: sc.depth + 1, inType: true})
 }
 
 // goTypeName strips pointers and type arguments: *List[T] -> List.
-func goTypeName(w *walker, t *sitter.Node) string {
-	for t != nil {
-		switch t.Type() {
+func goTypeName(w *walker, t node) string {
+	for !t.null() {
+		switch w.typ(t) {
 		case "pointer_type", "parenthesized_type":
 			t = w.firstOfType(t, "type_identifier", "generic_type", "qualified_type", "pointer_type")
 		case "generic_type":
-			t = t.ChildByFieldName("type")
+			t = w.field(t, "type")
 		default:
 			return w.text(t)
 		}
@@ -42,20 +40,20 @@ func goTypeName(w *walker, t *sitter.Node) string {
 	return ""
 }
 
-func goTypes(w *walker, n *sitter.Node, sc scope) {
+func goTypes(w *walker, n node, sc scope) {
 	from := len(w.defs)
 	for _, s := range w.namedChildren(n) {
-		if s.Type() != "type_spec" && s.Type() != "type_alias" {
+		if w.typ(s) != "type_spec" && w.typ(s) != "type_alias" {
 			continue
 		}
-		name := s.ChildByFieldName("name")
-		if name == nil {
+		name := w.field(s, "name")
+		if name.null() {
 			continue
 		}
-		typ := s.ChildByFieldName("type")
+		typ := w.field(s, "type")
 		kind := KindType
-		if typ != nil && s.Type() == "type_spec" {
-			switch typ.Type() {
+		if !typ.null() && w.typ(s) == "type_spec" {
+			switch w.typ(typ) {
 			case "struct_type":
 				kind = KindStruct
 			case "interface_type":
@@ -75,8 +73,8 @@ func goTypes(w *walker, n *sitter.Node, sc scope) {
 			goFields(w, w.firstOfType(typ, "field_declaration_list"), inner)
 		case KindInterface:
 			for _, m := range w.namedChildren(typ) {
-				if m.Type() == "method_spec" || m.Type() == "method_elem" {
-					if mn := m.ChildByFieldName("name"); mn != nil {
+				if w.typ(m) == "method_spec" || w.typ(m) == "method_elem" {
+					if mn := w.field(m, "name"); !mn.null() {
 						w.add(m, mn, w.text(mn), KindMethod, inner)
 					}
 				}
@@ -86,14 +84,14 @@ func goTypes(w *walker, n *sitter.Node, sc scope) {
 	w.group(n, from)
 }
 
-func goFields(w *walker, list *sitter.Node, sc scope) {
+func goFields(w *walker, list node, sc scope) {
 	for _, f := range w.namedChildren(list) {
-		if f.Type() != "field_declaration" {
+		if w.typ(f) != "field_declaration" {
 			continue
 		}
 		names := w.fieldChildren(f, "name")
 		if len(names) == 0 { // embedded field: named after its type
-			if t := f.ChildByFieldName("type"); t != nil {
+			if t := w.field(f, "type"); !t.null() {
 				w.add(f, t, goTypeName(w, t), KindField, sc)
 			}
 			continue
@@ -106,12 +104,12 @@ func goFields(w *walker, list *sitter.Node, sc scope) {
 
 // goValues handles const and var declarations, grouped or not, with every
 // name of `a, b = 1, 2`.
-func goValues(kind Kind) func(w *walker, n *sitter.Node, sc scope) {
-	return func(w *walker, n *sitter.Node, sc scope) {
+func goValues(kind Kind) func(w *walker, n node, sc scope) {
+	return func(w *walker, n node, sc scope) {
 		from := len(w.defs)
-		var specs []*sitter.Node
+		var specs []node
 		for _, c := range w.namedChildren(n) {
-			switch c.Type() {
+			switch w.typ(c) {
 			case "const_spec", "var_spec":
 				specs = append(specs, c)
 			case "var_spec_list":

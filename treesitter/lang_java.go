@@ -1,7 +1,5 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 var javaSpec = &spec{
 	rules: map[string]rule{
 		"class_declaration":           {kind: KindClass, body: "body"},
@@ -19,11 +17,11 @@ var javaSpec = &spec{
 }
 
 // javaFields records each declarator of `int a, b;`.
-func javaFields(kind Kind) func(w *walker, n *sitter.Node, sc scope) {
-	return func(w *walker, n *sitter.Node, sc scope) {
+func javaFields(kind Kind) func(w *walker, n node, sc scope) {
+	return func(w *walker, n node, sc scope) {
 		from := len(w.defs)
 		for _, d := range w.fieldChildren(n, "declarator") {
-			if name := d.ChildByFieldName("name"); name != nil {
+			if name := w.field(d, "name"); !name.null() {
 				w.add(n, name, w.text(name), kind, sc)
 			}
 		}

@@ -1,7 +1,5 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 // jsRules are shared by JavaScript and TypeScript (TS adds its own).
 func jsRules() map[string]rule {
 	return map[string]rule{
@@ -23,18 +21,18 @@ var jsSpec = &spec{
 
 // jsDeclaration records each declarator of `const a = 1, f = () => {}`;
 // functions and classes assigned to a name are named after it.
-func jsDeclaration(w *walker, n *sitter.Node, sc scope) {
+func jsDeclaration(w *walker, n node, sc scope) {
 	if sc.inType {
 		return
 	}
 	from := len(w.defs)
-	isConst := n.Child(0) != nil && n.Child(0).Type() == "const"
+	isConst := w.typ(w.child(n, 0)) == "const"
 	for _, d := range w.namedChildren(n) {
-		if d.Type() != "variable_declarator" {
+		if w.typ(d) != "variable_declarator" {
 			continue
 		}
-		name := d.ChildByFieldName("name")
-		if name == nil || name.Type() != "identifier" {
+		name := w.field(d, "name")
+		if name.null() || w.typ(name) != "identifier" {
 			continue // destructuring patterns declare nothing worth listing
 		}
 		kind := KindVariable
@@ -42,8 +40,8 @@ func jsDeclaration(w *walker, n *sitter.Node, sc scope) {
 			kind = KindConstant
 		}
 		span := d
-		if v := d.ChildByFieldName("value"); v != nil {
-			switch v.Type() {
+		if v := w.field(d, "value"); !v.null() {
+			switch w.typ(v) {
 			case "arrow_function", "function", "function_expression", "generator_function":
 				kind = KindFunction
 			case "class":

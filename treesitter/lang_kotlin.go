@@ -1,7 +1,5 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 // Kotlin is one of the cheap extra languages: top-level definitions and one
 // level of members, checked on the sample under testdata/defs.
 var kotlinSpec = &spec{
@@ -16,19 +14,20 @@ var kotlinSpec = &spec{
 }
 
 // kotlinClass tells interfaces from classes by their keyword.
-func kotlinClass(w *walker, n *sitter.Node, sc scope) {
+func kotlinClass(w *walker, n node, sc scope) {
 	name := w.firstOfType(n, "type_identifier")
-	if name == nil {
+	if name.null() {
 		return
 	}
 	kind := KindClass
-	for i := 0; i < int(n.ChildCount()); i++ {
-		if c := n.Child(i); !c.IsNamed() && c.Type() == "interface" {
+	w.each(n, false, func(c node) bool {
+		if !c.isNamed() && w.typ(c) == "interface" {
 			kind = KindInterface
-			break
+			return false
 		}
-	}
-	if w.firstOfType(n, "enum_class_body") != nil {
+		return true
+	})
+	if !w.firstOfType(n, "enum_class_body").null() {
 		kind = KindEnum
 	}
 	tn := w.text(name)
@@ -36,9 +35,9 @@ func kotlinClass(w *walker, n *sitter.Node, sc scope) {
 	w.members(n, false, tn, sc)
 }
 
-func kotlinProperty(w *walker, n *sitter.Node) *sitter.Node {
-	if v := w.firstOfType(n, "variable_declaration"); v != nil {
+func kotlinProperty(w *walker, n node) node {
+	if v := w.firstOfType(n, "variable_declaration"); !v.null() {
 		return w.firstOfType(v, "simple_identifier")
 	}
-	return nil
+	return node{}
 }

@@ -1,10 +1,6 @@
 package treesitter
 
-import (
-	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
-)
+import "strings"
 
 // Lua is one of the cheap extra languages: top-level definitions and one
 // level of members, checked on the sample under testdata/defs.
@@ -16,12 +12,12 @@ var luaSpec = &spec{
 }
 
 // luaFunction names `function M.f()` and `function M:f()` after their table.
-func luaFunction(w *walker, n *sitter.Node, sc scope) {
-	name := n.ChildByFieldName("name")
-	if name == nil {
+func luaFunction(w *walker, n node, sc scope) {
+	name := w.field(n, "name")
+	if name.null() {
 		name = w.firstOfType(n, "function_name", "identifier")
 	}
-	if name == nil {
+	if name.null() {
 		return
 	}
 	full := w.text(name)
@@ -34,9 +30,9 @@ func luaFunction(w *walker, n *sitter.Node, sc scope) {
 	// This grammar starts a statement (and its first tokens) at the end of
 	// the previous one, so the span runs from the name to the closing `end`.
 	if def := w.add(n, name, full, kind, sc); def != nil {
-		def.Start = int(name.StartPoint().Row) + 1
-		if end := w.firstOfType(n, "function_end"); end != nil {
-			def.End = int(end.EndPoint().Row) + 1
+		def.Start = name.startRow() + 1
+		if end := w.firstOfType(n, "function_end"); !end.null() {
+			def.End = int(end.end_row) + 1
 		}
 	}
 }

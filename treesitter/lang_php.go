@@ -1,7 +1,5 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 var phpSpec = &spec{
 	rules: map[string]rule{
 		"namespace_definition":  {kind: KindNamespace, body: "body", flat: true},
@@ -18,18 +16,18 @@ var phpSpec = &spec{
 }
 
 // phpList records each element of `public $a, $b;` or `const A = 1, B = 2;`.
-func phpList(element string, kind Kind) func(w *walker, n *sitter.Node, sc scope) {
-	return func(w *walker, n *sitter.Node, sc scope) {
+func phpList(element string, kind Kind) func(w *walker, n node, sc scope) {
+	return func(w *walker, n node, sc scope) {
 		from := len(w.defs)
 		for _, e := range w.namedChildren(n) {
-			if e.Type() != element {
+			if w.typ(e) != element {
 				continue
 			}
-			name := e.ChildByFieldName("name")
-			if name == nil {
+			name := w.field(e, "name")
+			if name.null() {
 				name = w.firstOfType(e, "variable_name", "name")
 			}
-			if name != nil {
+			if !name.null() {
 				w.add(n, name, w.text(name), kind, sc)
 			}
 		}

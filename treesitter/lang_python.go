@@ -1,10 +1,6 @@
 package treesitter
 
-import (
-	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
-)
+import "strings"
 
 var pythonSpec = &spec{
 	rules: map[string]rule{
@@ -18,13 +14,13 @@ var pythonSpec = &spec{
 
 // pythonAssignment records module and class level `NAME = value` (and
 // annotated `name: T = v`); ALL_CAPS names are constants, class-level ones fields.
-func pythonAssignment(w *walker, n *sitter.Node, sc scope) {
+func pythonAssignment(w *walker, n node, sc scope) {
 	a := w.firstOfType(n, "assignment")
-	if a == nil {
+	if a.null() {
 		return
 	}
-	left := a.ChildByFieldName("left")
-	if left == nil || left.Type() != "identifier" {
+	left := w.field(a, "left")
+	if left.null() || w.typ(left) != "identifier" {
 		return
 	}
 	name := w.text(left)

@@ -1,7 +1,5 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 var rubySpec = &spec{
 	rules: map[string]rule{
 		"class":            {kind: KindClass, body: "."},
@@ -15,9 +13,9 @@ var rubySpec = &spec{
 }
 
 // rubyConstant records `NAME = value`; other assignments are not definitions.
-func rubyConstant(w *walker, n *sitter.Node, sc scope) {
-	left := n.ChildByFieldName("left")
-	if left == nil || left.Type() != "constant" {
+func rubyConstant(w *walker, n node, sc scope) {
+	left := w.field(n, "left")
+	if left.null() || w.typ(left) != "constant" {
 		return
 	}
 	w.add(n, left, w.text(left), KindConstant, sc)

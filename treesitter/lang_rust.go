@@ -1,7 +1,5 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 var rustSpec = &spec{
 	rules: map[string]rule{
 		"function_item":           {kind: KindFunction, memberKind: KindMethod},
@@ -24,18 +22,18 @@ var rustSpec = &spec{
 
 // rustImpl records `impl Trait for Type` under the type's name, so its
 // methods' parent is the type they extend.
-func rustImpl(w *walker, n *sitter.Node, sc scope) {
-	typ := n.ChildByFieldName("type")
-	if typ == nil {
+func rustImpl(w *walker, n node, sc scope) {
+	typ := w.field(n, "type")
+	if typ.null() {
 		return
 	}
 	name := typ
-	if typ.Type() == "generic_type" {
-		if t := typ.ChildByFieldName("type"); t != nil {
+	if w.typ(typ) == "generic_type" {
+		if t := w.field(typ, "type"); !t.null() {
 			name = t
 		}
 	}
 	tn := w.text(name)
 	w.add(n, typ, tn, KindImpl, sc)
-	w.members(n.ChildByFieldName("body"), false, tn, sc)
+	w.members(w.field(n, "body"), false, tn, sc)
 }

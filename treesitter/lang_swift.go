@@ -1,7 +1,5 @@
 package treesitter
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 // Swift is one of the cheap extra languages: top-level definitions and one
 // level of members, checked on the sample under testdata/defs.
 var swiftSpec = &spec{
@@ -17,14 +15,14 @@ var swiftSpec = &spec{
 }
 
 // swiftType maps `class`, `struct`, `enum`, `actor` and `extension` to kinds.
-func swiftType(w *walker, n *sitter.Node, sc scope) {
-	name := n.ChildByFieldName("name")
-	if name == nil {
+func swiftType(w *walker, n node, sc scope) {
+	name := w.field(n, "name")
+	if name.null() {
 		return
 	}
 	kind := KindClass
-	if k := n.ChildByFieldName("declaration_kind"); k != nil {
-		switch k.Type() {
+	if k := w.field(n, "declaration_kind"); !k.null() {
+		switch w.typ(k) {
 		case "struct":
 			kind = KindStruct
 		case "enum":
@@ -35,5 +33,5 @@ func swiftType(w *walker, n *sitter.Node, sc scope) {
 	}
 	tn := w.text(name)
 	w.add(n, name, tn, kind, sc)
-	w.members(n.ChildByFieldName("body"), false, tn, sc)
+	w.members(w.field(n, "body"), false, tn, sc)
 }

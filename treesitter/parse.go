@@ -13,10 +13,6 @@ import (
 // no per-parse cancellation is needed (see Parser).
 const MaxSource = 1 << 20
 
-// trimAfter is the source size from which the C heap is trimmed after a
-// parse: a tree takes some 40 times its source.
-const trimAfter = 256 << 10
-
 // ErrTooLarge reports a source bigger than MaxSource.
 var ErrTooLarge = errors.New("file too large to index")
 
@@ -35,8 +31,18 @@ const ParseTimeout = 20 * time.Second
 // guard keeps a normal parse under a second and tree-sitter's own timeout
 // (ParseTimeout) stops a runaway one; callers check their context between
 // files.
+//
+// Memory: tree-sitter allocates with malloc, and glibc gives each OS thread
+// its own arena. A goroutine that hops threads spreads trees over many
+// arenas, where freed memory sits unreturned. A worker parsing many files
+// should hold its thread (runtime.LockOSThread) so it reuses one arena, and
+// call ReleaseMemory when the batch is done. Measured on the Go tree with
+// two workers: peak RSS 76 MB instead of 137 MB, and 5-10% less CPU than
+// trimming the heap after every large file.
 type Parser struct {
 	parsers map[*Language]*sitter.Parser
+	cur     cursor
+	buf     []node
 }
 
 // NewParser returns a Parser; Close releases its C memory.
@@ -50,6 +56,7 @@ func (p *Parser) Close() {
 		ps.Close()
 	}
 	p.parsers = nil
+	p.cur.close()
 }
 
 // Definitions parses src as lang and returns what it defines, in source
@@ -68,15 +75,10 @@ func (p *Parser) Definitions(lang *Language, src []byte) (defs []Definition, err
 	}
 	// Closing at once, rather than leaving it to the finalizer, roughly
 	// halves peak memory when indexing a large tree.
-	defer func() {
-		tree.Close()
-		if len(src) >= trimAfter {
-			releaseMemory()
-		}
-	}()
-	w := walker{spec: lang.spec, src: src}
-	defer w.close()
-	w.children(tree.RootNode(), scope{})
+	defer tree.Close()
+	w := walker{tab: lang.tables(), src: src, cur: &p.cur, buf: p.buf[:0]}
+	w.children(rootNode(tree.RootNode()), scope{})
+	p.buf = w.buf
 	if lang.spec.post != nil {
 		w.defs = lang.spec.post(w.defs)
 	}

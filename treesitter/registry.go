@@ -3,6 +3,7 @@ package treesitter
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/bash"
@@ -32,6 +33,15 @@ type Language struct {
 	Extensions []string
 	grammar    func() *sitter.Language
 	spec       *spec
+
+	tablesOnce sync.Once
+	tab        *grammarTables
+}
+
+// tables returns the language's symbol and field tables, built on first use.
+func (l *Language) tables() *grammarTables {
+	l.tablesOnce.Do(func() { l.tab = newGrammarTables(l.grammar(), l.spec) })
+	return l.tab
 }
 
 // registry is the one table of languages tandem knows. It is built once and

@@ -5,7 +5,8 @@ package treesitter
 // #include <malloc.h>
 import "C"
 
-// releaseMemory hands memory freed by a large tree back to the kernel.
-// glibc keeps freed blocks in per-thread arenas otherwise, so two workers
-// that each parsed a big file would hold that peak for the whole run.
-func releaseMemory() { C.malloc_trim(0) }
+// ReleaseMemory hands the C heap that parsing freed back to the kernel.
+// glibc keeps freed blocks in its arenas for reuse; after a batch of parses
+// (a largest file's tree is some 40 MB) that is memory a long-lived process
+// would otherwise hold for nothing.
+func ReleaseMemory() { C.malloc_trim(0) }

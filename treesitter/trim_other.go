@@ -2,5 +2,5 @@
 
 package treesitter
 
-// releaseMemory is a no-op where the C allocator has no trim call.
-func releaseMemory() {}
+// ReleaseMemory is a no-op where the C allocator has no trim call.
+func ReleaseMemory() {}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // A spec describes how to find one language's definitions by walking the
@@ -29,14 +27,14 @@ type rule struct {
 	// memberKind replaces kind inside another definition (function -> method).
 	memberKind Kind
 	// name finds the node naming the definition; nil means the "name" field.
-	name func(w *walker, n *sitter.Node) *sitter.Node
+	name func(w *walker, n node) node
 	// body is the field holding members: "" = none, "." = the node's own children.
 	body string
 	// flat containers (namespaces, modules) do not deepen their members.
 	flat bool
 	// emit replaces the default handling for node types that declare
 	// several names or need their scope computed.
-	emit func(w *walker, n *sitter.Node, sc scope)
+	emit func(w *walker, n node, sc scope)
 }
 
 type scope struct {
@@ -51,58 +49,59 @@ type scope struct {
 const maxDepth = 3
 
 type walker struct {
-	spec *spec
+	tab  *grammarTables
 	src  []byte
 	defs []Definition
-	free []*sitter.TreeCursor // cursors to reuse: a new one costs a finalizer
+	cur  *cursor
+	// buf is a stack of children lists: each call appends its node's
+	// children and truncates back when done, so nested calls share it.
+	buf []node
 }
 
-// cursor returns a cursor on n; hand it back with release.
-func (w *walker) cursor(n *sitter.Node) *sitter.TreeCursor {
-	if k := len(w.free); k > 0 {
-		c := w.free[k-1]
-		w.free = w.free[:k-1]
-		c.Reset(n)
-		return c
+// typ is n's node type, as the grammar names it.
+func (w *walker) typ(n node) string {
+	if n.null() || int(n.symbol) >= len(w.tab.names) {
+		return ""
 	}
-	return sitter.NewTreeCursor(n)
+	return w.tab.names[n.symbol]
 }
 
-func (w *walker) release(c *sitter.TreeCursor) { w.free = append(w.free, c) }
-
-// close frees the walker's cursors.
-func (w *walker) close() {
-	for _, c := range w.free {
-		c.Close()
-	}
-	w.free = nil
+// field returns n's first child under the named field, or the zero node.
+func (w *walker) field(n node, name string) node {
+	return fieldChild(n, w.tab.fields[name])
 }
 
-func (w *walker) children(n *sitter.Node, sc scope) {
-	if n == nil || n.ChildCount() == 0 {
-		return
-	}
-	// A cursor steps siblings in O(1); NamedChild(i) rescans from the start.
-	c := w.cursor(n)
-	defer w.release(c)
-	if !c.GoToFirstChild() {
-		return
-	}
-	for {
-		if ch := c.CurrentNode(); ch.IsNamed() {
-			w.visit(ch, sc)
-		}
-		if !c.GoToNextSibling() {
+// child returns n's i-th child, named or not.
+func (w *walker) child(n node, i int) node { return childAt(n, i) }
+
+// each calls fn for n's children (only the named ones if namedOnly) in
+// order, stopping when fn returns false.
+func (w *walker) each(n node, namedOnly bool, fn func(node) bool) {
+	start := len(w.buf)
+	w.buf = w.cur.children(n, namedOnly, w.buf)
+	kids := w.buf[start:]
+	defer func() { w.buf = w.buf[:start] }()
+	for _, ch := range kids {
+		if !fn(ch) {
 			return
 		}
 	}
 }
 
-func (w *walker) visit(n *sitter.Node, sc scope) {
-	t := n.Type()
-	r, ok := w.spec.rules[t]
-	if !ok {
-		if w.spec.transparent[t] {
+func (w *walker) children(n node, sc scope) {
+	w.each(n, true, func(ch node) bool {
+		w.visit(ch, sc)
+		return true
+	})
+}
+
+func (w *walker) visit(n node, sc scope) {
+	if n.null() || int(n.symbol) >= len(w.tab.rules) {
+		return
+	}
+	r := w.tab.rules[n.symbol]
+	if r == nil {
+		if w.tab.transparent[n.symbol] {
 			w.children(n, sc)
 		}
 		return
@@ -111,13 +110,13 @@ func (w *walker) visit(n *sitter.Node, sc scope) {
 		r.emit(w, n, sc)
 		return
 	}
-	var nameNode *sitter.Node
+	var nameNode node
 	if r.name != nil {
 		nameNode = r.name(w, n)
 	} else {
-		nameNode = n.ChildByFieldName("name")
+		nameNode = w.field(n, "name")
 	}
-	if nameNode == nil {
+	if nameNode.null() {
 		return
 	}
 	kind := r.kind
@@ -131,14 +130,14 @@ func (w *walker) visit(n *sitter.Node, sc scope) {
 	}
 	body := n
 	if r.body != "." {
-		body = n.ChildByFieldName(r.body)
+		body = w.field(n, r.body)
 	}
 	w.members(body, r.flat, name, sc)
 }
 
 // members walks a container's body with the container as parent.
-func (w *walker) members(body *sitter.Node, flat bool, name string, sc scope) {
-	if body == nil {
+func (w *walker) members(body node, flat bool, name string, sc scope) {
+	if body.null() {
 		return
 	}
 	inner := scope{parent: joinScope(sc.parent, name), depth: sc.depth + 1, inType: true}
@@ -159,7 +158,7 @@ func joinScope(parent, name string) string {
 }
 
 // add records a definition spanning n, named by nameNode.
-func (w *walker) add(n, nameNode *sitter.Node, name string, kind Kind, sc scope) *Definition {
+func (w *walker) add(n, nameNode node, name string, kind Kind, sc scope) *Definition {
 	if name == "" {
 		return nil
 	}
@@ -169,7 +168,7 @@ func (w *walker) add(n, nameNode *sitter.Node, name string, kind Kind, sc scope)
 		Kind:      kind,
 		Start:     start,
 		End:       end,
-		Signature: w.lineAt(nameNode.StartByte()),
+		Signature: w.lineAt(uint32(nameNode.start_byte)),
 		Parent:    sc.parent,
 		Depth:     sc.depth,
 	})
@@ -178,18 +177,20 @@ func (w *walker) add(n, nameNode *sitter.Node, name string, kind Kind, sc scope)
 
 // lines returns n's 1-based inclusive line range. A node ending right after a
 // newline (column 0) ends on the previous line.
-func lines(n *sitter.Node) (int, int) {
-	s, e := n.StartPoint(), n.EndPoint()
-	start, end := int(s.Row)+1, int(e.Row)+1
-	if e.Column == 0 && e.Row > s.Row {
+func lines(n node) (int, int) {
+	start, end := int(n.start_row)+1, int(n.end_row)+1
+	if n.end_column == 0 && n.end_row > n.start_row {
 		end--
 	}
 	return start, end
 }
 
 // text is a node's source, made valid UTF-8 and kept to one line.
-func (w *walker) text(n *sitter.Node) string {
-	s, e := n.StartByte(), n.EndByte()
+func (w *walker) text(n node) string {
+	if n.null() {
+		return ""
+	}
+	s, e := n.start_byte, n.end_byte
 	if int(e) > len(w.src) || s > e {
 		return ""
 	}
@@ -237,72 +238,63 @@ func clean(b []byte, max int) string {
 	return s
 }
 
-// fieldChildren returns every child of n under field (ChildByFieldName
-// returns only the first, so `a, b = 1, 2` would lose b).
-func (w *walker) fieldChildren(n *sitter.Node, field string) []*sitter.Node {
-	var out []*sitter.Node
-	c := w.cursor(n)
-	defer w.release(c)
-	if !c.GoToFirstChild() {
+// fieldChildren returns every child of n under field (field returns only
+// the first, so `a, b = 1, 2` would lose b).
+func (w *walker) fieldChildren(n node, field string) []node {
+	id := w.tab.fields[field]
+	if id == 0 {
 		return nil
 	}
-	for {
-		if c.CurrentFieldName() == field {
-			out = append(out, c.CurrentNode())
+	var out []node
+	w.each(n, false, func(ch node) bool {
+		if uint16(ch.field) == id {
+			out = append(out, ch)
 		}
-		if !c.GoToNextSibling() {
-			return out
-		}
-	}
+		return true
+	})
+	return out
 }
 
 // namedChildren returns n's named children in order.
-func (w *walker) namedChildren(n *sitter.Node) []*sitter.Node {
-	if n == nil {
-		return nil
-	}
-	var out []*sitter.Node
-	c := w.cursor(n)
-	defer w.release(c)
-	if !c.GoToFirstChild() {
-		return nil
-	}
-	for {
-		if ch := c.CurrentNode(); ch.IsNamed() {
-			out = append(out, ch)
-		}
-		if !c.GoToNextSibling() {
-			return out
-		}
-	}
+func (w *walker) namedChildren(n node) []node {
+	var out []node
+	w.each(n, true, func(ch node) bool {
+		out = append(out, ch)
+		return true
+	})
+	return out
 }
 
 // firstOfType returns n's first named child whose type is one of types.
-func (w *walker) firstOfType(n *sitter.Node, types ...string) *sitter.Node {
-	for _, c := range w.namedChildren(n) {
-		for _, t := range types {
-			if c.Type() == t {
-				return c
+func (w *walker) firstOfType(n node, types ...string) node {
+	var found node
+	w.each(n, true, func(ch node) bool {
+		t := w.typ(ch)
+		for _, want := range types {
+			if t == want {
+				found = ch
+				return false
 			}
 		}
-	}
-	return nil
+		return true
+	})
+	return found
 }
 
 // byType returns a name finder picking the first child of the given types.
-func byType(types ...string) func(*walker, *sitter.Node) *sitter.Node {
-	return func(w *walker, n *sitter.Node) *sitter.Node { return w.firstOfType(n, types...) }
+func byType(types ...string) func(*walker, node) node {
+	return func(w *walker, n node) node { return w.firstOfType(n, types...) }
 }
 
 // byField returns a name finder reading the given field.
-func byField(field string) func(*walker, *sitter.Node) *sitter.Node {
-	return func(w *walker, n *sitter.Node) *sitter.Node { return n.ChildByFieldName(field) }
+func byField(field string) func(*walker, node) node {
+	return func(w *walker, n node) node { return w.field(n, field) }
 }
 
 // group marks defs[from:] as one declaration spanning n, when it named more than one thing.
 // Members the declaration's definitions brought along (struct fields) are
 // not part of the group.
-func (w *walker) group(n *sitter.Node, from int) {
+func (w *walker) group(n node, from int) {
 	if len(w.defs)-from < 2 {
 		return
 	}
