@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -52,12 +53,37 @@ func FuzzDefinitions(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
 		lang := langs[int(which)%len(langs)]
+		start := time.Now()
 		defs, err := Definitions(lang, src)
+		// A grammar may loop on garbage; the budget must stop it, reported.
+		if errors.Is(err, ErrTimeout) {
+			if took := time.Since(start); took > parseBudget(len(src))+5*time.Second {
+				t.Fatalf("%s: a parse with a budget of %v ran %v", lang.Name, parseBudget(len(src)), took)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", lang.Name, err)
 		}
 		checkInvariants(t, lang, src, defs)
 	})
+}
+
+// TestRunawayParseStops: the fuzzer found a small input the Swift grammar
+// parses for as long as it is allowed to. It must end within the budget for
+// its size, with ErrTimeout or (should a grammar update fix it) a result.
+func TestRunawayParseStops(t *testing.T) {
+	src := []byte("package app\n\ntramt Shape {\n  def area: Double\n}\n\ncase class Circle(\xd0: Double) extends Shape {\n  val pi = 3.14\n  def area: Double = ")
+	start := time.Now()
+	_, err := Definitions(ByName("swift"), src)
+	took := time.Since(start)
+	if err != nil && !errors.Is(err, ErrTimeout) {
+		t.Fatal(err)
+	}
+	if limit := parseBudget(len(src)) + 5*time.Second; took > limit {
+		t.Fatalf("parse ran %v, over %v", took, limit)
+	}
+	t.Logf("err=%v after %v", err, took)
 }
 
 func TestInvalidUTF8Names(t *testing.T) {

@@ -16,21 +16,28 @@ const MaxSource = 1 << 20
 // ErrTooLarge reports a source bigger than MaxSource.
 var ErrTooLarge = errors.New("file too large to index")
 
-// ErrTimeout reports a parse stopped by ParseTimeout: a pathological input
-// or a grammar's scanner stuck in a loop must not stall a worker forever.
+// ErrTimeout reports a parse stopped by its time budget (parseBudget): a
+// pathological input or a grammar stuck in a loop must not stall a worker.
 var ErrTimeout = errors.New("parsing took too long")
 
-// ParseTimeout bounds one parse. A MaxSource file parses in about a second.
-const ParseTimeout = 20 * time.Second
+// parseBudget bounds the parse of n bytes. Parsing runs at some 15 MB/s on
+// one core (a 1 MiB file in about 70 ms), so the budget leaves about fifty
+// times that, for slow grammars and busy machines. It grows with the size
+// because a fixed bound loose enough for a large file lets a small
+// pathological one run long: the fuzzer found 131 bytes that kept the Swift
+// grammar busy until a fixed 20 s limit stopped it.
+func parseBudget(n int) time.Duration {
+	return 250*time.Millisecond + time.Duration(n)*5*time.Microsecond
+}
 
 // Parser extracts definitions. It keeps one tree-sitter parser per language
 // and must be used by one goroutine at a time.
 //
 // Cancellation: parsing uses the bindings' plain Parse, not ParseCtx, since
 // ParseCtx with a cancellable context starts a goroutine per parse. The size
-// guard keeps a normal parse under a second and tree-sitter's own timeout
-// (ParseTimeout) stops a runaway one; callers check their context between
-// files.
+// guard keeps a normal parse well under a second, tree-sitter's own timeout
+// (parseBudget) stops a runaway one, and callers check their context
+// between files.
 //
 // Memory: tree-sitter allocates with malloc, and glibc gives each OS thread
 // its own arena. A goroutine that hops threads spreads trees over many
@@ -67,11 +74,13 @@ func (p *Parser) Definitions(lang *Language, src []byte) (defs []Definition, err
 		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, len(src), MaxSource)
 	}
 	ps := p.parser(lang)
+	budget := parseBudget(len(src))
+	ps.SetOperationLimit(int(budget / time.Microsecond))
 	tree := ps.Parse(nil, src)
 	if tree == nil {
 		// A halted parse would resume on the next call unless reset.
 		ps.Reset()
-		return nil, fmt.Errorf("%w (limit %v)", ErrTimeout, ParseTimeout)
+		return nil, fmt.Errorf("%w (limit %v for %d bytes)", ErrTimeout, budget, len(src))
 	}
 	// Closing at once, rather than leaving it to the finalizer, roughly
 	// halves peak memory when indexing a large tree.
@@ -90,7 +99,6 @@ func (p *Parser) parser(lang *Language) *sitter.Parser {
 	if ps == nil {
 		ps = sitter.NewParser()
 		ps.SetLanguage(lang.grammar())
-		ps.SetOperationLimit(int(ParseTimeout / time.Microsecond))
 		p.parsers[lang] = ps
 	}
 	return ps
