@@ -5,7 +5,7 @@
 #   - tandem defs, cold (fresh $TANDEM_HOME, so no cache) and warm (same cache)
 #   - the parse-only floor (tree-sitter parsing with no extraction; go test -bench)
 # and prints wall and CPU time, peak RSS and the ratios the issue sets goals
-# for. Usage: bench/defs.sh [TREE]   (BENCH_RUNS=N keeps the best of N runs)
+# for. Usage: bench/defs.sh [TREE]   (BENCH_RUNS=N runs N interleaved rounds and keeps each command's best)
 # BENCH_BUILD=1 also times a cold build (private GOCACHE) and a warm one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,37 +41,40 @@ else
   build -o "$tmp/tandem" ./cmd/tandem
 fi
 
-# measure NAME CMD... runs CMD (stdout to $tmp/NAME.out) and records
-# "wall user sys maxrss_kb" of its best (lowest wall) run in $tmp/NAME.m.
 if [ -x /usr/bin/time ]; then
   timer() { /usr/bin/time -f "wall=%e user=%U sys=%S maxrss_kb=%M" "$@"; }
 else
   build -o "$tmp/rusage" ./bench/rusage
   timer() { "$tmp/rusage" "$@"; }
 fi
+
+# measure NAME CMD... runs CMD once (stdout to $tmp/NAME.out) and keeps in
+# $tmp/NAME.m the "wall user sys maxrss_kb" of NAME's best (lowest wall) run
+# so far.
 measure() {
   local name=$1; shift
-  local best=""
-  for _ in $(seq "$runs"); do
-    [ -n "${BEFORE:-}" ] && eval "$BEFORE"
-    timer "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || { cat "$tmp/$name.err" >&2; exit 1; }
-    local line
-    line=$(grep -E '^wall=' "$tmp/$name.err" | tail -1 | sed 's/[a-z_]*=//g')
-    if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best=$line; fi
-  done
-  echo "$best" >"$tmp/$name.m"
+  timer "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || { cat "$tmp/$name.err" >&2; exit 1; }
+  local line best
+  line=$(grep -E '^wall=' "$tmp/$name.err" | tail -1 | sed 's/[a-z_]*=//g')
+  best=$(cat "$tmp/$name.m" 2>/dev/null || true)
+  if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then echo "$line" >"$tmp/$name.m"; fi
 }
 
 echo "tree: $tree  ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
 
-measure ctags ctags -R -f "$tmp/tags" "$tree"
-BEFORE="rm -rf '$tmp/home'" measure cold env TANDEM_HOME="$tmp/home" "$tmp/tandem" defs "$tree"
-measure warm env TANDEM_HOME="$tmp/home" "$tmp/tandem" defs "$tree"
-
 # The floor: parse every file with one worker per CPU, extract nothing.
 build_test() { go test -c "$@" 2>"$tmp/build.log" || { cat "$tmp/build.log" >&2; exit 1; }; }
 build_test -o "$tmp/treesitter.test" ./treesitter
-measure floor env TANDEM_BENCH_ROOT="$tree" "$tmp/treesitter.test" -test.run '^$' -test.bench '^BenchmarkParseOnly$' -test.benchtime 1x
+
+# Rounds interleave the four commands, so a machine whose speed drifts
+# (shared cloud VMs do) slows them alike instead of whichever ran last.
+for _ in $(seq "$runs"); do
+  measure ctags ctags -R -f "$tmp/tags" "$tree"
+  rm -rf "$tmp/home"
+  measure cold env TANDEM_HOME="$tmp/home" "$tmp/tandem" defs "$tree"
+  measure warm env TANDEM_HOME="$tmp/home" "$tmp/tandem" defs "$tree"
+  measure floor env TANDEM_BENCH_ROOT="$tree" "$tmp/treesitter.test" -test.run '^$' -test.bench '^BenchmarkParseOnly$' -test.benchtime 1x
+done
 
 tags=$(grep -vc '^!_TAG' "$tmp/tags" || true)
 defs=$(grep -vc -e '^#' -e '^$' -e '^(' "$tmp/cold.out" || true)
