@@ -21,11 +21,19 @@ import (
 // magic, version, root or checksum does not match is ignored and rebuilt.
 const (
 	cacheMagic   = "tandem-codeindex\x00"
-	cacheVersion = 1
-	cacheName    = "defs.v1"
+	cacheVersion = 2
+	cacheName    = "defs.v2"
+	// oldCacheName is version 1's file, removed when version 2 is written.
+	oldCacheName = "defs.v1"
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// minDefBytes is the smallest encoding of a definition: nine varints.
+const minDefBytes = 9
+
+// maxCache bounds the cache file read into memory; the Go tree's is 16 MB.
+const maxCache = 1 << 30
 
 // errCorrupt marks a cache that cannot be trusted.
 var errCorrupt = errors.New("code index cache is corrupt")
@@ -45,6 +53,11 @@ func encodeBody(w io.Writer, root string, files []*File) error {
 	b = binary.AppendUvarint(b, cacheVersion)
 	b = appendString(b, root)
 	b = binary.AppendUvarint(b, uint64(len(files)))
+	ndefs := 0
+	for _, f := range files {
+		ndefs += len(f.Defs)
+	}
+	b = binary.AppendUvarint(b, uint64(ndefs)) // lets a reader allocate them at once
 	for _, f := range files {
 		b = appendString(b, f.Path)
 		b = appendString(b, f.Lang)
@@ -101,18 +114,30 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 	if n > uint64(len(body)) {
 		return nil, fmt.Errorf("%w: file count", errCorrupt)
 	}
+	total := r.uvarint()
+	if total > uint64(len(body))/minDefBytes {
+		return nil, fmt.Errorf("%w: definition total", errCorrupt)
+	}
+	// Files and definitions come from two allocations, not one per file:
+	// on a large tree that is most of the time a warm start takes.
+	slab := bigSlice[treesitter.Definition](int(total))
+	fileSlab := make([]File, n)
 	kinds := make(map[string]treesitter.Kind)
 	files := make(map[string]*File, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
-		f := &File{Path: r.string(), Lang: r.string(), Size: r.varint(), ModTime: r.varint()}
+		f := &fileSlab[i]
+		*f = File{Path: r.string(), Lang: r.string(), Size: r.varint(), ModTime: r.varint()}
 		copy(f.Hash[:], r.raw(len(f.Hash)))
 		f.Lines = int(r.uvarint())
 		f.Err = r.string()
 		nd := r.uvarint()
-		if nd > uint64(len(body)) {
+		if nd > uint64(len(slab)) {
 			return nil, fmt.Errorf("%w: definition count", errCorrupt)
 		}
-		f.Defs = make([]treesitter.Definition, nd)
+		// The full slice expression keeps an append to one file's
+		// definitions from writing over the next file's.
+		f.Defs = slab[:nd:nd]
+		slab = slab[nd:]
 		for j := range f.Defs {
 			d := &f.Defs[j]
 			d.Name = r.string()
@@ -136,7 +161,7 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if r.off != len(r.s) {
+	if r.off != len(r.s) || len(slab) != 0 {
 		return nil, fmt.Errorf("%w: trailing bytes", errCorrupt)
 	}
 	return files, nil
@@ -206,9 +231,21 @@ func (r *reader) raw(n int) string {
 // loadCache returns the cached files of root, or nil with the reason the
 // cache was not usable (missing, corrupt, another version).
 func loadCache(dir, root string) (map[string]*File, error) {
-	data, err := os.ReadFile(filepath.Join(dir, cacheName))
+	f, err := os.Open(filepath.Join(dir, cacheName))
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > maxCache {
+		return nil, fmt.Errorf("%w: %d bytes", errCorrupt, st.Size())
+	}
+	data := bigSlice[byte](int(st.Size()))
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("reading the code index cache: %w", err)
 	}
 	return decodeCache(data, root)
 }
@@ -245,5 +282,6 @@ func saveCache(dir, root string, files []*File) error {
 	if err := os.Rename(tmp.Name(), filepath.Join(dir, cacheName)); err != nil {
 		return fmt.Errorf("replacing the code index cache: %w", err)
 	}
+	os.Remove(filepath.Join(dir, oldCacheName)) // best effort: it is only disk space
 	return nil
 }
