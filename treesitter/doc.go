@@ -6,9 +6,13 @@
 // Every other package asks this one (ForPath, Languages) instead of listing
 // languages or extensions itself.
 //
-// The package must never let a tree-sitter Tree or Node outlive the call that
-// parsed it or cross goroutines: the bindings keep an unsynchronized node
-// cache per tree, and an unclosed tree holds C memory until a finalizer runs.
-// A Parser is therefore owned by one goroutine; the Language table is
-// immutable and safe to share.
+// The package must never let a tree-sitter tree or node outlive the call that
+// parsed it or cross goroutines: an unclosed tree holds C memory until a
+// finalizer runs, and a node points into its tree. A Parser is therefore
+// owned by one goroutine; the Language table is immutable and safe to share.
+//
+// The bindings parse; the walk reads the tree through the C API directly
+// (node.go), because the bindings' per-node bookkeeping cost more than the
+// walk. Those C declarations must match the runtime of the pinned bindings
+// version; TestNodeLayout fails if they drift.
 package treesitter
