@@ -41,7 +41,9 @@ const collapseNames = 3
 //	13 | const Pi = 3.14159
 //
 // Lines are 1-based; a range collapses to one number when it starts and ends
-// on the same line. Members are indented under their parent.
+// on the same line. Members are indented under their parent. A definition
+// whose source line is the one just shown (the members of a one-line enum,
+// `var a, b = 1, 2`) is not shown again.
 func WriteListing(w io.Writer, files []*File, opts ListOptions) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	written, shownFiles, empty, failed := 0, 0, 0, 0
@@ -73,9 +75,15 @@ func WriteListing(w io.Writer, files []*File, opts ListOptions) error {
 		}
 		shownFiles++
 		fmt.Fprintf(bw, "# %s%s (%d lines, %d defs)\n", opts.PathPrefix, f.Path, f.Lines, len(f.Defs))
+		shown := -1 // index in defs of the last definition shown on its own line
 		for i := 0; i < len(defs); {
 			d := defs[i]
+			if shown >= 0 && d.Start == defs[shown].Start && d.Signature == defs[shown].Signature {
+				i++
+				continue
+			}
 			if n := groupRun(defs[i:]); n >= collapseAt {
+				shown = -1
 				line = appendRange(line[:0], d.Group, d.GroupEnd)
 				line = append(line, " | "...)
 				line = appendIndent(line, d.Depth)
@@ -93,6 +101,7 @@ func WriteListing(w io.Writer, files []*File, opts ListOptions) error {
 				line = append(line, " | "...)
 				line = appendIndent(line, d.Depth)
 				line = append(line, d.Signature...)
+				shown = i
 				i++
 			}
 			line = append(line, '\n')

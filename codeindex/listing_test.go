@@ -33,6 +33,27 @@ func TestListingFile(t *testing.T) {
 	}
 }
 
+// A line is shown once even when several definitions share it, and a long
+// enum collapses like a const group.
+func TestListingSharedLinesAndEnums(t *testing.T) {
+	cases := []struct {
+		path, lang, src, want string
+	}{
+		{"a.ts", "typescript", "export enum Role { Admin, Guest }\nexport enum Big {\n  A,\n  B,\n  C = 3,\n  D,\n  E,\n}\n",
+			"# a.ts (8 lines, 9 defs)\n1 | export enum Role { Admin, Guest }\n2-8 | export enum Big {\n2-8 |   constants: A, B, C, +2\n"},
+		{"v.go", "go", "package v\n\nvar a, b = 1, 2\n\ntype P struct{ X, Y int }\n",
+			"# v.go (5 lines, 5 defs)\n3 | var a, b = 1, 2\n5 | type P struct{ X, Y int }\n"},
+		{"e.c", "c", "enum color {\n  RED, GREEN,\n  BLUE\n};\n",
+			"# e.c (4 lines, 4 defs)\n1-4 | enum color {\n2 |   RED, GREEN,\n3 |   BLUE\n"},
+	}
+	for _, c := range cases {
+		f := ParseFile(c.path, treesitter.ByName(c.lang), []byte(c.src))
+		if got := listing(t, []*File{f}, ListOptions{MaxDepth: -1}); got != c.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", c.path, got, c.want)
+		}
+	}
+}
+
 func TestListingDirectoryCapsAndNotes(t *testing.T) {
 	var files []*File
 	for i := range 5 {

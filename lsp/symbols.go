@@ -59,6 +59,9 @@ func symbolTree(defs []treesitter.Definition, m *edits.Mapper) []protocol.Docume
 		} else {
 			parent := stack[len(stack)-1]
 			parent.children = append(parent.children, n)
+			if parent.sym.Kind == protocol.SymbolKindEnum && n.sym.Kind == protocol.SymbolKindConstant {
+				n.sym.Kind = protocol.SymbolKindEnumMember
+			}
 		}
 		stack = append(stack, n)
 	}

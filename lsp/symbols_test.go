@@ -68,3 +68,24 @@ func TestDocumentSymbolFollowsBuffer(t *testing.T) {
 		})
 	}
 }
+
+// TestDocumentSymbolEnumMembers: an enum's constants nest under it as
+// EnumMember (22); a top-level constant stays Constant (14).
+func TestDocumentSymbolEnumMembers(t *testing.T) {
+	t.Parallel()
+	c := startClient(t, fakeModelEnv(t, nil))
+	root := t.TempDir()
+	c.initialize(root, nil)
+	path := root + "/roles.ts"
+	ed := newEditor("utf-16")
+	ed.open(c, path, "export const LIMIT = 3;\nexport enum Role {\n  Admin,\n  Guest = \"g\",\n}\n")
+	var syms []docSymbol
+	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]string{"uri": fileURI(path)}}, &syms)
+	if len(syms) != 2 || syms[0].Name != "LIMIT" || syms[0].Kind != 14 || syms[1].Name != "Role" || syms[1].Kind != 10 {
+		t.Fatalf("top level: %+v", syms)
+	}
+	members := syms[1].Children
+	if len(members) != 2 || members[0].Name != "Admin" || members[1].Name != "Guest" || members[0].Kind != 22 || members[1].Kind != 22 {
+		t.Errorf("enum members: %+v", members)
+	}
+}

@@ -161,10 +161,21 @@ func cRecord(kind Kind) func(w *walker, n node, sc scope) {
 			return
 		}
 		tn := w.text(nm)
-		w.add(n, nm, tn, kind, sc)
+		if w.add(n, nm, tn, kind, sc) == nil {
+			return
+		}
 		if kind != KindEnum {
 			w.members(body, false, tn, sc)
+			return
 		}
+		at := len(w.defs) - 1
+		inner := scope{parent: joinScope(sc.parent, tn), depth: sc.depth + 1, inType: true}
+		for _, e := range w.namedChildren(body) {
+			if en := w.field(e, "name"); w.typ(e) == "enumerator" && !en.null() {
+				w.add(e, en, w.text(en), KindConstant, inner)
+			}
+		}
+		w.groupEnumerators(body, at)
 	}
 }
 

@@ -7,6 +7,7 @@ var javaSpec = &spec{
 		"interface_declaration":       {kind: KindInterface, body: "body"},
 		"annotation_type_declaration": {kind: KindInterface, body: "body"},
 		"enum_declaration":            {kind: KindEnum, body: "body"},
+		"enum_constant":               {kind: KindConstant},
 		"method_declaration":          {kind: KindMethod},
 		"constructor_declaration":     {kind: KindMethod},
 		"field_declaration":           {emit: javaFields(KindField)},

@@ -7,7 +7,8 @@ var kotlinSpec = &spec{
 		"class_declaration":    {emit: kotlinClass},
 		"object_declaration":   {kind: KindClass, name: byType("type_identifier"), body: "."},
 		"function_declaration": {kind: KindFunction, memberKind: KindMethod, name: byType("simple_identifier")},
-		"property_declaration": {kind: KindVariable, memberKind: KindField, name: kotlinProperty},
+		"property_declaration": {emit: kotlinPropertyDecl},
+		"enum_entry":           {kind: KindConstant, name: byType("simple_identifier")},
 		"type_alias":           {kind: KindType, name: byType("type_identifier")},
 	},
 	transparent: set("class_body", "enum_class_body", "companion_object"),
@@ -31,8 +32,35 @@ func kotlinClass(w *walker, n node, sc scope) {
 		kind = KindEnum
 	}
 	tn := w.text(name)
-	w.add(n, name, tn, kind, sc)
+	if w.add(n, name, tn, kind, sc) == nil {
+		return
+	}
+	at := len(w.defs) - 1
 	w.members(n, false, tn, sc)
+	if kind == KindEnum {
+		w.groupEnumerators(w.firstOfType(n, "enum_class_body"), at)
+	}
+}
+
+// kotlinPropertyDecl records a property: a constant if declared `const`,
+// else a field inside a type and a variable outside one.
+func kotlinPropertyDecl(w *walker, n node, sc scope) {
+	name := kotlinProperty(w, n)
+	if name.null() {
+		return
+	}
+	kind := KindVariable
+	if sc.inType {
+		kind = KindField
+	}
+	if mods := w.firstOfType(n, "modifiers"); !mods.null() {
+		for _, m := range w.namedChildren(mods) {
+			if w.typ(m) == "property_modifier" && w.text(m) == "const" {
+				kind = KindConstant
+			}
+		}
+	}
+	w.add(n, name, w.text(name), kind, sc)
 }
 
 func kotlinProperty(w *walker, n node) node {

@@ -8,6 +8,7 @@ var phpSpec = &spec{
 		"interface_declaration": {kind: KindInterface, body: "body"},
 		"trait_declaration":     {kind: KindTrait, body: "body"},
 		"enum_declaration":      {kind: KindEnum, body: "body"},
+		"enum_case":             {kind: KindConstant},
 		"method_declaration":    {kind: KindMethod},
 		"property_declaration":  {emit: phpList("property_element", KindField)},
 		"const_declaration":     {emit: phpList("const_element", KindConstant)},

@@ -6,7 +6,8 @@ var rustSpec = &spec{
 		"function_signature_item": {kind: KindFunction, memberKind: KindMethod},
 		"struct_item":             {kind: KindStruct, body: "body"},
 		"union_item":              {kind: KindStruct, body: "body"},
-		"enum_item":               {kind: KindEnum},
+		"enum_item":               {kind: KindEnum, body: "body"},
+		"enum_variant":            {kind: KindConstant},
 		"trait_item":              {kind: KindTrait, body: "body"},
 		"impl_item":               {emit: rustImpl},
 		"type_item":               {kind: KindType},
@@ -17,7 +18,7 @@ var rustSpec = &spec{
 		"macro_definition":        {kind: KindMacro},
 		"field_declaration":       {kind: KindField},
 	},
-	transparent: set("declaration_list", "field_declaration_list"),
+	transparent: set("declaration_list", "field_declaration_list", "enum_variant_list"),
 }
 
 // rustImpl records `impl Trait for Type` under the type's name, so its

@@ -10,6 +10,9 @@ var swiftSpec = &spec{
 		"protocol_function_declaration": {kind: KindMethod},
 		"property_declaration":          {kind: KindVariable, memberKind: KindField},
 		"typealias_declaration":         {kind: KindType},
+		"enum_entry":                    {emit: swiftEnumEntry},
+		"init_declaration":              {emit: swiftKeywordMethod("init")},
+		"deinit_declaration":            {emit: swiftKeywordMethod("deinit")},
 	},
 	transparent: set("class_body", "protocol_body", "enum_class_body"),
 }
@@ -32,6 +35,28 @@ func swiftType(w *walker, n node, sc scope) {
 		}
 	}
 	tn := w.text(name)
-	w.add(n, name, tn, kind, sc)
-	w.members(w.field(n, "body"), false, tn, sc)
+	if w.add(n, name, tn, kind, sc) == nil {
+		return
+	}
+	at := len(w.defs) - 1
+	body := w.field(n, "body")
+	w.members(body, false, tn, sc)
+	if kind == KindEnum {
+		w.groupEnumerators(body, at)
+	}
+}
+
+// swiftEnumEntry records every case of `case north, south`.
+func swiftEnumEntry(w *walker, n node, sc scope) {
+	for _, name := range w.fieldChildren(n, "name") {
+		w.add(n, name, w.text(name), KindConstant, sc)
+	}
+}
+
+// swiftKeywordMethod records init and deinit, which the grammar leaves
+// without a name node: the declaration itself carries the line.
+func swiftKeywordMethod(name string) func(w *walker, n node, sc scope) {
+	return func(w *walker, n node, sc scope) {
+		w.add(n, n, name, KindMethod, sc)
+	}
 }

@@ -124,15 +124,39 @@ func (w *walker) visit(n node, sc scope) {
 		kind = r.memberKind
 	}
 	name := w.text(nameNode)
-	w.add(n, nameNode, name, kind, sc)
-	if r.body == "" {
+	def := w.add(n, nameNode, name, kind, sc)
+	if r.body == "" || def == nil {
 		return
 	}
+	at := len(w.defs) - 1
 	body := n
 	if r.body != "." {
 		body = w.field(n, r.body)
 	}
 	w.members(body, r.flat, name, sc)
+	if kind == KindEnum {
+		w.groupEnumerators(body, at)
+	}
+}
+
+// groupEnumerators marks the constants that the walk of the enum at
+// defs[at] added as one group spanning body, so a long enum collapses to
+// one line in a listing.
+func (w *walker) groupEnumerators(body node, at int) {
+	depth := w.defs[at].Depth + 1
+	var members []int
+	for i := at + 1; i < len(w.defs); i++ {
+		if d := &w.defs[i]; d.Depth == depth && d.Kind == KindConstant {
+			members = append(members, i)
+		}
+	}
+	if len(members) < 2 || body.null() {
+		return
+	}
+	start, end := lines(body)
+	for _, i := range members {
+		w.defs[i].Group, w.defs[i].GroupEnd = start, end
+	}
 }
 
 // members walks a container's body with the container as parent.

@@ -30,3 +30,8 @@ class UserController extends Controller implements Renderable {
         return "";
     }
 }
+
+enum Status: string {
+    case Active = "a";
+    case Closed = "c";
+}
