@@ -2,6 +2,7 @@ package llm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,7 +23,17 @@ type HTTPRequest struct {
 	Header   http.Header
 	Body     []byte
 	Retry    RetryPolicy
+	// IdleTimeout fails a response stream that sends nothing for this
+	// long (default DefaultIdleTimeout).
+	IdleTimeout time.Duration
 }
+
+// DefaultIdleTimeout is how long a response stream may stay silent. A
+// connection can stay open with the server gone quiet (a proxy holding it,
+// a stuck backend); without a bound the turn would wait until the user
+// cancels. Anthropic pings every few seconds; reasoning models on other
+// servers can think for minutes before their first token, hence the margin.
+const DefaultIdleTimeout = 10 * time.Minute
 
 // Post sends r until it gets a 2xx response or gives up. It retries
 // connection errors and retryable statuses with backoff, honouring
@@ -48,14 +59,20 @@ func Post(ctx context.Context, r HTTPRequest) (*http.Response, error) {
 				return nil, Cancelled(ctx, r.Provider, err)
 			}
 		}
-		resp, err := r.send(ctx, client)
+		// Each attempt has its own context, so a stalled stream can be cut
+		// without cancelling the caller's.
+		actx, cancel := context.WithCancel(ctx)
+		resp, err := r.send(actx, client)
+		if err == nil && resp.StatusCode/100 == 2 {
+			resp.Body = newIdleBody(resp.Body, cmp.Or(r.IdleTimeout, DefaultIdleTimeout), cancel)
+			return resp, nil
+		}
+		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, Cancelled(ctx, r.Provider, ctx.Err())
 			}
 			last = &Error{Provider: r.Provider, Message: "connection failed: " + r.scrub(err.Error()), Retryable: true, Err: err}
-		} else if resp.StatusCode/100 == 2 {
-			return resp, nil
 		} else {
 			last = r.statusError(resp)
 		}

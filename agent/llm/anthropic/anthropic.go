@@ -11,6 +11,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/llm"
 )
@@ -40,6 +41,9 @@ type Options struct {
 	// Beta is sent as the anthropic-beta header when set.
 	Beta  string
 	Retry llm.RetryPolicy
+	// IdleTimeout fails a response stream silent this long; default
+	// llm.DefaultIdleTimeout.
+	IdleTimeout time.Duration
 }
 
 // Provider is the Anthropic implementation of llm.Provider.
@@ -83,14 +87,15 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		h.Set("anthropic-beta", p.opts.Beta)
 	}
 	resp, err := llm.Post(ctx, llm.HTTPRequest{
-		Provider: p.Name(),
-		KeyEnv:   KeyEnv,
-		Key:      p.opts.APIKey,
-		Client:   p.opts.HTTPClient,
-		URL:      p.opts.BaseURL + "/v1/messages",
-		Header:   h,
-		Body:     body,
-		Retry:    p.opts.Retry,
+		Provider:    p.Name(),
+		KeyEnv:      KeyEnv,
+		Key:         p.opts.APIKey,
+		Client:      p.opts.HTTPClient,
+		URL:         p.opts.BaseURL + "/v1/messages",
+		Header:      h,
+		Body:        body,
+		Retry:       p.opts.Retry,
+		IdleTimeout: p.opts.IdleTimeout,
 	})
 	if err != nil {
 		return nil, err

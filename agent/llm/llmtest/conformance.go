@@ -22,6 +22,8 @@ type ProviderConfig struct {
 	BaseURL string
 	APIKey  string
 	Retry   llm.RetryPolicy
+	// IdleTimeout is passed to the provider's own option of that name.
+	IdleTimeout time.Duration
 }
 
 const suiteKey = "sk-llmtest-SECRET-0123456789"
@@ -266,6 +268,29 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		}
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("cancel took %v", d)
+		}
+	})
+
+	t.Run("stalled stream fails after the idle timeout", func(t *testing.T) {
+		srv := NewServer(t)
+		t.Parallel()
+		srv.Enqueue(Reply{Text: []string{"partial"}, Hang: true}, Reply{Text: []string{"again"}})
+		p := newProvider(ProviderConfig{BaseURL: srv.BaseURL(format), APIKey: suiteKey, IdleTimeout: 300 * time.Millisecond})
+		start := time.Now()
+		rec, _, err := run(t, context.Background(), p, request("x"))
+		var stalled *llm.StalledError
+		if e := asError(t, err); !errors.As(err, &stalled) || !strings.Contains(e.Message, "sent nothing for 300ms") {
+			t.Fatalf("err = %v, want a stall after 300ms", err)
+		}
+		if d := time.Since(start); d < 300*time.Millisecond || d > 5*time.Second {
+			t.Errorf("stall reported after %v", d)
+		}
+		if got := rec.texts(llm.EventText); strings.Join(got, "") != "partial" {
+			t.Errorf("text before the stall = %q", got)
+		}
+		// The provider is not left broken: the next request streams.
+		if _, resp, err := run(t, context.Background(), p, request("y")); err != nil || resp.Message.Content[0].Text != "again" {
+			t.Errorf("after a stall: %v %+v", err, resp)
 		}
 	})
 

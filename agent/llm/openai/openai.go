@@ -12,7 +12,9 @@ package openai
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/llm"
 )
@@ -32,13 +34,17 @@ type Options struct {
 	// have a Timeout: responses stream for minutes; cancel with the context.
 	HTTPClient *http.Client
 	// MaxTokensField names the request field for Request.MaxTokens:
-	// "max_tokens" (default; what most compatible servers read) or
-	// "max_completion_tokens" (required by OpenAI's reasoning models).
+	// "max_tokens" (what most compatible servers read) or
+	// "max_completion_tokens" (required by OpenAI's reasoning models). The
+	// default is the latter for OpenAI's own API and the former elsewhere.
 	MaxTokensField string
 	// DropReasoning stops replaying reasoning_content to the server, for
 	// servers that reject it in input messages.
 	DropReasoning bool
 	Retry         llm.RetryPolicy
+	// IdleTimeout fails a response stream silent this long; default
+	// llm.DefaultIdleTimeout.
+	IdleTimeout time.Duration
 }
 
 // Provider is the OpenAI-compatible implementation of llm.Provider.
@@ -55,9 +61,20 @@ func New(opts Options) *Provider {
 	}
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
 	if opts.MaxTokensField == "" {
-		opts.MaxTokensField = "max_tokens"
+		opts.MaxTokensField = maxTokensField(opts.BaseURL)
 	}
 	return &Provider{opts: opts}
+}
+
+// maxTokensField picks the token-limit field a server reads. OpenAI's API
+// rejects max_tokens for its reasoning models and takes max_completion_tokens
+// for every model; compatible servers (Ollama, vLLM, DeepSeek, OpenRouter)
+// commonly know only max_tokens.
+func maxTokensField(baseURL string) string {
+	if u, err := url.Parse(baseURL); err == nil && strings.EqualFold(u.Hostname(), "api.openai.com") {
+		return "max_completion_tokens"
+	}
+	return "max_tokens"
 }
 
 // Name implements llm.Provider.
@@ -74,14 +91,15 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		h.Set("Authorization", "Bearer "+p.opts.APIKey)
 	}
 	resp, err := llm.Post(ctx, llm.HTTPRequest{
-		Provider: p.Name(),
-		KeyEnv:   KeyEnv,
-		Key:      p.opts.APIKey,
-		Client:   p.opts.HTTPClient,
-		URL:      p.opts.BaseURL + "/chat/completions",
-		Header:   h,
-		Body:     body,
-		Retry:    p.opts.Retry,
+		Provider:    p.Name(),
+		KeyEnv:      KeyEnv,
+		Key:         p.opts.APIKey,
+		Client:      p.opts.HTTPClient,
+		URL:         p.opts.BaseURL + "/chat/completions",
+		Header:      h,
+		Body:        body,
+		Retry:       p.opts.Retry,
+		IdleTimeout: p.opts.IdleTimeout,
 	})
 	if err != nil {
 		return nil, err
