@@ -30,7 +30,9 @@ const FileName = "mcp.json"
 //
 // type is stdio, http or sse; left out it is stdio when a command is given
 // and http when a url is. "mcpServers" is accepted in place of "servers" so
-// a file written for another MCP client can be copied as it is.
+// a file written for another MCP client can be copied as it is. Command,
+// args, url and the values of env and headers may name environment
+// variables as ${NAME} or ${NAME:-default}.
 type fileConfig struct {
 	Servers    map[string]fileServer `json:"servers"`
 	MCPServers map[string]fileServer `json:"mcpServers"`
@@ -45,9 +47,14 @@ type fileServer struct {
 	Headers map[string]string `json:"headers"`
 }
 
-// ParseFile reads the servers of one mcp.json. Entries that are not usable
-// are left out and reported in the error, next to the ones that are.
+// ParseFile reads the servers of one mcp.json, with ${NAME} references
+// taken from the process environment. Entries that are not usable are left
+// out and reported in the error, next to the ones that are.
 func ParseFile(data []byte) ([]Server, error) {
+	return parseFile(data, os.LookupEnv)
+}
+
+func parseFile(data []byte, lookup func(string) (string, bool)) ([]Server, error) {
 	var fc fileConfig
 	if err := json.Unmarshal(data, &fc); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidServer, err)
@@ -59,7 +66,11 @@ func ParseFile(data []byte) ([]Server, error) {
 	var out []Server
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(entries)) {
-		e := entries[name]
+		e, err := expandServer(entries[name], lookup)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w %q: %w", ErrInvalidServer, name, err))
+			continue
+		}
 		s := Server{Name: name, Type: e.Type, Command: e.Command, Args: e.Args, URL: e.URL,
 			Env: pairs(e.Env), Headers: pairs(e.Headers)}
 		if s.Type == "" {
