@@ -65,18 +65,23 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 // Cancel handles the session/cancel notification. It must not block: the
 // SDK runs notifications one at a time.
 func (s *server) Cancel(ctx context.Context, p sdk.CancelNotification) error {
-	ss, err := s.lookup(p.SessionId)
+	s.cancelTurn(string(p.SessionId))
+	return nil
+}
+
+// cancelTurn stops the running turn of a session, if any: for
+// session/cancel, and for $/cancel_request naming a session/prompt.
+func (s *server) cancelTurn(sessionID string) {
+	ss, err := s.lookup(sdk.SessionId(sessionID))
 	if err != nil {
-		// A notification has no answer; a late cancel for a closed session
-		// is normal.
-		s.log.Debug("acp: session/cancel for a session that is not open", "session", p.SessionId)
-		return nil
+		// Nobody to answer; a late cancel for a closed session is normal.
+		s.log.Debug("acp: cancel for a session that is not open", "session", sessionID)
+		return
 	}
 	if ss.running.Load() {
 		ss.cancelled.Store(true)
 	}
 	ss.sess.Cancel()
-	return nil
 }
 
 // promptBlocks converts the client's prompt to the agent's content blocks,

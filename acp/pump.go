@@ -95,6 +95,9 @@ func (w *wire) forward(line []byte, toSDK io.Writer) bool {
 	if hdr.Method != nil && len(hdr.ID) > 0 && string(hdr.ID) != "null" {
 		w.opened(+1) // a request the SDK will answer
 	}
+	if hdr.Method != nil {
+		w.watchCancellation(*hdr.Method, hdr.ID, msg)
+	}
 	// The SDK treats a line as one message: hand it exactly one.
 	buf := make([]byte, 0, len(msg)+1)
 	buf = append(append(buf, msg...), '\n')
@@ -102,6 +105,32 @@ func (w *wire) forward(line []byte, toSDK io.Writer) bool {
 		return false
 	}
 	return true
+}
+
+// watchCancellation notes session/prompt requests and acts on a
+// $/cancel_request naming one (see wire.prompts). Params it cannot read are
+// left for the SDK to refuse.
+func (w *wire) watchCancellation(method string, id json.RawMessage, msg []byte) {
+	switch method {
+	case "session/prompt":
+		var p struct {
+			Params struct {
+				SessionID string `json:"sessionId"`
+			} `json:"params"`
+		}
+		if len(id) > 0 && string(id) != "null" && json.Unmarshal(msg, &p) == nil && p.Params.SessionID != "" {
+			w.promptStarted(id, p.Params.SessionID)
+		}
+	case "$/cancel_request":
+		var p struct {
+			Params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(msg, &p) == nil && len(p.Params.RequestID) > 0 {
+			w.cancelRequest(p.Params.RequestID)
+		}
+	}
 }
 
 // refuseOversized answers a line that was longer than maxLine. A request gets

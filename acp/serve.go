@@ -44,6 +44,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	w := newWire(out, log)
 	fromWire, toSDK := io.Pipe()
 	s := newServer(ctx, o, w, log)
+	w.onCancelPrompt = s.cancelTurn
 	conn := sdk.NewAgentSideConnection(s, w, fromWire)
 	conn.SetLogger(log)
 	s.conn = conn

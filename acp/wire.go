@@ -36,6 +36,14 @@ type wire struct {
 	openMu   sync.Mutex
 	open     int
 	answered chan struct{} // closed and replaced whenever open drops
+
+	// Prompts in flight by request id, so a $/cancel_request naming one
+	// can cancel its turn: the SDK cancels the request's context, which the
+	// turn cannot follow (the SDK also cancels it when a second prompt for
+	// the session arrives, and that one is refused, not obeyed).
+	promptsMu      sync.Mutex
+	prompts        map[string]string // canonical request id -> session id
+	onCancelPrompt func(sessionID string)
 }
 
 // responseHook runs fire once a response whose result mentions session id
@@ -56,7 +64,8 @@ func (w *wire) Write(p []byte) (int, error) {
 	w.outMu.Lock()
 	n, err := w.toClient.Write(p)
 	w.outMu.Unlock()
-	if kind := messageKind(p); kind == kindResult || kind == kindError {
+	if kind, id := messageKind(p); kind == kindResult || kind == kindError {
+		w.promptDone(id)
 		w.opened(-1)
 		if err == nil && kind == kindResult {
 			w.runHooks(p)
@@ -136,24 +145,62 @@ const (
 	kindError         // error response
 )
 
-func messageKind(msg []byte) int {
+func messageKind(msg []byte) (kind int, id json.RawMessage) {
 	const prefix = `{"jsonrpc":"2.0","id":`
 	if !bytes.HasPrefix(msg, []byte(prefix)) {
-		return kindOther
+		return kindOther, nil
 	}
 	rest := msg[len(prefix):]
 	dec := json.NewDecoder(bytes.NewReader(rest))
-	var id json.RawMessage
 	if err := dec.Decode(&id); err != nil {
-		return kindOther
+		return kindOther, nil
 	}
 	switch after := rest[dec.InputOffset():]; {
 	case bytes.HasPrefix(after, []byte(`,"result":`)):
-		return kindResult
+		return kindResult, id
 	case bytes.HasPrefix(after, []byte(`,"error":`)):
-		return kindError
+		return kindError, id
 	}
-	return kindOther
+	return kindOther, nil
+}
+
+// idKey is the form request ids are compared in: their JSON without
+// insignificant whitespace (7 and "7" stay different ids).
+func idKey(id json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, id) != nil {
+		return string(id)
+	}
+	return b.String()
+}
+
+// promptStarted records a session/prompt request read from the client.
+func (w *wire) promptStarted(id json.RawMessage, sessionID string) {
+	w.promptsMu.Lock()
+	if w.prompts == nil {
+		w.prompts = map[string]string{}
+	}
+	w.prompts[idKey(id)] = sessionID
+	w.promptsMu.Unlock()
+}
+
+// promptDone forgets a request once its answer is written, so a late
+// $/cancel_request cannot reach a later turn of the same session.
+func (w *wire) promptDone(id json.RawMessage) {
+	w.promptsMu.Lock()
+	delete(w.prompts, idKey(id))
+	w.promptsMu.Unlock()
+}
+
+// cancelRequest handles $/cancel_request for a prompt in flight; other
+// requests are the SDK's to cancel.
+func (w *wire) cancelRequest(id json.RawMessage) {
+	w.promptsMu.Lock()
+	sid, ok := w.prompts[idKey(id)]
+	w.promptsMu.Unlock()
+	if ok && w.onCancelPrompt != nil {
+		w.onCancelPrompt(sid)
+	}
 }
 
 // writeError answers a message the SDK never sees.

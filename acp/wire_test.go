@@ -104,7 +104,7 @@ func TestMessageKind(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":3,"method":"fs/read_text_file","params":{}}`, kindOther},
 		{`{"jsonrpc":"2.0","method":"session/update","params":{"result":1}}`, kindOther},
 	} {
-		if got := messageKind([]byte(tc.msg)); got != tc.want {
+		if got, _ := messageKind([]byte(tc.msg)); got != tc.want {
 			t.Errorf("messageKind(%s) = %d, want %d", tc.msg, got, tc.want)
 		}
 	}
