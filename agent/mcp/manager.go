@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,7 +17,18 @@ import (
 const (
 	DefaultCallTimeout    = 60 * time.Second
 	DefaultConnectTimeout = 60 * time.Second // npx may fetch a package first
+	// DefaultRestarts is how often a server that stops on its own is
+	// started again within one session; a server that ran for
+	// stableUptime before stopping starts counting afresh.
+	DefaultRestarts = 3
+	// DefaultRestartDelay is the wait before the first restart; the n-th
+	// waits n times as long.
+	DefaultRestartDelay = time.Second
 )
+
+// stableUptime is how long a server must have run for its next stop to
+// count as a first one.
+const stableUptime = time.Minute
 
 // Options configure the MCP servers of one session.
 type Options struct {
@@ -39,6 +51,11 @@ type Options struct {
 	OnNotice func(msg string)
 	// Version is tandem's version, sent to servers as the client's.
 	Version string
+	// Restarts bounds restarts of a server that stops on its own (0:
+	// DefaultRestarts; negative: never). RestartDelay is the first wait
+	// (0: DefaultRestartDelay).
+	Restarts     int
+	RestartDelay time.Duration
 }
 
 // Manager holds one session's connections to its MCP servers.
@@ -49,8 +66,9 @@ type Manager struct {
 	cancel context.CancelFunc
 	events *dispatcher
 
+	serversMu sync.Mutex // guards servers: a restart replaces an entry
 	servers   []*server
-	wg        sync.WaitGroup // one per server goroutine
+	wg        sync.WaitGroup // one per server goroutine, and per pending restart
 	unsettled atomic.Int32
 	ready     chan struct{} // closed once every server is ready or has failed
 
@@ -72,6 +90,12 @@ func Start(ctx context.Context, o Options) *Manager {
 	}
 	if o.Version == "" {
 		o.Version = "dev"
+	}
+	if o.Restarts == 0 {
+		o.Restarts = DefaultRestarts
+	}
+	if o.RestartDelay <= 0 {
+		o.RestartDelay = DefaultRestartDelay
 	}
 	log := o.Log
 	if log == nil {
@@ -115,10 +139,42 @@ func (m *Manager) settle() {
 // Tools returns the tools currently offered, server by server.
 func (m *Manager) Tools() []tools.Tool {
 	var out []tools.Tool
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		out = append(out, s.currentTools()...)
 	}
 	return out
+}
+
+func (m *Manager) list() []*server {
+	m.serversMu.Lock()
+	defer m.serversMu.Unlock()
+	return slices.Clone(m.servers)
+}
+
+// restart starts old's server again after a delay, as the attempt-th
+// restart. It is called from old's run goroutine, whose count in wg keeps
+// the Add below legal while Close waits.
+func (m *Manager) restart(old *server, attempt int) {
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		t := time.NewTimer(m.opts.RestartDelay * time.Duration(attempt))
+		defer t.Stop()
+		select {
+		case <-m.ctx.Done():
+			return
+		case <-t.C:
+		}
+		s := newServer(m, old.cfg)
+		s.attempt = attempt
+		m.serversMu.Lock()
+		if i := slices.Index(m.servers, old); i >= 0 {
+			m.servers[i] = s
+		}
+		m.serversMu.Unlock()
+		m.wg.Add(1)
+		go s.run()
+	}()
 }
 
 // Status is what a user sees of one server (for a /mcp command or a log).
@@ -135,8 +191,9 @@ type Status struct {
 
 // Status reports every server's state.
 func (m *Manager) Status() []Status {
-	out := make([]Status, 0, len(m.servers))
-	for _, s := range m.servers {
+	list := m.list()
+	out := make([]Status, 0, len(list))
+	for _, s := range list {
 		out = append(out, s.status())
 	}
 	return out

@@ -86,7 +86,7 @@ func TestBrokenServerReportedOnceAndRemoved(t *testing.T) {
 		t.Run(tc.tool, func(t *testing.T) {
 			bad, _ := fake(t, "bad", "ok")
 			good, _ := fake(t, "good", "ok")
-			m, rec := start(t, Options{Servers: []Server{bad, good}, CallTimeout: time.Second})
+			m, rec := start(t, Options{Servers: []Server{bad, good}, CallTimeout: time.Second, Restarts: -1})
 			waitTools(t, m, rec, 18)
 			victim := rec.tool(t, "mcp__bad__"+tc.tool)
 			res := run(t, victim, `{}`)
@@ -121,6 +121,39 @@ func TestBrokenServerReportedOnceAndRemoved(t *testing.T) {
 				t.Errorf("status = %+v", st)
 			}
 		})
+	}
+}
+
+// A server that crashes is started again, its tools come back and work;
+// once its restarts are used up, it stays gone.
+func TestCrashedServerRestarts(t *testing.T) {
+	bad, _ := fake(t, "bad", "ok")
+	m, rec := start(t, Options{Servers: []Server{bad}, CallTimeout: time.Second, Restarts: 2, RestartDelay: 10 * time.Millisecond})
+	waitTools(t, m, rec, 9)
+	for round := 1; round <= 3; round++ {
+		if res := run(t, rec.tool(t, "mcp__bad__crash"), `{}`); !res.IsError {
+			t.Fatalf("round %d: crash call = %+v", round, res)
+		}
+		if round == 3 {
+			break
+		}
+		rec.wait(t, "the server back", 10*time.Second, func(r *recorder) bool {
+			return len(r.tools) == 9 && len(r.notices) == 2*round
+		})
+		if res := run(t, rec.tool(t, "mcp__bad__echo"), `{"text":"hi"}`); res.IsError {
+			t.Fatalf("round %d: echo after the restart = %+v", round, res)
+		}
+	}
+	rec.wait(t, "the tools gone", 10*time.Second, func(r *recorder) bool { return len(r.tools) == 0 && len(r.notices) == 5 })
+	_, notices := rec.snapshot()
+	want := []string{"restarting it (1 of 2)", "restarted", "restarting it (2 of 2)", "restarted", "gone for this session"}
+	for i, w := range want {
+		if !strings.Contains(notices[i], w) || !strings.Contains(notices[i], `"bad"`) {
+			t.Errorf("notice %d = %q, want it to say %q", i, notices[i], w)
+		}
+	}
+	if st := m.Status(); len(st) != 1 || st[0].State != "failed" {
+		t.Errorf("status = %+v", st)
 	}
 }
 

@@ -39,6 +39,7 @@ type server struct {
 	cancel context.CancelFunc
 
 	refresh chan struct{} // buffered(1): the server said its tool list changed
+	attempt int           // 0 for the first start, n for the n-th restart
 
 	stateMu     sync.Mutex // guards the fields below
 	state       state
@@ -46,6 +47,8 @@ type server struct {
 	tools       map[string]*mcpTool // by model-facing name
 	failure     string
 	connectTime time.Duration
+	readyAt     time.Time // when the tools were first announced
+	restartAs   int       // set by the fault that failed it: the restart due, if any
 }
 
 func newServer(m *Manager, cfg Server) *server {
@@ -76,29 +79,45 @@ func (s *server) run() {
 	s.stateMu.Unlock()
 	if err != nil {
 		if s.ctx.Err() == nil { // not closed while connecting
-			s.fail(fmt.Sprintf("MCP server %q could not start: %s", s.cfg.Name, describe(err, s.link)))
+			verb := "start"
+			if s.attempt > 0 {
+				verb = "restart"
+			}
+			s.fault(fmt.Sprintf("could not %s: %s", verb, describe(err, s.link)))
 		}
-		s.m.settle() // after the notice is queued, so Ready implies it
+		if s.attempt == 0 {
+			s.m.settle() // after the notice is queued, so Ready implies it
+		}
 		s.shutdown(cs)
+		s.restartIfDue()
 		return
 	}
-	s.m.settle()
+	if s.attempt == 0 {
+		s.m.settle()
+	} else {
+		s.m.notice(fmt.Sprintf("MCP server %q restarted; its tools are back", s.cfg.Name))
+	}
 	s.log.Info("mcp server ready", "transport", string(s.cfg.Type), "took", time.Since(start), "tools", len(s.currentTools()))
+	s.stateMu.Lock()
+	s.readyAt = time.Now()
+	s.stateMu.Unlock()
 
 	ended := make(chan error, 1)
 	go func() { ended <- cs.Wait() }() // returns once shutdown closes cs at the latest
 	for {
 		select {
-		case <-s.ctx.Done():
+		case <-s.ctx.Done(): // closed, or failed (fault)
 			s.shutdown(cs)
 			<-ended
+			s.restartIfDue()
 			return
 		case err := <-ended:
 			if err == nil {
 				err = errors.New("connection closed")
 			}
-			s.fail(fmt.Sprintf("MCP server %q stopped: %s; its tools are gone for this session", s.cfg.Name, describe(err, s.link)))
+			s.fault("stopped: " + describe(err, s.link))
 			s.shutdown(cs)
+			s.restartIfDue()
 			return
 		case <-s.refresh:
 			err := s.syncTools(cs)
@@ -109,8 +128,50 @@ func (s *server) run() {
 				s.log.Warn("mcp server: listing changed tools failed", "err", err)
 				continue
 			}
-			s.fail(fmt.Sprintf("MCP server %q stopped responding (%v); its tools are gone for this session", s.cfg.Name, err))
+			s.fault(fmt.Sprintf("stopped responding (%v)", err))
 		}
+	}
+}
+
+// fault reports what went wrong with the server and what happens next: a
+// restart, while the session has restarts left for it, or nothing.
+func (s *server) fault(what string) {
+	next := s.nextAttempt()
+	tail := "its tools are gone for this session"
+	if next > 0 {
+		tail = fmt.Sprintf("restarting it (%d of %d)", next, s.m.opts.Restarts)
+	}
+	s.fail(fmt.Sprintf("MCP server %q %s; %s", s.cfg.Name, what, tail), next)
+}
+
+// nextAttempt is the number the next restart would have, or 0 when none
+// is due: a server that never started the first time (a configuration
+// problem, most likely) or one out of restarts stays down.
+func (s *server) nextAttempt() int {
+	s.stateMu.Lock()
+	readyAt := s.readyAt
+	s.stateMu.Unlock()
+	next := s.attempt + 1
+	switch {
+	case readyAt.IsZero() && s.attempt == 0:
+		return 0
+	case !readyAt.IsZero() && time.Since(readyAt) >= stableUptime:
+		next = 1
+	}
+	if next > s.m.opts.Restarts {
+		return 0
+	}
+	return next
+}
+
+// restartIfDue schedules the restart a fault decided on, unless the
+// session is closing.
+func (s *server) restartIfDue() {
+	s.stateMu.Lock()
+	next := s.restartAs
+	s.stateMu.Unlock()
+	if next > 0 && s.m.ctx.Err() == nil {
+		s.m.restart(s, next)
 	}
 }
 
@@ -222,8 +283,9 @@ func goneNames(removed []string, kept map[string]*mcpTool) []string {
 }
 
 // fail marks the server broken, once: the user hears msg, the session loses
-// its tools and the run loop tears the connection down.
-func (s *server) fail(msg string) {
+// its tools and the run loop tears the connection down, then starts the
+// server again as restart number restartAs if that is not 0.
+func (s *server) fail(msg string, restartAs int) {
 	s.stateMu.Lock()
 	if s.state == stateFailed || s.state == stateClosed {
 		s.stateMu.Unlock()
@@ -231,6 +293,7 @@ func (s *server) fail(msg string) {
 	}
 	s.state = stateFailed
 	s.failure = msg
+	s.restartAs = restartAs
 	var names []string
 	for n := range s.tools {
 		names = append(names, n)

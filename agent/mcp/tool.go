@@ -158,7 +158,7 @@ func (s *server) call(ctx context.Context, name string, args map[string]any) (to
 		if timedOut {
 			what = fmt.Sprintf("a call to %s got no answer within %s", name, timeout)
 		}
-		s.fail(fmt.Sprintf("MCP server %q stopped responding: %s; its tools are gone for this session", s.cfg.Name, what))
+		s.fault("stopped responding: " + what)
 	}
 	if timedOut {
 		return tools.Result{Output: fmt.Sprintf("The tool did not finish within %s and was cancelled.", timeout), IsError: true}, nil
