@@ -47,10 +47,16 @@ type Result struct {
 // List lists the files under root (an absolute, clean path). Inside a git
 // work tree git decides what is ignored (tracked files count even when
 // ignored); otherwise the tree is walked honouring every .gitignore from the
-// root down. It fails only when ctx ends.
+// root down. A root that its enclosing work tree ignores as a whole (a
+// scratch directory under a home-directory repository whose .gitignore is
+// "*", a tool's install tree) is walked too: it was chosen as the
+// workspace, and git would show nothing of it. It fails only when ctx ends.
 func List(ctx context.Context, root string, opts Options) (Result, error) {
 	var res Result
 	files, err := Git(ctx, root, opts)
+	if err == nil && len(files) == 0 && ignoredRoot(ctx, root) {
+		err = ErrNotGit
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()

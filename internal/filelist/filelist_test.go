@@ -280,3 +280,37 @@ func TestSkipped(t *testing.T) {
 		}
 	}
 }
+
+// A workspace that its enclosing repository ignores as a whole (a home
+// directory kept in git with .gitignore "*") is walked, not reported empty;
+// one where git lists a tracked file stays git's to list.
+func TestIgnoredRootIsWalked(t *testing.T) {
+	home := t.TempDir()
+	writeTree(t, home, map[string]string{
+		".gitignore":              "*\n",
+		"scratch/main.go":         "m",
+		"scratch/.gitignore":      "gen.go\n",
+		"scratch/gen.go":          "g",
+		"scratch/pkg/util.go":     "u",
+		"tracked/readme.md":       "r",
+		"tracked/empty/.keep_not": "",
+	})
+	git(t, home, "init", "-q")
+	git(t, home, "add", "-f", "tracked/readme.md")
+	git(t, home, "commit", "-qm", "x")
+	res, err := List(context.Background(), filepath.Join(home, "scratch"), Options{Skip: skip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.Files, " "); got != ".gitignore main.go pkg/util.go" {
+		t.Errorf("ignored root listed %q, want its files minus its own ignores", got)
+	}
+	// tracked/ holds a tracked file, so git answers for it, ignore rules and all.
+	res, err = List(context.Background(), filepath.Join(home, "tracked"), Options{Skip: skip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.Files, " "); got != "readme.md" {
+		t.Errorf("tracked directory listed %q, want readme.md", got)
+	}
+}

@@ -55,6 +55,13 @@ func Git(ctx context.Context, root string, opts Options) ([]string, error) {
 	return files, nil
 }
 
+// ignoredRoot reports whether git ignores root itself.
+func ignoredRoot(ctx context.Context, root string) bool {
+	cmd := exec.CommandContext(ctx, "git", "check-ignore", "-q", "--", root)
+	cmd.Dir = root
+	return cmd.Run() == nil // exit 0: ignored; 1: not; 128: not a work tree or an error
+}
+
 // InsideGit looks for a .git entry in root or above, so a plain directory
 // never pays for starting git.
 func InsideGit(root string) bool {
