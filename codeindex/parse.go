@@ -44,6 +44,11 @@ func trustedTime(t time.Time) int64 {
 	return t.UnixNano()
 }
 
+// trimAfter is how much source a batch parses before the C heap is handed
+// back to the kernel when it ends: trees take some 40 times their source,
+// while a trim walks every arena, a cost a one-file refresh need not pay.
+const trimAfter = 1 << 20
+
 // binarySniff is how much of a file is checked for NUL bytes.
 const binarySniff = 8000
 
@@ -82,7 +87,13 @@ func (ix *Index) parse(ctx context.Context, jobs []job) ([]parsed, error) {
 		}()
 	}
 	wg.Wait()
-	treesitter.ReleaseMemory()
+	var total int64
+	for _, j := range jobs {
+		total += j.info.Size()
+	}
+	if total >= trimAfter {
+		treesitter.ReleaseMemory()
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
