@@ -29,8 +29,13 @@ const (
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// minDefBytes is the smallest encoding of a definition: nine varints.
-const minDefBytes = 9
+// minDefBytes is the smallest encoding of a definition: nine varints;
+// minFileBytes that of a file: seven varints and the 32-byte hash. Counts
+// are checked against them before anything is allocated.
+const (
+	minDefBytes  = 9
+	minFileBytes = 7 + 32
+)
 
 // maxCache bounds the cache file read into memory; the Go tree's is 16 MB.
 const maxCache = 1 << 30
@@ -111,7 +116,7 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 		return nil, fmt.Errorf("%w: written for root %q", errCorrupt, got)
 	}
 	n := r.uvarint()
-	if n > uint64(len(body)) {
+	if n > uint64(len(body))/minFileBytes {
 		return nil, fmt.Errorf("%w: file count", errCorrupt)
 	}
 	total := r.uvarint()
@@ -161,7 +166,10 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if r.off != len(r.s) || len(slab) != 0 {
+	if len(slab) != 0 {
+		return nil, fmt.Errorf("%w: definition total", errCorrupt)
+	}
+	if r.off != len(r.s) {
 		return nil, fmt.Errorf("%w: trailing bytes", errCorrupt)
 	}
 	return files, nil

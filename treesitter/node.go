@@ -113,7 +113,7 @@ type node C.tandem_node
 
 func (n node) null() bool { return n.node.id == 0 }
 
-// named reports a named node (not punctuation or a keyword).
+// isNamed reports a named node (not punctuation or a keyword).
 func (n node) isNamed() bool { return bool(n.named) }
 
 func (n node) startRow() int { return int(n.start_row) }

@@ -67,14 +67,15 @@ func Post(ctx context.Context, r HTTPRequest) (*http.Response, error) {
 			resp.Body = newIdleBody(resp.Body, cmp.Or(r.IdleTimeout, DefaultIdleTimeout), cancel)
 			return resp, nil
 		}
-		cancel()
 		if err != nil {
+			cancel()
 			if ctx.Err() != nil {
 				return nil, Cancelled(ctx, r.Provider, ctx.Err())
 			}
 			last = &Error{Provider: r.Provider, Message: "connection failed: " + r.scrub(err.Error()), Retryable: true, Err: err}
 		} else {
-			last = r.statusError(resp)
+			last = r.statusError(resp) // reads the body, so only then cancel
+			cancel()
 		}
 		if !last.Retryable || attempt+1 >= r.Retry.attempts() {
 			if attempt > 0 {
