@@ -111,3 +111,19 @@ func TestSignatureCapped(t *testing.T) {
 	}
 	checkInvariants(t, ByName("javascript"), src, defs)
 }
+
+// TestBashHighCodePointAfterBrace: the bash grammar's scanner indexes C's
+// isdigit table with the character after `{`; a large code point there
+// crashed the process. Definitions after it are found, named from the
+// real source.
+func TestBashHighCodePointAfterBrace(t *testing.T) {
+	src := []byte("echo {\U00075cbc0 {\U000f02a2..\n\nfunction déjà_vu() {\n  echo \"{\U0001F600}\"\n}\n")
+	defs, err := Definitions(ByName("bash"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(defs) != 1 || defs[0].Name != "déjà_vu" || defs[0].Start != 3 || defs[0].End != 5 {
+		t.Fatalf("defs = %+v", defs)
+	}
+	checkInvariants(t, ByName("bash"), src, defs)
+}

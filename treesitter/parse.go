@@ -76,7 +76,11 @@ func (p *Parser) Definitions(lang *Language, src []byte) (defs []Definition, err
 	ps := p.parser(lang)
 	budget := parseBudget(len(src))
 	ps.SetOperationLimit(int(budget / time.Microsecond))
-	tree := ps.Parse(nil, src)
+	parsed := src
+	if lang.spec.parseAs != nil {
+		parsed = lang.spec.parseAs(src)
+	}
+	tree := ps.Parse(nil, parsed)
 	if tree == nil {
 		// A halted parse would resume on the next call unless reset.
 		ps.Reset()

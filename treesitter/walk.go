@@ -19,6 +19,9 @@ type spec struct {
 	// post, if set, tidies the walk's result (drops C prototypes of
 	// functions the same file defines).
 	post func([]Definition) []Definition
+	// parseAs, if set, turns the source into what the grammar is given to
+	// parse; it must keep every byte offset. The walk reads the original.
+	parseAs func([]byte) []byte
 }
 
 // rule turns one node type into a definition.
