@@ -45,7 +45,7 @@ func newBenchConfig(t testing.TB, srv *llmtest.Server) Config {
 	}
 	return Config{
 		Provider: anthropic.New(anthropic.Options{APIKey: "test-key", BaseURL: srv.BaseURL(llmtest.Anthropic),
-			Retry: llm.RetryPolicy{Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}}),
+			Transport: llm.Transport{Retry: llm.RetryPolicy{Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}}}),
 		Model: "test-model",
 		Home:  home,
 		Store: st,

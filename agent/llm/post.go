@@ -12,20 +12,28 @@ import (
 	"time"
 )
 
-// HTTPRequest is one streaming POST a provider sends, with what Post needs
-// to retry it and to report failures without leaking the key.
-type HTTPRequest struct {
-	Provider string // for errors: "anthropic", "openai"
-	KeyEnv   string // reported on 401/403
-	Key      string // scrubbed from any message a server echoes back
-	Client   *http.Client
-	URL      string
-	Header   http.Header
-	Body     []byte
-	Retry    RetryPolicy
+// Transport is how a provider sends its requests; every provider's Options
+// embeds it and hands it to Post unchanged.
+type Transport struct {
+	// HTTPClient sends requests (default http.DefaultClient). It must not
+	// have a Timeout: responses stream for minutes; cancel with the context.
+	HTTPClient *http.Client
+	Retry      RetryPolicy
 	// IdleTimeout fails a response stream that sends nothing for this
 	// long (default DefaultIdleTimeout).
 	IdleTimeout time.Duration
+}
+
+// HTTPRequest is one streaming POST a provider sends, with what Post needs
+// to retry it and to report failures without leaking the key.
+type HTTPRequest struct {
+	Transport
+	Provider string // for errors: "anthropic", "openai"
+	KeyEnv   string // reported on 401/403
+	Key      string // scrubbed from any message a server echoes back
+	URL      string
+	Header   http.Header
+	Body     []byte
 }
 
 // DefaultIdleTimeout is how long a response stream may stay silent. A
@@ -41,7 +49,7 @@ const DefaultIdleTimeout = 10 * time.Minute
 // owns the returned body and reads the stream). Failures are *Error;
 // cancellation returns an error wrapping ctx.Err().
 func Post(ctx context.Context, r HTTPRequest) (*http.Response, error) {
-	client := r.Client
+	client := r.HTTPClient
 	if client == nil {
 		client = http.DefaultClient
 	}

@@ -25,10 +25,10 @@ func TestPostConnectionRefused(t *testing.T) {
 	var sleeps atomic.Int32
 	_, err = llm.Post(context.Background(), llm.HTTPRequest{
 		Provider: "openai", Key: "sk-secret", URL: "http://" + addr + "/v1/chat/completions",
-		Retry: llm.RetryPolicy{MaxAttempts: 3, Sleep: func(ctx context.Context, d time.Duration) error {
+		Transport: llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 3, Sleep: func(ctx context.Context, d time.Duration) error {
 			sleeps.Add(1)
 			return nil
-		}},
+		}}},
 	})
 	var e *llm.Error
 	if !errors.As(err, &e) || !e.Retryable || e.Status != 0 || !strings.Contains(e.Message, "gave up after 3 attempts") {
@@ -48,10 +48,10 @@ func TestPostRetryAfterTooLong(t *testing.T) {
 	srv.Enqueue(llmtest.Reply{Status: 429, RetryAfter: "3600", Message: "quota exhausted", Times: -1})
 	_, err := llm.Post(context.Background(), llm.HTTPRequest{
 		Provider: "openai", URL: srv.BaseURL(llmtest.OpenAI) + "/chat/completions", Body: []byte(`{}`),
-		Retry: llm.RetryPolicy{MaxDelay: time.Minute, Sleep: func(context.Context, time.Duration) error {
+		Transport: llm.Transport{Retry: llm.RetryPolicy{MaxDelay: time.Minute, Sleep: func(context.Context, time.Duration) error {
 			t.Error("slept although Retry-After exceeds MaxDelay")
 			return nil
-		}},
+		}}},
 	})
 	var e *llm.Error
 	if !errors.As(err, &e) || e.Status != 429 || !strings.Contains(e.Message, "quota exhausted") {

@@ -11,7 +11,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/tandemhq/tandem/agent/llm"
 )
@@ -29,21 +28,15 @@ const (
 
 // Options configures a provider. Only APIKey is needed for the public API.
 type Options struct {
-	APIKey  string
-	BaseURL string // without /v1; default DefaultBaseURL
-	// HTTPClient sends requests (default http.DefaultClient). It must not
-	// have a Timeout: responses stream for minutes; cancel with the context.
-	HTTPClient *http.Client
-	Version    string // anthropic-version header; default DefaultVersion
-	MaxTokens  int    // used when Request.MaxTokens is 0; default DefaultMaxTokens
+	llm.Transport
+	APIKey    string
+	BaseURL   string // without /v1; default DefaultBaseURL
+	Version   string // anthropic-version header; default DefaultVersion
+	MaxTokens int    // used when Request.MaxTokens is 0; default DefaultMaxTokens
 	// ThinkingBudget enables extended thinking with this many tokens when > 0.
 	ThinkingBudget int
 	// Beta is sent as the anthropic-beta header when set.
-	Beta  string
-	Retry llm.RetryPolicy
-	// IdleTimeout fails a response stream silent this long; default
-	// llm.DefaultIdleTimeout.
-	IdleTimeout time.Duration
+	Beta string
 }
 
 // Provider is the Anthropic implementation of llm.Provider.
@@ -87,15 +80,13 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		h.Set("anthropic-beta", p.opts.Beta)
 	}
 	resp, err := llm.Post(ctx, llm.HTTPRequest{
-		Provider:    p.Name(),
-		KeyEnv:      KeyEnv,
-		Key:         p.opts.APIKey,
-		Client:      p.opts.HTTPClient,
-		URL:         p.opts.BaseURL + "/v1/messages",
-		Header:      h,
-		Body:        body,
-		Retry:       p.opts.Retry,
-		IdleTimeout: p.opts.IdleTimeout,
+		Transport: p.opts.Transport,
+		Provider:  p.Name(),
+		KeyEnv:    KeyEnv,
+		Key:       p.opts.APIKey,
+		URL:       p.opts.BaseURL + "/v1/messages",
+		Header:    h,
+		Body:      body,
 	})
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 )
 
 func newProvider(c llmtest.ProviderConfig) llm.Provider {
-	return anthropic.New(anthropic.Options{APIKey: c.APIKey, BaseURL: c.BaseURL, Retry: c.Retry, IdleTimeout: c.IdleTimeout})
+	return anthropic.New(anthropic.Options{APIKey: c.APIKey, BaseURL: c.BaseURL, Transport: c.Transport})
 }
 
 func TestConformance(t *testing.T) {

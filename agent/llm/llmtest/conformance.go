@@ -16,14 +16,12 @@ import (
 
 // ProviderConfig is what the conformance suite hands the constructor under
 // test. The provider must use all of it: BaseURL, APIKey (sent in the
-// format's header) and Retry (the suite records the waits instead of
+// format's header) and Transport (its Retry records the waits instead of
 // sleeping).
 type ProviderConfig struct {
-	BaseURL string
-	APIKey  string
-	Retry   llm.RetryPolicy
-	// IdleTimeout is passed to the provider's own option of that name.
-	IdleTimeout time.Duration
+	BaseURL   string
+	APIKey    string
+	Transport llm.Transport
 }
 
 const suiteKey = "sk-llmtest-SECRET-0123456789"
@@ -38,7 +36,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		srv := NewServer(t)
 		sl := &sleeps{}
 		p := newProvider(ProviderConfig{BaseURL: srv.BaseURL(format), APIKey: suiteKey,
-			Retry: llm.RetryPolicy{MaxAttempts: 4, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Second, Sleep: sl.sleep}})
+			Transport: llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 4, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Second, Sleep: sl.sleep}}})
 		return srv, p, sl
 	}
 
@@ -275,7 +273,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		srv := NewServer(t)
 		t.Parallel()
 		srv.Enqueue(Reply{Text: []string{"partial"}, Hang: true}, Reply{Text: []string{"again"}})
-		p := newProvider(ProviderConfig{BaseURL: srv.BaseURL(format), APIKey: suiteKey, IdleTimeout: 300 * time.Millisecond})
+		p := newProvider(ProviderConfig{BaseURL: srv.BaseURL(format), APIKey: suiteKey, Transport: llm.Transport{IdleTimeout: 300 * time.Millisecond}})
 		start := time.Now()
 		rec, _, err := run(t, context.Background(), p, request("x"))
 		var stalled *llm.StalledError
@@ -298,7 +296,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		srv := NewServer(t)
 		t.Parallel()
 		srv.Enqueue(Reply{Status: 429, Times: -1, RetryAfter: "5"})
-		p := newProvider(ProviderConfig{BaseURL: srv.BaseURL(format), APIKey: suiteKey, Retry: llm.RetryPolicy{MaxAttempts: 4}})
+		p := newProvider(ProviderConfig{BaseURL: srv.BaseURL(format), APIKey: suiteKey, Transport: llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 4}}})
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		_, err := p.Stream(ctx, request("x"), func(llm.Event) {})

@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/tandemhq/tandem/agent/llm"
 )
@@ -28,11 +27,9 @@ const (
 
 // Options configures a provider.
 type Options struct {
+	llm.Transport
 	APIKey  string // optional: sent as a Bearer token when set
 	BaseURL string // including /v1; default DefaultBaseURL
-	// HTTPClient sends requests (default http.DefaultClient). It must not
-	// have a Timeout: responses stream for minutes; cancel with the context.
-	HTTPClient *http.Client
 	// MaxTokensField names the request field for Request.MaxTokens:
 	// "max_tokens" (what most compatible servers read) or
 	// "max_completion_tokens" (required by OpenAI's reasoning models). The
@@ -41,10 +38,6 @@ type Options struct {
 	// DropReasoning stops replaying reasoning_content to the server, for
 	// servers that reject it in input messages.
 	DropReasoning bool
-	Retry         llm.RetryPolicy
-	// IdleTimeout fails a response stream silent this long; default
-	// llm.DefaultIdleTimeout.
-	IdleTimeout time.Duration
 }
 
 // Provider is the OpenAI-compatible implementation of llm.Provider.
@@ -91,15 +84,13 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		h.Set("Authorization", "Bearer "+p.opts.APIKey)
 	}
 	resp, err := llm.Post(ctx, llm.HTTPRequest{
-		Provider:    p.Name(),
-		KeyEnv:      KeyEnv,
-		Key:         p.opts.APIKey,
-		Client:      p.opts.HTTPClient,
-		URL:         p.opts.BaseURL + "/chat/completions",
-		Header:      h,
-		Body:        body,
-		Retry:       p.opts.Retry,
-		IdleTimeout: p.opts.IdleTimeout,
+		Transport: p.opts.Transport,
+		Provider:  p.Name(),
+		KeyEnv:    KeyEnv,
+		Key:       p.opts.APIKey,
+		URL:       p.opts.BaseURL + "/chat/completions",
+		Header:    h,
+		Body:      body,
 	})
 	if err != nil {
 		return nil, err
