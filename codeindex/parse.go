@@ -13,8 +13,8 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
-	"time"
 
+	"github.com/tandemhq/tandem/internal/filelist"
 	"github.com/tandemhq/tandem/treesitter"
 )
 
@@ -29,19 +29,6 @@ type parsed struct {
 	*File
 	old    *File
 	reused bool // content hash matched old; definitions copied, not parsed
-}
-
-// racyWindow: a file modified this recently may change again within the
-// same timestamp tick, so its modification time is not trusted as a key.
-const racyWindow = 2 * time.Second
-
-// trustedTime is t in unix nanoseconds, or 0 when t is so recent that a
-// further change could carry the same timestamp.
-func trustedTime(t time.Time) int64 {
-	if age := time.Since(t); age < racyWindow && age > -racyWindow {
-		return 0
-	}
-	return t.UnixNano()
 }
 
 // trimAfter is how much source a batch parses before the C heap is handed
@@ -102,7 +89,7 @@ func (ix *Index) parse(ctx context.Context, jobs []job) ([]parsed, error) {
 
 func (ix *Index) indexFile(p *treesitter.Parser, j job) parsed {
 	lang := treesitter.ForPath(j.path)
-	f := &File{Path: j.path, Lang: lang.Name, Size: j.info.Size(), ModTime: trustedTime(j.info.ModTime())}
+	f := &File{Path: j.path, Lang: lang.Name, Size: j.info.Size(), ModTime: filelist.TrustedTime(j.info.ModTime())}
 	if f.Size > treesitter.MaxSource {
 		f.Err = fmt.Sprintf("not indexed: %d bytes is over the %d byte limit", f.Size, treesitter.MaxSource)
 		return parsed{File: f, old: j.old}

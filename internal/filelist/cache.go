@@ -38,9 +38,11 @@ type ignoreFile struct {
 	patterns    []gitignore.Pattern
 }
 
-// trustedTime is t in unix nanoseconds, or 0 when t is so recent that a
-// further change could carry the same timestamp.
-func trustedTime(t time.Time) int64 {
+// TrustedTime is t in unix nanoseconds, or 0 when t is so recent that a
+// further change could carry the same timestamp; 0 never matches a cached
+// time, so such a file is looked at again next time. The code index keys
+// its per-file cache with it too.
+func TrustedTime(t time.Time) int64 {
 	if age := time.Since(t); age < racyWindow && age > -racyWindow {
 		return 0
 	}
@@ -59,7 +61,7 @@ func loadIgnore(dir string, domain []string, prev *ignoreFile) (*ignoreFile, err
 	if !fi.Mode().IsRegular() {
 		return nil, errors.New(".gitignore is not a regular file") // a FIFO would block the read
 	}
-	mtime := trustedTime(fi.ModTime())
+	mtime := TrustedTime(fi.ModTime())
 	if prev != nil && mtime != 0 && prev.mtime == mtime && prev.size == fi.Size() {
 		return prev, nil
 	}

@@ -94,7 +94,7 @@ func listDir(root, dir string, domain []string, opts *Options) (*listing, error)
 	if err != nil {
 		return nil, err
 	}
-	mtime := trustedTime(fi.ModTime())
+	mtime := TrustedTime(fi.ModTime())
 	var old *listing
 	if opts.Cache != nil {
 		old = opts.Cache.dirs[dir]
