@@ -146,20 +146,7 @@ func (w *walker) visit(n node, sc scope) {
 // defs[at] added as one group spanning body, so a long enum collapses to
 // one line in a listing.
 func (w *walker) groupEnumerators(body node, at int) {
-	depth := w.defs[at].Depth + 1
-	var members []int
-	for i := at + 1; i < len(w.defs); i++ {
-		if d := &w.defs[i]; d.Depth == depth && d.Kind == KindConstant {
-			members = append(members, i)
-		}
-	}
-	if len(members) < 2 || body.null() {
-		return
-	}
-	start, end := lines(body)
-	for _, i := range members {
-		w.defs[i].Group, w.defs[i].GroupEnd = start, end
-	}
+	w.markGroup(body, at+1, w.defs[at].Depth+1, KindConstant)
 }
 
 // members walks a container's body with the container as parent.
@@ -322,22 +309,28 @@ func byField(field string) func(*walker, node) node {
 // Members the declaration's definitions brought along (struct fields) are
 // not part of the group.
 func (w *walker) group(n node, from int) {
-	if len(w.defs)-from < 2 {
-		return
+	if from < len(w.defs) {
+		w.markGroup(n, from, w.defs[from].Depth, "")
 	}
-	depth := w.defs[from].Depth
+}
+
+// markGroup gives the definitions in defs[from:] at depth (and of kind,
+// unless kind is empty) span's lines as their group, when there are at
+// least two of them.
+func (w *walker) markGroup(span node, from, depth int, kind Kind) {
+	in := func(d *Definition) bool { return d.Depth == depth && (kind == "" || d.Kind == kind) }
 	count := 0
-	for _, d := range w.defs[from:] {
-		if d.Depth == depth {
+	for i := from; i < len(w.defs); i++ {
+		if in(&w.defs[i]) {
 			count++
 		}
 	}
-	if count < 2 {
+	if count < 2 || span.null() {
 		return
 	}
-	start, end := lines(n)
+	start, end := lines(span)
 	for i := from; i < len(w.defs); i++ {
-		if w.defs[i].Depth == depth {
+		if in(&w.defs[i]) {
 			w.defs[i].Group, w.defs[i].GroupEnd = start, end
 		}
 	}
