@@ -28,18 +28,14 @@ func kotlinClass(w *walker, n node, sc scope) {
 		}
 		return true
 	})
-	if !w.firstOfType(n, "enum_class_body").null() {
-		kind = KindEnum
+	// Members sit in a class_body or enum_class_body (both transparent),
+	// so walking the declaration itself finds them; an enum's constants
+	// are grouped over its body.
+	body := n
+	if b := w.firstOfType(n, "enum_class_body"); !b.null() {
+		kind, body = KindEnum, b
 	}
-	tn := w.text(name)
-	if w.add(n, name, tn, kind, sc) == nil {
-		return
-	}
-	at := len(w.defs) - 1
-	w.members(n, false, tn, sc)
-	if kind == KindEnum {
-		w.groupEnumerators(w.firstOfType(n, "enum_class_body"), at)
-	}
+	w.addContainer(n, name, w.text(name), kind, sc, body, false)
 }
 
 // kotlinPropertyDecl records a property: a constant if declared `const`,

@@ -34,16 +34,7 @@ func swiftType(w *walker, n node, sc scope) {
 			kind = KindImpl
 		}
 	}
-	tn := w.text(name)
-	if w.add(n, name, tn, kind, sc) == nil {
-		return
-	}
-	at := len(w.defs) - 1
-	body := w.field(n, "body")
-	w.members(body, false, tn, sc)
-	if kind == KindEnum {
-		w.groupEnumerators(body, at)
-	}
+	w.addContainer(n, name, w.text(name), kind, sc, w.field(n, "body"), false)
 }
 
 // swiftEnumEntry records every case of `case north, south`.

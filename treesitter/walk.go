@@ -127,24 +127,33 @@ func (w *walker) visit(n node, sc scope) {
 		kind = r.memberKind
 	}
 	name := w.text(nameNode)
-	def := w.add(n, nameNode, name, kind, sc)
-	if r.body == "" || def == nil {
+	if r.body == "" {
+		w.add(n, nameNode, name, kind, sc)
 		return
 	}
-	at := len(w.defs) - 1
 	body := n
 	if r.body != "." {
 		body = w.field(n, r.body)
 	}
-	w.members(body, r.flat, name, sc)
+	w.addContainer(n, nameNode, name, kind, sc, body, r.flat)
+}
+
+// addContainer records a definition that has members in body, then walks
+// them. An enum's constants are grouped over body's lines, so a long enum
+// collapses to one line in a listing.
+func (w *walker) addContainer(n, nameNode node, name string, kind Kind, sc scope, body node, flat bool) {
+	if w.add(n, nameNode, name, kind, sc) == nil {
+		return
+	}
+	at := len(w.defs) - 1
+	w.members(body, flat, name, sc)
 	if kind == KindEnum {
 		w.groupEnumerators(body, at)
 	}
 }
 
-// groupEnumerators marks the constants that the walk of the enum at
-// defs[at] added as one group spanning body, so a long enum collapses to
-// one line in a listing.
+// groupEnumerators marks the constants added after the enum at defs[at] as
+// one group spanning body.
 func (w *walker) groupEnumerators(body node, at int) {
 	w.markGroup(body, at+1, w.defs[at].Depth+1, KindConstant)
 }
