@@ -18,7 +18,9 @@ var rustSpec = &spec{
 		"macro_definition":        {kind: KindMacro},
 		"field_declaration":       {kind: KindField},
 	},
-	transparent: set("declaration_list", "field_declaration_list", "enum_variant_list"),
+	// An `extern "C" { fn …; }` block declares foreign functions and
+	// statics at the level it sits in.
+	transparent: set("declaration_list", "field_declaration_list", "enum_variant_list", "foreign_mod_item"),
 }
 
 // rustImpl records `impl Trait for Type` under the type's name, so its

@@ -73,6 +73,7 @@ func (p *Parser) Definitions(lang *Language, src []byte) (defs []Definition, err
 	if len(src) > MaxSource {
 		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, len(src), MaxSource)
 	}
+	lang = lang.forSource(src)
 	ps := p.parser(lang)
 	budget := parseBudget(len(src))
 	ps.SetOperationLimit(int(budget / time.Microsecond))
