@@ -28,6 +28,9 @@ type tag struct {
 	Path string `json:"path"`
 	Line int    `json:"line"`
 	Kind string `json:"kind"`
+	// ScopeKind is the kind of the tag's enclosing definition; a function
+	// or method there means the tag is inside a function body.
+	ScopeKind string `json:"scopeKind"`
 }
 
 type file struct {
@@ -50,6 +53,10 @@ var skipKinds = map[string]bool{
 	"header": true, "label": true, "local": true, "anonMember": true,
 	"receiver": true, "alias": true,
 }
+
+// inBody are scope kinds whose members are inside a function body, which
+// tandem does not index (nested functions, locals of a closure).
+var inBody = map[string]bool{"function": true, "method": true, "func": true, "member": false}
 
 type span struct {
 	start, end int
@@ -90,6 +97,10 @@ func main() {
 	skipped := map[string]int{}
 	for _, f := range files {
 		p := abs(tree, f.Path)
+		// Minified files are tagged by ctags but are nobody's source.
+		if strings.Contains(p, ".min.") {
+			continue
+		}
 		lang[p] = f.Lang
 		if f.Err != "" {
 			skipped[f.Lang]++
@@ -103,7 +114,7 @@ func main() {
 
 	// Prototypes and extern variables are off in ctags by default; tandem
 	// lists both (a header is an API), so they are part of the reference.
-	cmd := exec.Command("ctags", "-R", "--output-format=json", "--fields=+nK",
+	cmd := exec.Command("ctags", "-R", "--output-format=json", "--fields=+nKZ",
 		"--kinds-C=+px", "--kinds-C++=+px", "-f", "-", tree)
 	pipe, err := cmd.StdoutPipe()
 	check(err)
@@ -116,7 +127,7 @@ func main() {
 		var t tag
 		// ctags names anonymous structs and enums __anonXXXX; tandem has no
 		// name for them and lists their members instead.
-		if json.Unmarshal(sc.Bytes(), &t) != nil || t.Type != "tag" || skipKinds[t.Kind] || strings.HasPrefix(t.Name, "__anon") {
+		if json.Unmarshal(sc.Bytes(), &t) != nil || t.Type != "tag" || skipKinds[t.Kind] || strings.HasPrefix(t.Name, "__anon") || t.Name == "_" || strings.HasPrefix(t.Name, "AnonymousFunction") || inBody[t.ScopeKind] {
 			continue
 		}
 		p := abs(tree, t.Path)
@@ -133,6 +144,13 @@ func main() {
 			tags[p] = map[string][]int{}
 		}
 		tags[p][t.Name] = append(tags[p][t.Name], t.Line)
+		if l == "javascript" && t.Kind == "property" {
+			// ctags tags every key of a module-level object literal, data
+			// tables included; tandem lists an object's methods and an
+			// exports object's keys (tagged "method"/"property" alike by
+			// ctags, so no key counts toward recall).
+			continue // still in tags, so tandem's exports keys count as right
+		}
 		s.tags++
 		if near(defs[p][t.Name], t.Line) {
 			s.found++
