@@ -101,11 +101,24 @@ func cDeclarator(w *walker, d node) (name node, isFunc bool) {
 			// parses as an ERROR, the name as a type_identifier.
 			d = w.firstOfType(d, "identifier", "field_identifier", "type_identifier", "pointer_declarator",
 				"function_declarator", "array_declarator", "parenthesized_declarator", "qualified_identifier")
+		case "operator_cast": // operator bool() const: a function named after its type
+			return d, true
 		default:
 			return d, isFunc
 		}
 	}
 	return node{}, false
+}
+
+// cText is a declared name as written, except that a conversion operator
+// is named "operator T" without its parameters and qualifiers.
+func cText(w *walker, name node) string {
+	if w.typ(name) == "operator_cast" {
+		if t := w.field(name, "type"); !t.null() {
+			return "operator " + w.text(t)
+		}
+	}
+	return w.text(name)
 }
 
 // cName splits a C++ qualified name (Foo::bar) into the name and its scope.
@@ -148,7 +161,7 @@ func cFunction(w *walker, n node, sc scope, cpp bool) {
 		kind = KindMethod
 		sc = scope{parent: joinScope(sc.parent, qual), depth: sc.depth + 1, inType: true}
 	}
-	w.add(n, name, w.text(name), kind, sc)
+	w.add(n, name, cText(w, name), kind, sc)
 }
 
 // cDeclaration records globals, prototypes and struct fields, plus a struct
@@ -176,7 +189,7 @@ func cDeclaration(w *walker, n node, sc scope, cpp bool) {
 		case sc.inType:
 			kind = KindField
 		}
-		if def := w.add(n, name, w.text(name), kind, sc); def != nil && isFunc {
+		if def := w.add(n, name, cText(w, name), kind, sc); def != nil && isFunc {
 			def.prototype = true
 		}
 	}
@@ -328,22 +341,29 @@ func dropDefinedPrototypes(defs []Definition) []Definition {
 	return out
 }
 
-// cppMarkers start lines that only C++ has.
-var cppMarkers = [][]byte{
-	[]byte("class "), []byte("namespace "), []byte("template<"), []byte("template <"),
-	[]byte("public:"), []byte("private:"), []byte("protected:"), []byte("using namespace "),
-}
+// cppMarkers start lines that only C++ has. The first group decides on its
+// own (no C code starts a line with `namespace x {` or `template <`); the
+// rest, which a comment or macro could imitate, need a second hit.
+var (
+	cppStrong = [][]byte{[]byte("namespace "), []byte("template<"), []byte("template <"),
+		[]byte("using namespace "), []byte("enum class "), []byte("enum struct ")}
+	cppWeak = [][]byte{[]byte("class "), []byte("public:"), []byte("private:"), []byte("protected:")}
+)
 
-// looksLikeCpp reports a file the registry calls C (by its .h) that is C++:
-// two lines starting the way only C++ lines do. The C grammar would turn
-// its classes into errors and lose them.
+// looksLikeCpp reports a file the registry calls C (by its .h) that is C++.
+// The C grammar would turn its classes into errors and lose them.
 func looksLikeCpp(src []byte) bool {
-	hits := 0
+	weak := 0
 	for line := range bytes.Lines(src) {
 		line = bytes.TrimLeft(line, " \t")
-		for _, m := range cppMarkers {
+		for _, m := range cppStrong {
 			if bytes.HasPrefix(line, m) {
-				if hits++; hits == 2 {
+				return true
+			}
+		}
+		for _, m := range cppWeak {
+			if bytes.HasPrefix(line, m) {
+				if weak++; weak == 2 {
 					return true
 				}
 				break

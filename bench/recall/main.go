@@ -31,6 +31,7 @@ type tag struct {
 	// ScopeKind is the kind of the tag's enclosing definition; a function
 	// or method there means the tag is inside a function body.
 	ScopeKind string `json:"scopeKind"`
+	Language  string `json:"language"`
 }
 
 type file struct {
@@ -48,7 +49,7 @@ type file struct {
 // skipKinds are ctags kinds that are not definitions in tandem's sense:
 // imports, packages, parameters, the include guard's own macro is kept.
 var skipKinds = map[string]bool{
-	"package": true, "packageName": true, "unknown": true, "namespace": true,
+	"package": true, "packageName": true, "unknown": true,
 	"module": false, "import": true, "parameter": true, "macroparam": true,
 	"header": true, "label": true, "local": true, "anonMember": true,
 	"receiver": true, "alias": true,
@@ -58,15 +59,20 @@ var skipKinds = map[string]bool{
 // tandem does not index (nested functions, locals of a closure).
 var inBody = map[string]bool{"function": true, "method": true, "func": true, "member": false}
 
+// unreferenced are tandem kinds ctags has no kind for in a language
+// (Rust constants): they cannot be checked against it, so they are
+// counted apart and left out of precision.
+var unreferenced = map[string]map[string]bool{"rust": {"constant": true}}
+
 type span struct {
 	start, end int
 	kind       string
 }
 
 type stats struct {
-	tags, found, defs, matched int
-	missKinds, extraKinds      map[string]int
-	misses, extras             []string
+	tags, found, defs, matched, unref int
+	missKinds, extraKinds             map[string]int
+	misses, extras                    []string
 }
 
 func main() {
@@ -107,7 +113,7 @@ func main() {
 		}
 		m := map[string][]span{}
 		for _, d := range f.Defs {
-			m[d.Name] = append(m[d.Name], span{d.Start, d.End, d.Kind})
+			m[normalize(d.Name)] = append(m[normalize(d.Name)], span{d.Start, d.End, d.Kind})
 		}
 		defs[p] = m
 	}
@@ -125,11 +131,10 @@ func main() {
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		var t tag
-		// ctags names anonymous structs and enums __anonXXXX; tandem has no
-		// name for them and lists their members instead.
-		if json.Unmarshal(sc.Bytes(), &t) != nil || t.Type != "tag" || skipKinds[t.Kind] || strings.HasPrefix(t.Name, "__anon") || t.Name == "_" || strings.HasPrefix(t.Name, "AnonymousFunction") || inBody[t.ScopeKind] {
+		if json.Unmarshal(sc.Bytes(), &t) != nil || !counted(t) {
 			continue
 		}
+		t.Name = normalize(t.Name)
 		p := abs(tree, t.Path)
 		l, ok := lang[p]
 		if !ok {
@@ -169,10 +174,14 @@ func main() {
 		}
 		for name, spans := range m {
 			for _, sp := range spans {
-				s.defs++
-				if slices.ContainsFunc(tags[p][name], func(line int) bool { return near([]span{sp}, line) }) {
+				switch {
+				case slices.ContainsFunc(tags[p][name], func(line int) bool { return near([]span{sp}, line) }):
+					s.defs++
 					s.matched++
-				} else {
+				case unreferenced[lang[p]][sp.kind]:
+					s.unref++
+				default:
+					s.defs++
 					s.extraKinds[sp.kind]++
 					s.extras = append(s.extras, fmt.Sprintf("%s:%d %s %s", rel(tree, p), sp.start, sp.kind, name))
 				}
@@ -185,10 +194,10 @@ func main() {
 		langs = append(langs, l)
 	}
 	sort.Strings(langs)
-	fmt.Printf("%-12s %8s %8s %8s %9s %8s\n", "language", "ctags", "recall", "tandem", "precision", "skipped")
+	fmt.Printf("%-12s %8s %8s %8s %9s %8s %8s\n", "language", "ctags", "recall", "tandem", "precision", "no-ref", "skipped")
 	for _, l := range langs {
 		s := per[l]
-		fmt.Printf("%-12s %8d %7.1f%% %8d %8.1f%% %8d  %s\n", l, s.tags, pct(s.found, s.tags), s.defs, pct(s.matched, s.defs), skipped[l], verdict(s))
+		fmt.Printf("%-12s %8d %7.1f%% %8d %8.1f%% %8d %8d  %s\n", l, s.tags, pct(s.found, s.tags), s.defs, pct(s.matched, s.defs), s.unref, skipped[l], verdict(s))
 	}
 	for _, l := range langs {
 		s := per[l]
@@ -219,6 +228,30 @@ func near(spans []span, line int) bool {
 		}
 	}
 	return false
+}
+
+// counted reports whether a ctags tag belongs to the reference.
+func counted(t tag) bool {
+	switch {
+	case t.Type != "tag", skipKinds[t.Kind], inBody[t.ScopeKind], t.Name == "_":
+		return false
+	case t.Kind == "namespace" && t.Language == "Python": // an import
+		return false
+	case strings.HasPrefix(t.Name, "__anon"), strings.HasPrefix(t.Name, "AnonymousFunction"):
+		// ctags' made-up names for anonymous structs, enums and functions;
+		// tandem lists such a struct's members, not the struct.
+		return false
+	}
+	return true
+}
+
+// normalize spells C++ operators one way: ctags writes "operator ==",
+// tandem the source's "operator==".
+func normalize(name string) string {
+	if strings.HasPrefix(name, "operator") {
+		return strings.ReplaceAll(name, " ", "")
+	}
+	return name
 }
 
 func verdict(s *stats) string {

@@ -13,3 +13,15 @@ unsafe impl Zeroable for u32 {}
 pub fn magnitude(x: i32) -> i32 {
     unsafe { abs(x) }
 }
+
+pub struct Heap<T> {
+    items: Vec<T>,
+}
+
+impl<'a, T> IntoIterator for &'a Heap<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
