@@ -34,13 +34,23 @@ func jsDeclaration(w *walker, n node, sc scope) {
 		if w.typ(d) != "variable_declarator" {
 			continue
 		}
-		name := w.field(d, "name")
-		if name.null() || w.typ(name) != "identifier" {
-			continue // destructuring patterns declare nothing worth listing
-		}
 		kind := KindVariable
 		if isConst {
 			kind = KindConstant
+		}
+		name := w.field(d, "name")
+		if w.typ(name) == "object_pattern" || w.typ(name) == "array_pattern" {
+			// `const { setImmediate, clearImmediate } = provider;` at module
+			// level names what the module uses; deeper ones are locals.
+			if sc.depth == 0 {
+				for _, id := range jsPatternNames(w, name) {
+					w.add(d, id, w.text(id), kind, sc)
+				}
+			}
+			continue
+		}
+		if name.null() || w.typ(name) != "identifier" {
+			continue
 		}
 		span := d
 		if v := w.field(d, "value"); !v.null() {
@@ -188,4 +198,22 @@ func jsAssignment(w *walker, n, e node, sc scope) {
 	case isFunc && w.typ(obj) == "identifier":
 		w.add(n, prop, w.text(prop), KindFunction, scope{parent: joinScope(sc.parent, w.text(obj)), depth: sc.depth + 1})
 	}
+}
+
+// jsPatternNames returns the names a destructuring pattern binds at its
+// first level: `{ a, b: c }` binds a and c, `[x, y]` binds x and y.
+func jsPatternNames(w *walker, pat node) []node {
+	var out []node
+	w.each(pat, true, func(c node) bool {
+		switch w.typ(c) {
+		case "shorthand_property_identifier_pattern", "identifier":
+			out = append(out, c)
+		case "pair_pattern":
+			if v := w.field(c, "value"); w.typ(v) == "identifier" {
+				out = append(out, v)
+			}
+		}
+		return true
+	})
+	return out
 }

@@ -32,6 +32,8 @@ type tag struct {
 	// or method there means the tag is inside a function body.
 	ScopeKind string `json:"scopeKind"`
 	Language  string `json:"language"`
+	Scope     string `json:"scope"`
+	Pattern   string `json:"pattern"`
 }
 
 type file struct {
@@ -52,7 +54,7 @@ var skipKinds = map[string]bool{
 	"package": true, "packageName": true, "unknown": true,
 	"module": false, "import": true, "parameter": true, "macroparam": true,
 	"header": true, "label": true, "local": true, "anonMember": true,
-	"receiver": true, "alias": true,
+	"receiver": true,
 }
 
 // inBody are scope kinds whose members are inside a function body, which
@@ -101,6 +103,7 @@ func main() {
 	defs := map[string]map[string][]span{}
 	lang := map[string]string{}
 	skipped := map[string]int{}
+	var skips []string
 	for _, f := range files {
 		p := abs(tree, f.Path)
 		// Minified files are tagged by ctags but are nobody's source.
@@ -110,6 +113,7 @@ func main() {
 		lang[p] = f.Lang
 		if f.Err != "" {
 			skipped[f.Lang]++
+			skips = append(skips, fmt.Sprintf("  %s: %s", rel(tree, p), f.Err))
 		}
 		m := map[string][]span{}
 		for _, d := range f.Defs {
@@ -120,7 +124,7 @@ func main() {
 
 	// Prototypes and extern variables are off in ctags by default; tandem
 	// lists both (a header is an API), so they are part of the reference.
-	cmd := exec.Command("ctags", "-R", "--output-format=json", "--fields=+nKZ",
+	cmd := exec.Command("ctags", "-R", "--output-format=json", "--fields=+nKZl",
 		"--kinds-C=+px", "--kinds-C++=+px", "-f", "-", tree)
 	pipe, err := cmd.StdoutPipe()
 	check(err)
@@ -178,6 +182,11 @@ func main() {
 				case slices.ContainsFunc(tags[p][name], func(line int) bool { return near([]span{sp}, line) }):
 					s.defs++
 					s.matched++
+				case (sp.kind == "function" || sp.kind == "method") && len(tags[p][name]) > 0:
+					// An overload: tandem lists each signature of
+					// `function merge(…)` (TypeScript, C++), ctags one.
+					s.defs++
+					s.matched++
 				case unreferenced[lang[p]][sp.kind]:
 					s.unref++
 				default:
@@ -198,6 +207,9 @@ func main() {
 	for _, l := range langs {
 		s := per[l]
 		fmt.Printf("%-12s %8d %7.1f%% %8d %8.1f%% %8d %8d  %s\n", l, s.tags, pct(s.found, s.tags), s.defs, pct(s.matched, s.defs), s.unref, skipped[l], verdict(s))
+	}
+	if len(skips) > 0 {
+		fmt.Printf("\nnot indexed:\n%s\n", strings.Join(skips, "\n"))
 	}
 	for _, l := range langs {
 		s := per[l]
@@ -236,6 +248,11 @@ func counted(t tag) bool {
 	case t.Type != "tag", skipKinds[t.Kind], inBody[t.ScopeKind], t.Name == "_":
 		return false
 	case t.Kind == "namespace" && t.Language == "Python": // an import
+		return false
+	case t.Language == "TypeScript" && t.Scope == "" && strings.HasPrefix(t.Pattern, "/^ "):
+		// ctags' TypeScript parser tags locals of function bodies
+		// (`const { observers } = this;` in a method) with no scope; an
+		// indented tag without a scope is one of those.
 		return false
 	case strings.HasPrefix(t.Name, "__anon"), strings.HasPrefix(t.Name, "AnonymousFunction"):
 		// ctags' made-up names for anonymous structs, enums and functions;
