@@ -20,13 +20,13 @@ func TestBuiltinSchemasMatchContract(t *testing.T) {
 		required []string
 		params   any
 	}{
-		ReadFileName:    {GroupRead, []string{"path", "offset", "limit"}, []string{"path"}, readFileParams{}},
-		ListFilesName:   {GroupRead, []string{"path", "recursive"}, nil, listFilesParams{}},
-		SearchFilesName: {GroupRead, []string{"pattern", "path", "glob"}, []string{"pattern"}, searchFilesParams{}},
-		WriteFileName:   {GroupEdit, []string{"path", "content"}, []string{"path", "content"}, writeFileParams{}},
-		EditFileName:    {GroupEdit, []string{"path", "old_string", "new_string", "replace_all"}, []string{"path", "old_string", "new_string"}, editFileParams{}},
-		RunCommandName:  {GroupExecute, []string{"command", "timeout_seconds"}, []string{"command"}, runCommandParams{}},
-		UpdatePlanName:  {GroupPlan, []string{"plan"}, []string{"plan"}, updatePlanParams{}},
+		ReadFileName:    {GroupRead, []string{"path", "offset", "limit"}, []string{"path"}, readFileArgs{}},
+		ListFilesName:   {GroupRead, []string{"path", "recursive"}, nil, listFilesArgs{}},
+		SearchFilesName: {GroupRead, []string{"pattern", "path", "glob"}, []string{"pattern"}, searchFilesArgs{}},
+		WriteFileName:   {GroupEdit, []string{"path", "content"}, []string{"path", "content"}, writeFileArgs{}},
+		EditFileName:    {GroupEdit, []string{"path", "old_string", "new_string", "replace_all"}, []string{"path", "old_string", "new_string"}, editFileArgs{}},
+		RunCommandName:  {GroupExecute, []string{"command", "timeout_seconds"}, []string{"command"}, runCommandArgs{}},
+		UpdatePlanName:  {GroupPlan, []string{"plan"}, []string{"plan"}, updatePlanArgs{}},
 	}
 	var names []string
 	for _, tool := range Builtin() {

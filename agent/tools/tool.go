@@ -78,10 +78,11 @@ type Location struct {
 }
 
 // PlanEntry is one step of the agent's plan (update_plan).
+// Its tags are update_plan's schema for one step.
 type PlanEntry struct {
-	Content  string `json:"content"`
-	Status   string `json:"status"`             // pending | in_progress | completed
-	Priority string `json:"priority,omitempty"` // high | medium | low
+	Content  string `json:"content" jsonschema:"What the step does, in a few words."`
+	Status   string `json:"status" enum:"pending|in_progress|completed"`
+	Priority string `json:"priority,omitempty" enum:"high|medium|low"`
 }
 
 // Result is the outcome of a call.
