@@ -173,3 +173,29 @@ func FuzzDecodeArgs(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeArgs is the adapter's cost per call (check and decode)
+// for a typical edit_file call, beside a bare json.Unmarshal, which is all
+// the tools did before.
+func BenchmarkDecodeArgs(b *testing.B) {
+	sc, err := schemaFor[editFileArgs]()
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := json.RawMessage(`{"path":"src/main.go","old_string":"func main() {\n\tfmt.Println(\"hi\")\n}","new_string":"func main() {\n\tfmt.Println(\"bye\")\n}"}`)
+	b.Run("checked", func(b *testing.B) {
+		for b.Loop() {
+			if _, msg := decodeArgs[editFileArgs]("edit_file", sc, in); msg != "" {
+				b.Fatal(msg)
+			}
+		}
+	})
+	b.Run("unmarshal-only", func(b *testing.B) {
+		for b.Loop() {
+			var a editFileArgs
+			if err := json.Unmarshal(in, &a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
