@@ -31,6 +31,9 @@ type Spec[A any] struct {
 // subset the checker enforces: that is a programming error every test that
 // builds the tool catches, like a bad regexp.MustCompile.
 func New[A any](s Spec[A]) Tool {
+	if s.Run == nil {
+		panic(fmt.Sprintf("tools.New(%s): no Run function", s.Name))
+	}
 	sc, err := schemaFor[A]()
 	if err != nil {
 		panic(fmt.Sprintf("tools.New(%s): %v", s.Name, err))

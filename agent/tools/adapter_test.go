@@ -106,6 +106,8 @@ func TestAdapterDescribeTolerates(t *testing.T) {
 	}
 }
 
+func run[A any](context.Context, *Env, A) (Result, error) { return Result{}, nil }
+
 // New refuses an args type whose schema would promise what the checker
 // does not enforce.
 func TestAdapterRefusesUnsupportedTypes(t *testing.T) {
@@ -118,17 +120,16 @@ func TestAdapterRefusesUnsupportedTypes(t *testing.T) {
 		}()
 		f()
 	}
-	mustPanic("map", func() {
-		New(Spec[struct {
-			M map[string]int `json:"m"`
-		}]{Name: "m"})
-	})
-	mustPanic("enum on an int", func() {
-		New(Spec[struct {
-			N int `json:"n" enum:"1|2"`
-		}]{Name: "n"})
-	})
-	mustPanic("not a struct", func() { New(Spec[[]string]{Name: "s"}) })
+	type mapArgs struct {
+		M map[string]int `json:"m"`
+	}
+	type intEnumArgs struct {
+		N int `json:"n" enum:"1|2"`
+	}
+	mustPanic("map", func() { New(Spec[mapArgs]{Name: "m", Run: run[mapArgs]}) })
+	mustPanic("enum on an int", func() { New(Spec[intEnumArgs]{Name: "n", Run: run[intEnumArgs]}) })
+	mustPanic("not a struct", func() { New(Spec[[]string]{Name: "s", Run: run[[]string]}) })
+	mustPanic("no Run", func() { New(Spec[probeArgs]{Name: "p"}) })
 }
 
 // The schema is rendered once: every Info, and every construction, gives
