@@ -10,7 +10,8 @@ import (
 type slash struct {
 	description string
 	hint        string // argument hint; empty when it takes none
-	run         func(t *turnRun, arg string) (StopReason, error) // runs on the turn's goroutine
+	// run handles the command on the turn's goroutine.
+	run func(t *turnRun, arg string) (StopReason, error)
 }
 
 func (s *Session) commands() map[string]slash {

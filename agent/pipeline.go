@@ -54,7 +54,7 @@ type Pipeline struct {
 type BeforeRequestFunc func(ctx context.Context, e RequestEvent) error
 
 // BeforeToolCallFunc sees a tool call before it runs and returns the
-// arguments to run it with (e.Input unchanged, or a rewrite). An error
+// arguments to run it with: a rewrite, or nil to keep e.Input. An error
 // refuses the call: the tool does not run, and the model reads the error's
 // text as the call's result; the turn goes on.
 type BeforeToolCallFunc func(ctx context.Context, e ToolCallEvent) (json.RawMessage, error)
