@@ -23,7 +23,8 @@
 // Updates leave through one FIFO per session (outbox): a single goroutine
 // appends each one to the log and hands it to Host.Send, so the wire and
 // the log see one order, whichever goroutine produced the update. A turn
-// flushes the FIFO before Prompt returns.
+// flushes the FIFO before Prompt returns. The actor itself never waits on
+// the FIFO, because a Host.Send may be waiting on the actor.
 //
 // Agent.Close closes every open session, then the shared code indexes.
 // Session.Close stops the turn, the actor, the index builder, the MCP

@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 
+	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/store"
 )
 
@@ -14,14 +16,25 @@ const (
 	recInstructions = "instructions" // typed metadata of an instructions batch
 )
 
-// outItem is one entry of the FIFO: exactly one of its fields is set.
+// outOp is what the FIFO does with an item.
+type outOp uint8
+
+const (
+	opSend   outOp = iota // log u and hand it to the host
+	opLog                 // log u only (the user's own prompt)
+	opRecord              // append v, a *logRecord
+	opMeta                // rewrite the sidecar from v, a store.Meta
+	opDrain               // close v, a chan struct{}: all before it is sent
+	opSync                // flush and fsync, then close v, a chan struct{}
+	opStop                // flush and end
+)
+
+// outItem is one entry of the FIFO, kept small: idle sessions hold a
+// queue of them each.
 type outItem struct {
-	send   *Update       // log it and hand it to the host
-	logged *Update       // log it only (the user's own prompt)
-	record *logRecord    // a non-update record
-	meta   *store.Meta   // rewrite the sidecar
-	flush  chan struct{} // flush and fsync, then close it
-	stop   bool
+	op outOp
+	u  *Update
+	v  any
 }
 
 type logRecord struct {
@@ -44,7 +57,7 @@ type outbox struct {
 
 // outboxDepth lets a streaming turn run ahead of a slow Send a little; a
 // full queue holds the producer back rather than growing without bound.
-const outboxDepth = 64
+const outboxDepth = 16
 
 func startOutbox(h Host, l *store.Log, warn *slog.Logger) *outbox {
 	o := &outbox{host: h, log: l, warn: warn, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
@@ -60,10 +73,15 @@ func (o *outbox) put(it outItem) {
 	}
 }
 
+// drain returns once everything queued before it was handed to Send.
+func (o *outbox) drain() { o.wait(opDrain) }
+
 // flush returns once everything queued before it is sent, logged and synced.
-func (o *outbox) flush() {
+func (o *outbox) flush() { o.wait(opSync) }
+
+func (o *outbox) wait(op outOp) {
 	c := make(chan struct{})
-	o.put(outItem{flush: c})
+	o.put(outItem{op: op, v: c})
 	select {
 	case <-c:
 	case <-o.done:
@@ -72,34 +90,37 @@ func (o *outbox) flush() {
 
 // stop flushes and ends the goroutine.
 func (o *outbox) stop() {
-	o.put(outItem{stop: true})
+	o.put(outItem{op: opStop})
 	<-o.done
 }
 
-func (o *outbox) setMeta(m store.Meta) { o.put(outItem{meta: &m}) }
+func (o *outbox) setMeta(m store.Meta) { o.put(outItem{op: opMeta, v: m}) }
 
 func (o *outbox) run() {
 	defer close(o.done)
 	for it := range o.ch {
-		switch {
-		case it.send != nil:
-			o.logUpdate(*it.send)
-			o.host.Send(*it.send)
-		case it.logged != nil:
-			o.logUpdate(*it.logged)
-		case it.record != nil:
+		switch it.op {
+		case opSend:
+			o.logUpdate(*it.u)
+			o.host.Send(*it.u)
+		case opLog:
+			o.logUpdate(*it.u)
+		case opRecord:
+			r := it.v.(*logRecord)
 			o.flushPending()
-			o.appendRaw(it.record.kind, it.record.data)
-		case it.meta != nil:
+			o.appendRaw(r.kind, r.data)
+		case opMeta:
 			if o.log != nil {
-				if err := o.log.SetMeta(*it.meta); err != nil {
+				if err := o.log.SetMeta(it.v.(store.Meta)); err != nil {
 					o.warn.Warn("session meta", "err", err)
 				}
 			}
-		case it.flush != nil:
+		case opDrain:
+			close(it.v.(chan struct{}))
+		case opSync:
 			o.sync()
-			close(it.flush)
-		case it.stop:
+			close(it.v.(chan struct{}))
+		case opStop:
 			o.sync()
 			return
 		}
@@ -166,11 +187,11 @@ func (o *outbox) sync() {
 }
 
 // emit sends u to the host and appends it to the log, both in one order.
-func (s *Session) emit(u Update) { s.out.put(outItem{send: &u}) }
+func (s *Session) emit(u Update) { s.out.put(outItem{op: opSend, u: &u}) }
 
 // logOnly appends u to the log without sending it (the user's own prompt:
 // the editor shows it already, a replay needs it).
-func (s *Session) logOnly(u Update) { s.out.put(outItem{logged: &u}) }
+func (s *Session) logOnly(u Update) { s.out.put(outItem{op: opLog, u: &u}) }
 
 // record appends a non-update record (history, instructions metadata). It
 // is encoded here, so the caller may go on changing v.
@@ -183,5 +204,34 @@ func (s *Session) record(kind string, v any) {
 		s.a.log.Error("session log append failed", "session", s.id, "kind", kind, "err", err)
 		return
 	}
-	s.out.put(outItem{record: &logRecord{kind, b}})
+	s.out.put(outItem{op: opRecord, v: &logRecord{kind, b}})
+}
+
+// orderedHost is the Host a session's own code calls. Updates travel
+// through the FIFO, so before each request to the editor it waits until
+// the updates produced so far are handed over: the editor sees a tool call
+// before the permission request, read or edit it makes.
+type orderedHost struct {
+	Host
+	out *outbox
+}
+
+func (h orderedHost) ReadFile(ctx context.Context, path string) (string, error) {
+	h.out.drain()
+	return h.Host.ReadFile(ctx, path)
+}
+
+func (h orderedHost) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
+	h.out.drain()
+	return h.Host.ApplyEdit(ctx, e)
+}
+
+func (h orderedHost) RequestPermission(ctx context.Context, req PermissionRequest) (Decision, error) {
+	h.out.drain()
+	return h.Host.RequestPermission(ctx, req)
+}
+
+func (h orderedHost) RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error) {
+	h.out.drain()
+	return h.Host.RunCommand(ctx, spec)
 }

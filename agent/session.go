@@ -166,6 +166,7 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 		return err
 	}
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id))
+	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
 	s.startExtras(ctx, servers)
 	return nil
@@ -209,19 +210,26 @@ func (s *Session) setLifecycle(l Lifecycle) {
 	s.do(context.Background(), func() { s.st.lifecycle = l })
 }
 
-// SetMode switches mode and sends current_mode_update. It takes effect at
-// once, even mid-turn: the next permission decision uses the new mode.
+// SetMode switches mode and sends current_mode_update before it returns.
+// It takes effect at once, even mid-turn: the next permission decision
+// uses the new mode.
 func (s *Session) SetMode(m Mode) error {
 	if _, err := ParseMode(string(m)); err != nil {
 		return err
 	}
-	return s.change(func() {
+	var meta *store.Meta
+	err := s.change(func() {
 		if s.st.mode != m {
 			s.st.mode = m
-			s.emit(Update{Type: CurrentModeUpdate, ModeID: string(m)})
-			s.saveMeta()
+			meta = s.meta()
 		}
 	})
+	if err == nil && meta != nil {
+		s.emit(Update{Type: CurrentModeUpdate, ModeID: string(m)})
+		s.saveMeta(meta)
+		s.out.drain() // the update is on its way when SetMode returns
+	}
+	return err
 }
 
 // SetModel switches the model for the next request. Any id is accepted
@@ -230,10 +238,15 @@ func (s *Session) SetModel(id string) error {
 	if id == "" {
 		return errors.New("model id is empty")
 	}
-	return s.change(func() {
+	var meta *store.Meta
+	err := s.change(func() {
 		s.st.model = id
-		s.saveMeta()
+		meta = s.meta()
 	})
+	if err == nil {
+		s.saveMeta(meta)
+	}
+	return err
 }
 
 // AddTools adds tools (MCP) to the catalog; the next model request sees them.
@@ -272,7 +285,7 @@ func (s *Session) shutdown() error {
 	<-s.done // the actor has returned: st is ours to read now
 	s.turns.Wait()
 	s.stopExtras()
-	s.saveMeta()
+	s.saveMeta(s.meta())
 	s.out.stop()
 	s.a.forget(s)
 	if s.log != nil {
@@ -281,14 +294,20 @@ func (s *Session) shutdown() error {
 	return nil
 }
 
-// saveMeta queues a rewrite of the sidecar from the current state; nothing
-// in it needs reading back first. It runs on the actor (or after it ended).
-func (s *Session) saveMeta() {
-	if s.log == nil || s.a.cfg.Store == nil {
-		return
+// meta is the sidecar for the current state; it runs on the actor (or
+// after it ended).
+func (s *Session) meta() *store.Meta {
+	return &store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC(),
+		Mode: string(s.st.mode), Model: s.st.model, Title: s.st.title}
+}
+
+// saveMeta queues a rewrite of the sidecar; nothing in it needs reading
+// back first. Never on the actor: it may wait for the FIFO, and the FIFO's
+// Host.Send may be waiting for the actor.
+func (s *Session) saveMeta(m *store.Meta) {
+	if s.log != nil && s.a.cfg.Store != nil {
+		s.out.setMeta(*m)
 	}
-	s.out.setMeta(store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC(),
-		Mode: string(s.st.mode), Model: s.st.model, Title: s.st.title})
 }
 
 // ListSessions returns stored sessions, most recent first; a non-empty cwd

@@ -55,8 +55,8 @@ func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRu
 }
 
 // endTurn runs on the actor: it takes back what the turn borrowed and
-// records how the turn ended.
-func (s *Session) endTurn(t *turnRun, r turnResult) {
+// records how the turn ended. It returns the sidecar to save.
+func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
 	s.cancelTurn.CompareAndSwap(&t.cancel, nil)
 	s.st.turn = nil
 	s.st.history, s.st.extra.instr = t.history, t.instr
@@ -72,7 +72,7 @@ func (s *Session) endTurn(t *turnRun, r turnResult) {
 	if r.err != nil {
 		s.st.outcome.Err = r.err.Error()
 	}
-	s.saveMeta()
+	return s.meta()
 }
 
 // run is the turn's goroutine: turn start, the steps, turn end; then the
@@ -86,7 +86,9 @@ func (t *turnRun) run() {
 	r.reason, r.err = t.steps()
 	s.a.cfg.Pipeline.turnEnd(context.WithoutCancel(t.ctx), TurnEndEvent{SessionID: s.id, StopReason: r.reason, Err: r.err})
 	t.cancel()
-	s.do(context.Background(), func() { s.endTurn(t, r) }) // the actor waits for this turn, so it answers
+	var meta *store.Meta
+	s.do(context.Background(), func() { meta = s.endTurn(t, r) }) // the actor waits for this turn, so it answers
+	s.saveMeta(meta)
 	s.out.flush()
 	t.result <- r
 }
