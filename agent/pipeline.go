@@ -34,6 +34,21 @@ import (
 // is the first step of BeforeToolCall and its question to the user is the
 // last step of BeforeAsk, so contributors there run after the mode check
 // and before the user is asked.
+//
+// A contributor is a function appended to its seam in Config.Pipeline
+// before agent.New; for example a hook that refuses one kind of command:
+//
+//	cfg.Pipeline.BeforeToolCall = append(cfg.Pipeline.BeforeToolCall,
+//		func(ctx context.Context, e agent.ToolCallEvent) (json.RawMessage, error) {
+//			if e.Tool.Name == "run_command" && bytes.Contains(e.Input, []byte("git push")) {
+//				return nil, errors.New("pushing is left to the user")
+//			}
+//			return nil, nil // run it with the arguments unchanged
+//		})
+//
+// BeforeRequest changes only what one request sends; compaction that must
+// shorten the history for good will need a step of its own that hands the
+// new history back to the turn.
 type Pipeline struct {
 	TurnStart      []func(ctx context.Context, e TurnStartEvent)
 	BeforeRequest  []BeforeRequestFunc
