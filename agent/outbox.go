@@ -57,7 +57,7 @@ type outbox struct {
 
 // outboxDepth lets a streaming turn run ahead of a slow Send a little; a
 // full queue holds the producer back rather than growing without bound.
-const outboxDepth = 16
+const outboxDepth = 8
 
 func startOutbox(h Host, l *store.Log, warn *slog.Logger) *outbox {
 	o := &outbox{host: h, log: l, warn: warn, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
