@@ -249,20 +249,15 @@ func (s *Session) SetModel(id string) error {
 	return err
 }
 
-// AddTools adds tools (MCP) to the catalog; the next model request sees them.
-func (s *Session) AddTools(ts ...tools.Tool) {
+// updateCatalog changes the tool catalog (MCP servers coming and going);
+// the next model request sees the change.
+func (s *Session) updateCatalog(add []tools.Tool, remove []string) {
 	s.do(context.Background(), func() {
-		for _, t := range ts {
-			s.st.catalog.Add(t)
-		}
-	})
-}
-
-// RemoveTools drops the tools with the given names.
-func (s *Session) RemoveTools(names ...string) {
-	s.do(context.Background(), func() {
-		for _, n := range names {
+		for _, n := range remove {
 			s.st.catalog.Remove(n)
+		}
+		for _, t := range add {
+			s.st.catalog.Add(t)
 		}
 	})
 }

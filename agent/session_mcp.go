@@ -16,19 +16,10 @@ func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
 		return
 	}
 	m := mcp.Start(ctx, mcp.Options{
-		Root:    s.root,
-		Servers: servers,
-		Log:     s.a.log.With("session", s.id),
-		OnTools: func(add []tools.Tool, remove []string) {
-			s.do(context.Background(), func() {
-				for _, n := range remove {
-					s.st.catalog.Remove(n)
-				}
-				for _, t := range add {
-					s.st.catalog.Add(t)
-				}
-			})
-		},
+		Root:     s.root,
+		Servers:  servers,
+		Log:      s.a.log.With("session", s.id),
+		OnTools:  s.updateCatalog,
 		OnNotice: s.notice,
 	})
 	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
