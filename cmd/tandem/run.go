@@ -40,6 +40,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer m.closeAgent(a)
 	h := &cliHost{out: m.Stdout, errw: m.Stderr, yes: *yes}
 	if f, ok := m.Stdin.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
