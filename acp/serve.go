@@ -11,6 +11,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/local"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -21,7 +22,7 @@ type Options struct {
 	// Version is reported in agentInfo.
 	Version string
 	// Local runs commands and touches files when the client does not offer
-	// to (no fs or terminal capability). Nil: tools.LocalHost.
+	// to (no fs or terminal capability). Nil: local.Host{}.
 	Local tools.Host
 	// Log receives diagnostics. Nil: discarded.
 	Log *slog.Logger
@@ -111,9 +112,9 @@ var (
 )
 
 func newServer(ctx context.Context, o Options, w *wire, log *slog.Logger) *server {
-	local := o.Local
-	if local == nil {
-		local = tools.LocalHost{}
+	disk := o.Local
+	if disk == nil {
+		disk = local.Host{}
 	}
 	version := o.Version
 	if version == "" {
@@ -124,7 +125,7 @@ func newServer(ctx context.Context, o Options, w *wire, log *slog.Logger) *serve
 		ctx:      ctx,
 		agent:    o.Agent,
 		wire:     w,
-		local:    local,
+		local:    disk,
 		info:     sdk.Implementation{Name: "tandem", Title: &title, Version: version},
 		log:      log,
 		sessions: make(map[string]*session),

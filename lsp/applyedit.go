@@ -9,7 +9,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
-	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/local"
 )
 
 // noReason stands in when the editor rejects without saying why. The edit
@@ -66,7 +66,7 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 // host (which refuses when the disk no longer matches what the agent read)
 // and opens a new file in the editor when it can.
 func (ss *session) applyOnDisk(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
-	res, err := tools.LocalHost{}.ApplyEdit(ctx, fe)
+	res, err := local.Host{}.ApplyEdit(ctx, fe)
 	if err != nil || !res.Applied {
 		return res, err
 	}

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/tandemhq/tandem/agent"
-	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/local"
 )
 
 // session is one agent session served on this connection, and its
@@ -78,12 +78,12 @@ func (ss *session) ReadFile(ctx context.Context, path string) (string, error) {
 	if text, ok := ss.srv.docs.read(path); ok {
 		return text, nil
 	}
-	return tools.LocalHost{}.ReadFile(ctx, path)
+	return local.Host{}.ReadFile(ctx, path)
 }
 
 // RunCommand runs locally: LSP has no terminal API.
 func (ss *session) RunCommand(ctx context.Context, spec agent.CommandSpec) (agent.CommandResult, error) {
-	return tools.RunLocal(ctx, spec)
+	return local.Run(ctx, spec)
 }
 
 func (ss *session) setProgress(p *progress) {

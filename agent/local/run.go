@@ -1,4 +1,4 @@
-package tools
+package local
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tandemhq/tandem/agent/command"
 )
 
 const (
@@ -23,7 +25,7 @@ const (
 	progressEvery = 200 * time.Millisecond
 )
 
-// RunLocal runs spec.Command with `sh -c` on this machine, in spec.Dir, in
+// Run runs spec.Command with `sh -c` on this machine, in spec.Dir, in
 // a process group of its own. stdout and stderr are combined in the order
 // they were written, streamed to spec.OnOutput and capped to
 // spec.OutputLimit (head and tail kept). When the timeout passes or ctx
@@ -31,9 +33,9 @@ const (
 // processes the command left running in its group are killed when it
 // exits too, so nothing outlives the call. On cancellation the partial
 // result comes back together with ctx's error.
-func RunLocal(ctx context.Context, spec CommandSpec) (CommandResult, error) {
+func Run(ctx context.Context, spec command.Spec) (command.Result, error) {
 	if err := ctx.Err(); err != nil {
-		return CommandResult{ExitCode: -1}, err
+		return command.Result{ExitCode: -1}, err
 	}
 	out := newHeadTail(spec.OutputLimit)
 	cmd := exec.Command("sh", "-c", spec.Command)
@@ -44,7 +46,7 @@ func RunLocal(ctx context.Context, spec CommandSpec) (CommandResult, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = pipeGrace
 	if err := cmd.Start(); err != nil {
-		return CommandResult{ExitCode: -1}, err
+		return command.Result{ExitCode: -1}, err
 	}
 	pgid := cmd.Process.Pid
 
@@ -64,7 +66,7 @@ func RunLocal(ctx context.Context, spec CommandSpec) (CommandResult, error) {
 		tick = t.C
 	}
 
-	var res CommandResult
+	var res command.Result
 	var waitErr, ctxErr error
 	var shown int64
 loop:

@@ -1,4 +1,4 @@
-package tools
+package local
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/tandemhq/tandem/agent/edits"
 )
 
-func TestLocalHostApplyEdit(t *testing.T) {
+func TestApplyEditOnDisk(t *testing.T) {
 	cases := []struct {
 		name    string
 		edit    func(dir string) edits.FileEdit
@@ -54,7 +54,7 @@ func TestLocalHostApplyEdit(t *testing.T) {
 			edit: func(d string) edits.FileEdit {
 				return edits.FileEdit{Path: filepath.Join(d, "run.sh"), Old: "stale\n", New: "new\n"}
 			},
-			reason: "changed on disk"},
+			reason: "changed since it was read"},
 		{name: "create over an existing file",
 			edit: func(d string) edits.FileEdit {
 				return edits.FileEdit{Path: filepath.Join(d, "run.sh"), New: "new\n", Create: true}
@@ -72,7 +72,7 @@ func TestLocalHostApplyEdit(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("old\n"), 0o751); err != nil {
 				t.Fatal(err)
 			}
-			res, err := LocalHost{}.ApplyEdit(context.Background(), c.edit(dir))
+			res, err := Host{}.ApplyEdit(context.Background(), c.edit(dir))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,49 @@
+package local
+
+import (
+	"errors"
+	"path/filepath"
+
+	"github.com/tandemhq/tandem/agent/edits"
+)
+
+// The rules below are the agent.Host contract's, shared by every host so
+// that an edit is refused for the same reasons, in the same words, whether
+// the disk or an editor holds the file.
+
+// ErrNotAbsolute is the error for a relative path: hosts never guess what
+// it is relative to.
+var ErrNotAbsolute = errors.New("the path is not absolute")
+
+// Refusal is why a host refuses to edit path, or "" when it may: the path
+// must be absolute and, when root is set, inside root. The test is lexical;
+// tools.Resolve has already followed symlinks, and the local host's os.Root
+// refuses any link that would still lead out.
+func Refusal(root, path string) string {
+	if !filepath.IsAbs(path) {
+		return ErrNotAbsolute.Error()
+	}
+	if root == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "the path is outside the workspace root " + root
+	}
+	return ""
+}
+
+// Conflict is why e cannot be applied to a file whose current content (as
+// the host sees it: the unsaved buffer, else the disk) is current, or ""
+// when it can. exists is false when the file is neither open nor on disk.
+func Conflict(e edits.FileEdit, current string, exists bool) string {
+	switch {
+	case e.Create && exists:
+		return "the file already exists"
+	case !e.Create && !exists:
+		return "the file no longer exists"
+	case !e.Create && current != e.Old:
+		return "the file changed since it was read"
+	}
+	return ""
+}
