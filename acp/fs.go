@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/local"
 )
 
 // ReadFile reads through fs/read_text_file when the client offers it, so the
@@ -17,6 +19,13 @@ import (
 // not open and the client does not read disk, or it does not exist), the
 // disk answers, which keeps "file does not exist" errors recognisable.
 func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(path) {
+		// The client would resolve it against something of its own choosing.
+		return "", fmt.Errorf("read %q: %w", path, local.ErrNotAbsolute)
+	}
 	if !h.caps.Fs.ReadTextFile {
 		return h.local.ReadFile(ctx, path)
 	}
@@ -24,10 +33,12 @@ func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
 		return "", err
 	}
 	resp, err := h.srv.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: h.sessionID(), Path: path})
-	if err == nil {
+	switch {
+	case err == nil:
 		return resp.Content, nil
-	}
-	if ctx.Err() != nil || !isClientAnswer(err) {
+	case ctx.Err() != nil:
+		return "", fmt.Errorf("read %s through the editor: %w", path, ctx.Err())
+	case !isClientAnswer(err):
 		return "", fmt.Errorf("read %s through the editor: %w", path, err)
 	}
 	h.srv.log.Debug("acp: fs/read_text_file failed; reading disk", "path", path, "err", err)
@@ -36,8 +47,27 @@ func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
 
 // ApplyEdit writes through fs/write_text_file when the client offers it, so
 // the editor's review and undo see the change; otherwise the disk gets it.
-// ACP has no delete, so deletions always happen on disk.
+// ACP has no delete, so deletions always happen on disk. Either way the
+// edit must still match the editor's view of the file (ACP has no versions
+// to let the client check that), and must stay inside the session root.
 func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return edits.Result{}, err
+	}
+	root, ok := h.root()
+	if !ok {
+		return edits.Result{Reason: "the session is closed"}, nil
+	}
+	if reason := local.Refusal(root, e.Path); reason != "" {
+		return edits.Result{Reason: reason}, nil
+	}
+	current, err := h.ReadFile(ctx, e.Path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return edits.Result{}, fmt.Errorf("read %s before editing it: %w", e.Path, err)
+	}
+	if reason := local.Conflict(e, current, err == nil); reason != "" {
+		return edits.Result{Reason: reason}, nil
+	}
 	if !h.caps.Fs.WriteTextFile || e.Delete {
 		return h.local.ApplyEdit(ctx, e)
 	}
@@ -51,11 +81,13 @@ func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, e
 			return edits.Result{}, fmt.Errorf("create directory for %s: %w", e.Path, err)
 		}
 	}
-	_, err := h.srv.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: h.sessionID(), Path: e.Path, Content: e.New})
-	if err == nil {
+	_, err = h.srv.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: h.sessionID(), Path: e.Path, Content: e.New})
+	switch {
+	case err == nil:
 		return edits.Result{Applied: true}, nil
-	}
-	if ctx.Err() == nil && isClientAnswer(err) {
+	case ctx.Err() != nil:
+		return edits.Result{}, fmt.Errorf("write %s through the editor: %w", e.Path, ctx.Err())
+	case isClientAnswer(err):
 		// The editor answered and refused: the model hears its reason.
 		return edits.Result{Reason: "the editor did not write the file: " + clientMessage(err)}, nil
 	}

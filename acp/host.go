@@ -41,6 +41,16 @@ func (h *host) sessionID() sdk.SessionId {
 	return h.sid
 }
 
+// root is the session root edits must stay in; ok is false once the
+// session is closed.
+func (h *host) root() (root string, ok bool) {
+	ss, err := h.srv.lookup(h.sessionID())
+	if err != nil {
+		return "", false
+	}
+	return ss.sess.Root(), true
+}
+
 // Send queues one update; agent.Update's JSON is already ACP's "update"
 // object. A mode change also refreshes the config selectors.
 func (h *host) Send(u agent.Update) {

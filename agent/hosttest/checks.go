@@ -110,6 +110,7 @@ var checks = []check{
 	}},
 	{name: "edit of a relative path is refused", run: func(t *testing.T, s *suite) {
 		name := filepath.Base(s.dir) + "-relative.txt"
+		t.Cleanup(func() { os.Remove(name) }) // a failing host must not litter the test's directory
 		s.wantRefused(t, edits.FileEdit{Path: name, New: "where?\n", Create: true})
 		wantNoFile(t, name)
 	}},

@@ -1,0 +1,140 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/tandemhq/tandem/acp"
+	"github.com/tandemhq/tandem/agent/hosttest"
+	"github.com/tandemhq/tandem/internal/testenv"
+)
+
+// zed is a scripted ACP client that answers the agent's requests the way
+// Zed does: fs/read_text_file returns an open buffer's unsaved text, else
+// the disk; fs/write_text_file puts the text in the buffer and saves it
+// (without creating directories); permission requests are allowed.
+type zed struct {
+	mu      sync.Mutex
+	buffers map[string]string // open buffers, by absolute path
+	hold    *hold             // set by Stall: the next fs request waits
+}
+
+type hold struct {
+	arrived, release chan struct{}
+	once             sync.Once
+}
+
+func (z *zed) handle(method string, params json.RawMessage) (any, *testenv.RPCError) {
+	var p struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	}
+	_ = json.Unmarshal(params, &p)
+	switch method {
+	case "fs/read_text_file":
+		z.wait()
+		z.mu.Lock()
+		text, open := z.buffers[p.Path]
+		z.mu.Unlock()
+		if open {
+			return map[string]string{"content": text}, nil
+		}
+		data, err := os.ReadFile(p.Path)
+		if err != nil {
+			return nil, &testenv.RPCError{Code: -32603, Message: err.Error()}
+		}
+		return map[string]string{"content": string(data)}, nil
+	case "fs/write_text_file":
+		z.wait()
+		if err := os.WriteFile(p.Path, []byte(p.Content), 0o644); err != nil {
+			return nil, &testenv.RPCError{Code: -32603, Message: err.Error()}
+		}
+		z.mu.Lock()
+		if _, open := z.buffers[p.Path]; open {
+			z.buffers[p.Path] = p.Content // saved: buffer and disk agree
+		}
+		z.mu.Unlock()
+		return nil, nil
+	case "session/request_permission":
+		return map[string]any{"outcome": map[string]string{"outcome": "selected", "optionId": "allow_once"}}, nil
+	}
+	return nil, nil // notifications (session/update, $/cancel_request)
+}
+
+// wait holds the request when Stall asked for it.
+func (z *zed) wait() {
+	z.mu.Lock()
+	h := z.hold
+	z.hold = nil
+	z.mu.Unlock()
+	if h != nil {
+		close(h.arrived)
+		<-h.release
+	}
+}
+
+func (z *zed) setBuffer(t *testing.T, path, text string) {
+	z.mu.Lock()
+	z.buffers[path] = text
+	z.mu.Unlock()
+}
+
+func (z *zed) stall(t *testing.T) (<-chan struct{}, func()) {
+	h := &hold{arrived: make(chan struct{}), release: make(chan struct{})}
+	z.mu.Lock()
+	z.hold = h
+	z.mu.Unlock()
+	return h.arrived, func() { h.once.Do(func() { close(h.release) }) }
+}
+
+// TestHostConformance runs the Host suite against the ACP host, reached
+// through acp.Serve over a pipe to the scripted client.
+func TestHostConformance(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside, _ := filepath.EvalSymlinks(t.TempDir())
+	a, caught := hosttest.CatchingAgent(t)
+	toAgent, agentIn := io.Pipe()
+	agentOut, fromAgent := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- acp.Serve(ctx, toAgent, fromAgent, acp.Options{Agent: a})
+		fromAgent.Close()
+	}()
+	z := &zed{buffers: map[string]string{}}
+	peer := testenv.NewPeer(t, agentOut, agentIn, testenv.Lines, z.handle)
+	t.Cleanup(func() {
+		peer.Close()
+		cancel()
+		if err := <-served; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+
+	must(t, peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{
+		"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": false}}, nil))
+	var ns struct {
+		SessionID string `json:"sessionId"`
+	}
+	must(t, peer.Call("session/new", map[string]any{"cwd": root, "mcpServers": []any{}}, &ns))
+	go peer.Call("session/prompt", map[string]any{"sessionId": ns.SessionID, "prompt": []map[string]string{{"type": "text", "text": "catch"}}}, nil)
+	host := hosttest.Caught(t, caught)
+
+	hosttest.Run(t, hosttest.Harness{Host: host, Root: root, Outside: outside, SetBuffer: z.setBuffer, Stall: z.stall})
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
