@@ -22,12 +22,7 @@ import (
 type zed struct {
 	mu      sync.Mutex
 	buffers map[string]string // open buffers, by absolute path
-	hold    *hold             // set by Stall: the next fs request waits
-}
-
-type hold struct {
-	arrived, release chan struct{}
-	once             sync.Once
+	stall   testenv.Stall     // holds the next fs request when armed
 }
 
 func (z *zed) handle(method string, params json.RawMessage) (any, *testenv.RPCError) {
@@ -38,7 +33,7 @@ func (z *zed) handle(method string, params json.RawMessage) (any, *testenv.RPCEr
 	_ = json.Unmarshal(params, &p)
 	switch method {
 	case "fs/read_text_file":
-		z.wait()
+		z.stall.Wait()
 		z.mu.Lock()
 		text, open := z.buffers[p.Path]
 		z.mu.Unlock()
@@ -51,7 +46,7 @@ func (z *zed) handle(method string, params json.RawMessage) (any, *testenv.RPCEr
 		}
 		return map[string]string{"content": string(data)}, nil
 	case "fs/write_text_file":
-		z.wait()
+		z.stall.Wait()
 		if err := os.WriteFile(p.Path, []byte(p.Content), 0o644); err != nil {
 			return nil, &testenv.RPCError{Code: -32603, Message: err.Error()}
 		}
@@ -67,30 +62,10 @@ func (z *zed) handle(method string, params json.RawMessage) (any, *testenv.RPCEr
 	return nil, nil // notifications (session/update, $/cancel_request)
 }
 
-// wait holds the request when Stall asked for it.
-func (z *zed) wait() {
-	z.mu.Lock()
-	h := z.hold
-	z.hold = nil
-	z.mu.Unlock()
-	if h != nil {
-		close(h.arrived)
-		<-h.release
-	}
-}
-
 func (z *zed) setBuffer(t *testing.T, path, text string) {
 	z.mu.Lock()
 	z.buffers[path] = text
 	z.mu.Unlock()
-}
-
-func (z *zed) stall(t *testing.T) (<-chan struct{}, func()) {
-	h := &hold{arrived: make(chan struct{}), release: make(chan struct{})}
-	z.mu.Lock()
-	z.hold = h
-	z.mu.Unlock()
-	return h.arrived, func() { h.once.Do(func() { close(h.release) }) }
 }
 
 // TestHostConformance runs the Host suite against the ACP host, reached
@@ -129,7 +104,7 @@ func TestHostConformance(t *testing.T) {
 	go peer.Call("session/prompt", map[string]any{"sessionId": ns.SessionID, "prompt": []map[string]string{{"type": "text", "text": "catch"}}}, nil)
 	host := hosttest.Caught(t, caught)
 
-	hosttest.Run(t, hosttest.Harness{Host: host, Root: root, Outside: outside, SetBuffer: z.setBuffer, Stall: z.stall})
+	hosttest.Run(t, hosttest.Harness{Host: host, Root: root, Outside: outside, SetBuffer: z.setBuffer, Stall: z.stall.Arm})
 }
 
 func must(t *testing.T, err error) {

@@ -130,18 +130,14 @@ var checks = []check{
 	}},
 	{name: "cancel during a read the editor holds returns promptly", stall: true, run: func(t *testing.T, s *suite) {
 		p := s.onDisk(t, "held.txt", "x\n")
-		arrived, release := s.h.Stall(t)
-		defer release()
-		returnsPromptly(t, func(cancel context.CancelFunc) { <-arrived; cancel() }, func(ctx context.Context) error {
+		s.cancelWhileHeld(t, func(ctx context.Context) error {
 			_, err := s.h.Host.ReadFile(ctx, p)
 			return err
 		})
 	}},
 	{name: "cancel during an edit the editor holds returns promptly", stall: true, run: func(t *testing.T, s *suite) {
 		p := s.onDisk(t, "held-edit.txt", "x\n")
-		arrived, release := s.h.Stall(t)
-		defer release()
-		returnsPromptly(t, func(cancel context.CancelFunc) { <-arrived; cancel() }, func(ctx context.Context) error {
+		s.cancelWhileHeld(t, func(ctx context.Context) error {
 			_, err := s.h.Host.ApplyEdit(ctx, edits.FileEdit{Path: p, Old: "x\n", New: "y\n"})
 			return err
 		})

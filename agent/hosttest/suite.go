@@ -119,3 +119,35 @@ func returnsPromptly(t *testing.T, started func(cancel context.CancelFunc), call
 		t.Fatalf("cancelled call still running %v later", prompt)
 	}
 }
+
+// cancelWhileHeld makes the editor hold the host's next request and runs
+// call. Once the request reaches the editor, call's context is cancelled
+// and call must come back promptly with the context's error. A host that
+// answers call without asking the editor (an LSP host reads the buffers
+// the client mirrored to it) passes when call succeeds.
+func (s *suite) cancelWhileHeld(t *testing.T, call func(ctx context.Context) error) {
+	t.Helper()
+	arrived, release := s.h.Stall(t)
+	defer release()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- call(ctx) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the call failed without reaching the editor: %v", err)
+		}
+		return
+	case <-arrived:
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled call returned %v; want an error matching context.Canceled", err)
+		}
+	case <-time.After(prompt):
+		t.Fatalf("cancelled call still running %v later", prompt)
+	}
+}
