@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/tandemhq/tandem/agent"
@@ -75,6 +77,12 @@ func (ss *session) release() {
 // ReadFile serves the editor's view: an open buffer, or content an applied
 // edit left in an editor buffer, else the disk.
 func (ss *session) ReadFile(ctx context.Context, path string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("read %q: %w", path, local.ErrNotAbsolute)
+	}
 	if text, ok := ss.srv.docs.read(path); ok {
 		return text, nil
 	}

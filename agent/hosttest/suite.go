@@ -26,7 +26,12 @@ type suite struct {
 // newDir makes a fresh directory for one check, named after it.
 func newDir(t *testing.T, root string) string {
 	t.Helper()
-	name := strings.NewReplacer("/", "-", " ", "_").Replace(t.Name())
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '_'
+	}, t.Name())
 	dir := filepath.Join(root, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
