@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -58,15 +57,8 @@ func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, e
 	if !ok {
 		return edits.Result{Reason: "the session is closed"}, nil
 	}
-	if reason := local.Refusal(root, e.Path); reason != "" {
-		return edits.Result{Reason: reason}, nil
-	}
-	current, err := h.ReadFile(ctx, e.Path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return edits.Result{}, fmt.Errorf("read %s before editing it: %w", e.Path, err)
-	}
-	if reason := local.Conflict(e, current, err == nil); reason != "" {
-		return edits.Result{Reason: reason}, nil
+	if reason, err := local.Check(ctx, root, e, h.ReadFile); err != nil || reason != "" {
+		return edits.Result{Reason: reason}, err
 	}
 	if !h.caps.Fs.WriteTextFile || e.Delete {
 		return h.local.ApplyEdit(ctx, e)
@@ -81,7 +73,7 @@ func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, e
 			return edits.Result{}, fmt.Errorf("create directory for %s: %w", e.Path, err)
 		}
 	}
-	_, err = h.srv.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: h.sessionID(), Path: e.Path, Content: e.New})
+	_, err := h.srv.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: h.sessionID(), Path: e.Path, Content: e.New})
 	switch {
 	case err == nil:
 		return edits.Result{Applied: true}, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -36,15 +35,8 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 		return edits.Result{Reason: "the session is not ready"}, nil
 	}
 	root := ss.sess.Root()
-	if reason := local.Refusal(root, fe.Path); reason != "" {
-		return edits.Result{Reason: reason}, nil
-	}
-	view, err := ss.ReadFile(ctx, fe.Path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return edits.Result{}, fmt.Errorf("read %s before editing it: %w", fe.Path, err)
-	}
-	if reason := local.Conflict(fe, view, err == nil); reason != "" {
-		return edits.Result{Reason: reason}, nil
+	if reason, err := local.Check(ctx, root, fe, ss.ReadFile); err != nil || reason != "" {
+		return edits.Result{Reason: reason}, err
 	}
 	s := ss.srv
 	caps := s.clientCaps()
@@ -74,7 +66,7 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 		}
 	}
 	var res applyEditResult
-	err = s.conn.call(ctx, "workspace/applyEdit", applyEditParams{Label: fe.Label, Edit: *plan.edit}, &res)
+	err := s.conn.call(ctx, "workspace/applyEdit", applyEditParams{Label: fe.Label, Edit: *plan.edit}, &res)
 	var rerr *jsonrpc2.Error
 	switch {
 	case ctx.Err() != nil:

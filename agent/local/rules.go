@@ -1,7 +1,10 @@
 package local
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/tandemhq/tandem/agent/edits"
@@ -46,4 +49,18 @@ func Conflict(e edits.FileEdit, current string, exists bool) string {
 		return "the file changed since it was read"
 	}
 	return ""
+}
+
+// Check applies both rules to e for a host whose view of a file is read
+// (an editor host's ReadFile): the reason to refuse e, or "" to go ahead.
+// An error means the view could not be read.
+func Check(ctx context.Context, root string, e edits.FileEdit, read func(context.Context, string) (string, error)) (string, error) {
+	if reason := Refusal(root, e.Path); reason != "" {
+		return reason, nil
+	}
+	current, err := read(ctx, e.Path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("read %s before editing it: %w", e.Path, err)
+	}
+	return Conflict(e, current, err == nil), nil
 }
