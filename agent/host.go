@@ -31,9 +31,9 @@ import (
 //     edit is visible to the next ReadFile, wherever it landed (an editor
 //     buffer or the disk); an applied Delete makes ReadFile report
 //     fs.ErrNotExist.
-//   - Every call honours ctx: a call made with a done ctx does nothing, and
-//     a call waiting on the editor or a command returns promptly once ctx
-//     ends, with an error matching ctx.Err(). An edit the editor already
+//   - ReadFile, ApplyEdit and RunCommand honour ctx: a call made with a done
+//     ctx does nothing, and a call waiting on the editor or a command
+//     returns promptly once ctx ends, with an error matching ctx.Err(). An edit the editor already
 //     received may still land; the next read tells.
 type Host interface {
 	// ReadFile returns the editor's view of path (an unsaved buffer when the

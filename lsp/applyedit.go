@@ -100,6 +100,9 @@ func (ss *session) applyOnDisk(ctx context.Context, root string, fe edits.FileEd
 		return res, err
 	}
 	s := ss.srv
+	if fe.Delete {
+		s.docs.forget(fe.Path)
+	}
 	if fe.Create && s.clientCaps().Window.ShowDocument.Support {
 		params := map[string]any{"uri": pathToURI(fe.Path), "takeFocus": false}
 		var out struct {
