@@ -69,13 +69,28 @@ func (z *zed) setBuffer(t *testing.T, path, text string) {
 }
 
 // TestHostConformance runs the Host suite against the ACP host, reached
-// through acp.Serve over a pipe to the scripted client.
+// through acp.Serve over a pipe to the scripted client: once as Zed (the
+// client reads and writes files) and once as a client without the fs
+// capabilities (tandem uses the disk).
 func TestHostConformance(t *testing.T) {
+	t.Run("zed", func(t *testing.T) {
+		z := &zed{buffers: map[string]string{}}
+		h := startZed(t, z, map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": false})
+		h.SetBuffer, h.Stall = z.setBuffer, z.stall.Arm
+		hosttest.Run(t, h)
+	})
+	t.Run("no fs capabilities", func(t *testing.T) {
+		hosttest.Run(t, startZed(t, &zed{buffers: map[string]string{}}, map[string]any{}))
+	})
+}
+
+// startZed serves ACP to z declaring caps and returns the host of the
+// session it opened.
+func startZed(t *testing.T, z *zed, caps map[string]any) hosttest.Harness {
 	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	outside, _ := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	outside, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
 	a, caught := hosttest.CatchingAgent(t)
 	toAgent, agentIn := io.Pipe()
 	agentOut, fromAgent := io.Pipe()
@@ -85,7 +100,6 @@ func TestHostConformance(t *testing.T) {
 		served <- acp.Serve(ctx, toAgent, fromAgent, acp.Options{Agent: a})
 		fromAgent.Close()
 	}()
-	z := &zed{buffers: map[string]string{}}
 	peer := testenv.NewPeer(t, agentOut, agentIn, testenv.Lines, z.handle)
 	t.Cleanup(func() {
 		peer.Close()
@@ -94,17 +108,13 @@ func TestHostConformance(t *testing.T) {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-
-	must(t, peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{
-		"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": false}}, nil))
+	must(t, peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": caps}, nil))
 	var ns struct {
 		SessionID string `json:"sessionId"`
 	}
 	must(t, peer.Call("session/new", map[string]any{"cwd": root, "mcpServers": []any{}}, &ns))
 	go peer.Call("session/prompt", map[string]any{"sessionId": ns.SessionID, "prompt": []map[string]string{{"type": "text", "text": "catch"}}}, nil)
-	host := hosttest.Caught(t, caught)
-
-	hosttest.Run(t, hosttest.Harness{Host: host, Root: root, Outside: outside, SetBuffer: z.setBuffer, Stall: z.stall.Arm})
+	return hosttest.Harness{Host: hosttest.Caught(t, caught), Root: root, Outside: outside}
 }
 
 func must(t *testing.T, err error) {

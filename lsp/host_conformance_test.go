@@ -159,8 +159,25 @@ func (n *nvim) setBuffer(t *testing.T, path, text string) {
 }
 
 // TestHostConformance runs the Host suite against the LSP host, reached
-// through Server.Serve over a pipe to the scripted client.
+// through Server.Serve over a pipe to the scripted client: once as Neovim
+// (resource operations: the client creates and deletes files) and once as a
+// client without them (Helix: tandem does those on disk).
 func TestHostConformance(t *testing.T) {
+	workspace := map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{
+		"documentChanges": true, "resourceOperations": []string{"create", "delete"}}}
+	t.Run("neovim", func(t *testing.T) {
+		hosttest.Run(t, startNvim(t, map[string]any{"workspace": workspace,
+			"window": map[string]any{"showDocument": map[string]bool{"support": true}}}))
+	})
+	t.Run("no resource operations", func(t *testing.T) {
+		hosttest.Run(t, startNvim(t, map[string]any{"workspace": map[string]any{"applyEdit": true,
+			"workspaceEdit": map[string]any{"documentChanges": true}}}))
+	})
+}
+
+// startNvim serves LSP to a scripted client declaring caps and returns the
+// host of the session it opened.
+func startNvim(t *testing.T, caps map[string]any) hosttest.Harness {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	must(t, err)
 	outside, err := filepath.EvalSymlinks(t.TempDir())
@@ -183,10 +200,6 @@ func TestHostConformance(t *testing.T) {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-
-	caps := map[string]any{"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{
-		"documentChanges": true, "resourceOperations": []string{"create", "delete"}}},
-		"window": map[string]any{"showDocument": map[string]bool{"support": true}}}
 	must(t, n.peer.Call("initialize", map[string]any{"processId": nil, "rootUri": fileURI(root), "capabilities": caps,
 		"workspaceFolders": []map[string]string{{"uri": fileURI(root), "name": "root"}}}, nil))
 	must(t, n.peer.Notify("initialized", map[string]any{}))
@@ -196,8 +209,7 @@ func TestHostConformance(t *testing.T) {
 	must(t, n.peer.Call("tandem/newSession", map[string]any{}, &ns))
 	go n.peer.Call("tandem/prompt", map[string]any{"sessionId": ns.SessionID, "prompt": []map[string]string{{"type": "text", "text": "catch"}}}, nil)
 	host := hosttest.Caught(t, caught)
-
-	hosttest.Run(t, hosttest.Harness{Host: host, Root: root, Outside: outside, SetBuffer: n.setBuffer, Stall: n.stall.Arm})
+	return hosttest.Harness{Host: host, Root: root, Outside: outside, SetBuffer: n.setBuffer, Stall: n.stall.Arm}
 }
 
 func must(t *testing.T, err error) {
