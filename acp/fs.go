@@ -10,7 +10,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent/edits"
-	"github.com/tandemhq/tandem/agent/local"
 )
 
 // ReadFile reads through fs/read_text_file when the client offers it, so the
@@ -18,12 +17,8 @@ import (
 // not open and the client does not read disk, or it does not exist), the
 // disk answers, which keeps "file does not exist" errors recognisable.
 func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
-	if err := ctx.Err(); err != nil {
+	if err := readable(ctx, path); err != nil {
 		return "", err
-	}
-	if !filepath.IsAbs(path) {
-		// The client would resolve it against something of its own choosing.
-		return "", fmt.Errorf("read %q: %w", path, local.ErrNotAbsolute)
 	}
 	if !h.caps.Fs.ReadTextFile {
 		return h.local.ReadFile(ctx, path)
@@ -32,12 +27,13 @@ func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
 		return "", err
 	}
 	resp, err := h.srv.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: h.sessionID(), Path: path})
-	switch {
-	case err == nil:
+	if err == nil {
 		return resp.Content, nil
-	case ctx.Err() != nil:
+	}
+	if ctx.Err() != nil {
 		return "", fmt.Errorf("read %s through the editor: %w", path, ctx.Err())
-	case !isClientAnswer(err):
+	}
+	if !isClientAnswer(err) {
 		return "", fmt.Errorf("read %s through the editor: %w", path, err)
 	}
 	h.srv.log.Debug("acp: fs/read_text_file failed; reading disk", "path", path, "err", err)
@@ -46,18 +42,10 @@ func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
 
 // ApplyEdit writes through fs/write_text_file when the client offers it, so
 // the editor's review and undo see the change; otherwise the disk gets it.
-// ACP has no delete, so deletions always happen on disk. Either way the
-// edit must still match the editor's view of the file (ACP has no versions
-// to let the client check that), and must stay inside the session root.
+// ACP has no delete, so deletions always happen on disk. Either way admit
+// first checks the edit against the session root and the editor's view.
 func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
-	if err := ctx.Err(); err != nil {
-		return edits.Result{}, err
-	}
-	root, ok := h.root()
-	if !ok {
-		return edits.Result{Reason: "the session is closed"}, nil
-	}
-	if reason, err := local.Check(ctx, root, e, h.ReadFile); err != nil || reason != "" {
+	if reason, err := h.admit(ctx, e); err != nil || reason != "" {
 		return edits.Result{Reason: reason}, err
 	}
 	if !h.caps.Fs.WriteTextFile || e.Delete {
@@ -74,12 +62,13 @@ func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, e
 		}
 	}
 	_, err := h.srv.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: h.sessionID(), Path: e.Path, Content: e.New})
-	switch {
-	case err == nil:
+	if err == nil {
 		return edits.Result{Applied: true}, nil
-	case ctx.Err() != nil:
+	}
+	if ctx.Err() != nil {
 		return edits.Result{}, fmt.Errorf("write %s through the editor: %w", e.Path, ctx.Err())
-	case isClientAnswer(err):
+	}
+	if isClientAnswer(err) {
 		// The editor answered and refused: the model hears its reason.
 		return edits.Result{Reason: "the editor did not write the file: " + clientMessage(err)}, nil
 	}

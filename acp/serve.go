@@ -11,7 +11,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
-	"github.com/tandemhq/tandem/agent/local"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -22,7 +21,7 @@ type Options struct {
 	// Version is reported in agentInfo.
 	Version string
 	// Local runs commands and touches files when the client does not offer
-	// to (no fs or terminal capability). Nil: local.Host{}.
+	// to (no fs or terminal capability). Nil: agent/local's Host.
 	Local tools.Host
 	// Log receives diagnostics. Nil: discarded.
 	Log *slog.Logger
@@ -112,9 +111,9 @@ var (
 )
 
 func newServer(ctx context.Context, o Options, w *wire, log *slog.Logger) *server {
-	disk := o.Local
-	if disk == nil {
-		disk = local.Host{}
+	local := o.Local
+	if local == nil {
+		local = diskHost()
 	}
 	version := o.Version
 	if version == "" {
@@ -125,7 +124,7 @@ func newServer(ctx context.Context, o Options, w *wire, log *slog.Logger) *serve
 		ctx:      ctx,
 		agent:    o.Agent,
 		wire:     w,
-		local:    disk,
+		local:    local,
 		info:     sdk.Implementation{Name: "tandem", Title: &title, Version: version},
 		log:      log,
 		sessions: make(map[string]*session),
