@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -23,19 +21,11 @@ const noReason = "it gave no reason"
 // disk behind the editor's back. Only operations the client cannot
 // perform (creating or deleting files without resource operations) are
 // done on disk, and a created file is then shown with window/showDocument.
-// The edit must match the editor's view (an open buffer, an applied edit's
-// text, else the disk): a versioned edit lets the client catch a stale open
-// buffer, but nothing does for a closed file, whose edit is computed
-// against the text the agent read.
+// prepare first holds the edit to the Host rules: a versioned edit lets the
+// client catch a stale open buffer, but nothing would catch one to a closed
+// file, whose text edits are computed against what the agent read.
 func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
-	if err := ctx.Err(); err != nil {
-		return edits.Result{}, err
-	}
-	if ss.sess == nil {
-		return edits.Result{Reason: "the session is not ready"}, nil
-	}
-	root := ss.sess.Root()
-	if reason, err := local.Check(ctx, root, fe, ss.ReadFile); err != nil || reason != "" {
+	if reason, err := ss.prepare(ctx, fe); err != nil || reason != "" {
 		return edits.Result{Reason: reason}, err
 	}
 	s := ss.srv
@@ -45,7 +35,7 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 	if d := s.docs.get(fe.Path); d != nil {
 		t.uri, t.version, current = d.uri, &d.version, d.text
 	}
-	review := ss.sess.Mode() == agent.ModeCode
+	review := ss.sess != nil && ss.sess.Mode() == agent.ModeCode
 	plan := planEdit(fe, t, current, caps, s.encoding(), review)
 	switch {
 	case plan.stale:
@@ -54,23 +44,14 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 		// Writing the disk under an open buffer would fork the file.
 		return edits.Result{Reason: "this editor cannot apply workspace edits to its open buffer (it lacks workspace.applyEdit)"}, nil
 	case plan.onDisk || !caps.Workspace.ApplyEdit:
-		return ss.applyOnDisk(ctx, root, fe)
+		return ss.applyOnDisk(ctx, fe)
 	case plan.edit == nil:
 		return edits.Result{Applied: true}, nil
-	}
-	if fe.Create {
-		// LSP leaves open whether a client's createFile makes missing
-		// directories; every host's Create does, so make them first.
-		if err := os.MkdirAll(filepath.Dir(fe.Path), 0o755); err != nil {
-			return edits.Result{}, fmt.Errorf("create directory for %s: %w", fe.Path, err)
-		}
 	}
 	var res applyEditResult
 	err := s.conn.call(ctx, "workspace/applyEdit", applyEditParams{Label: fe.Label, Edit: *plan.edit}, &res)
 	var rerr *jsonrpc2.Error
 	switch {
-	case ctx.Err() != nil:
-		return edits.Result{}, fmt.Errorf("workspace/applyEdit for %s: %w", fe.Path, ctx.Err())
 	case errors.As(err, &rerr):
 		// eglot answers a stale version with an error, not applied:false.
 		return edits.Result{Reason: labelOr(rerr.Message, noReason)}, nil
@@ -94,8 +75,8 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 // applyOnDisk performs what the client cannot: it writes through the local
 // host (which refuses when the disk no longer matches what the agent read)
 // and opens a new file in the editor when it can.
-func (ss *session) applyOnDisk(ctx context.Context, root string, fe edits.FileEdit) (edits.Result, error) {
-	res, err := local.Host{Root: root}.ApplyEdit(ctx, fe)
+func (ss *session) applyOnDisk(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
+	res, err := local.Host{Root: ss.sess.Root()}.ApplyEdit(ctx, fe)
 	if err != nil || !res.Applied {
 		return res, err
 	}
