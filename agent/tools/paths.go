@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // ErrPathRefused marks a path the model gave that cannot be used: it leaves
@@ -95,14 +97,9 @@ func checkSpelling(p string) error {
 
 func isASCIILetter(b byte) bool { return (b|0x20) >= 'a' && (b|0x20) <= 'z' }
 
-// within reports whether p is root or below it, and p relative to root.
-func within(root, p string) (string, bool) {
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return rel, true
-}
+// within reports whether p is root or below it, and p relative to root;
+// the rule itself lives in pathx, shared with every other containment check.
+func within(root, p string) (string, bool) { return pathx.Within(root, p) }
 
 // followLinks resolves every symlink in the clean absolute path p, starting
 // below realRoot (which is already resolved). Components that do not exist
