@@ -11,7 +11,7 @@ import (
 // then remembered "always" answers, then the user. Writes to protected
 // paths skip both shortcuts and always reach the user.
 func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
-	protected := a.Path != "" && tools.Protected(s.root, a.Path)
+	protected := a.Path != "" && tools.Protected(s.root, a.Path, s.a.instructionsConfig().FileNames())
 	if !protected {
 		if s.Mode().autoApproves(info.Group) {
 			return nil

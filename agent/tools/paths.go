@@ -160,16 +160,14 @@ func splitPath(p string) []string {
 	return strings.Split(filepath.ToSlash(p), "/")
 }
 
-// instructionFiles are the workspace instruction files; changing one changes
-// what the agent is told, so a write to one always asks.
-var instructionFiles = []string{"AGENTS.md", "CLAUDE.md", "AGENTS.local.md", "CLAUDE.local.md"}
-
 // Protected reports whether a write to abs must ask in every mode: version
 // control internals, tandem's and VS Code's settings, workspace files, and
-// instruction files at any depth. A path outside root counts as protected,
-// so a caller that skipped Resolve fails closed. Names compare
+// instruction files (instructionFiles, the names from
+// instructions.Config.FileNames) at any depth, since changing one changes
+// what the agent is told. A path outside root counts as protected, so a
+// caller that skipped Resolve fails closed. Names compare
 // case-insensitively because macOS and Windows file systems do.
-func Protected(root, abs string) bool {
+func Protected(root, abs string, instructionFiles []string) bool {
 	rel, ok := within(filepath.Clean(root), filepath.Clean(abs))
 	if !ok {
 		if real, err := filepath.EvalSymlinks(root); err == nil {
