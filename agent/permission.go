@@ -37,12 +37,7 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 	}
 	switch {
 	case a.Edit != nil:
-		var old *string
-		if !a.Edit.Create {
-			o := a.Edit.Old
-			old = &o
-		}
-		req.ToolCall.Content = []ToolContent{DiffContent(a.Edit.Path, old, a.Edit.New)}
+		req.ToolCall.Content = []ToolContent{DiffContent(*a.Edit)}
 		req.ToolCall.Locations = []tools.Location{{Path: a.Edit.Path}}
 	case a.Command != "":
 		req.ToolCall.Content = []ToolContent{TextContent("$ " + a.Command)}
