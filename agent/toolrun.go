@@ -116,12 +116,7 @@ func (s *Session) runTool(ctx context.Context, call llm.Part) llm.Part {
 		done.Status = ToolFailed
 	}
 	for _, e := range res.Edits {
-		var old *string
-		if !e.Create {
-			o := e.Old
-			old = &o
-		}
-		done.Content = append(done.Content, DiffContent(e.Path, old, e.New))
+		done.Content = append(done.Content, DiffContent(e))
 	}
 	switch {
 	case res.TerminalID != "":

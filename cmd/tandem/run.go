@@ -18,7 +18,7 @@ import (
 func runRun(ctx context.Context, m *Main, args []string) error {
 	fs := m.flags("run", "[--cwd DIR] [--mode MODE] [--yes] PROMPT...")
 	cwd := fs.String("cwd", ".", "the workspace directory")
-	mode := fs.String("mode", "code", "ask | code | auto-edit | full-auto")
+	mode := fs.String("mode", string(agent.ModeCode), strings.Join(agent.ModeIDs(), " | "))
 	yes := fs.Bool("yes", false, "approve every permission request (without a terminal, requests are denied unless this is set)")
 	if err := fs.Parse(args); err != nil {
 		return err
