@@ -10,6 +10,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/command"
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
 // Host reads and writes files on disk and runs commands with Run.
@@ -76,17 +77,16 @@ func (h Host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, er
 		}
 		return edits.Result{Applied: true}, nil
 	}
-	mode := fs.FileMode(0o644)
-	if fi, err := r.Stat(name); err == nil {
-		mode = fi.Mode().Perm()
-	}
 	if e.Create {
 		if err := r.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return edits.Result{}, fmt.Errorf("create directory for %s: %w", e.Path, err)
 		}
 	}
-	if err := writeAtomic(r, name, []byte(e.New), mode); err != nil {
-		return edits.Result{}, fmt.Errorf("write %s: %w", e.Path, err)
+	// The reads and the mkdir above went through r, so a symlink leading
+	// out of it has failed them already; the write replaces the file (or
+	// a link in its place) without following it.
+	if err := atomicfile.Write(e.Path, []byte(e.New), 0o644); err != nil {
+		return edits.Result{}, err
 	}
 	return edits.Result{Applied: true}, nil
 }

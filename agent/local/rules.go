@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // The rules below are the agent.Host contract's, shared by every host so
@@ -29,8 +30,7 @@ func Refusal(root, path string) string {
 	if root == "" {
 		return ""
 	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil || !filepath.IsLocal(rel) {
+	if _, ok := pathx.Within(root, path); !ok {
 		return "the path is outside the workspace root " + root
 	}
 	return ""

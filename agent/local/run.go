@@ -5,12 +5,11 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"slices"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/command"
+	"github.com/tandemhq/tandem/agent/config"
 )
 
 const (
@@ -40,7 +39,7 @@ func Run(ctx context.Context, spec command.Spec) (command.Result, error) {
 	out := newHeadTail(spec.OutputLimit)
 	cmd := exec.Command("sh", "-c", spec.Command)
 	cmd.Dir = spec.Dir
-	cmd.Env = commandEnv(os.Environ())
+	cmd.Env = config.WithoutSecrets(os.Environ())
 	cmd.Stdout = out
 	cmd.Stderr = out // the same writer: exec shares one pipe, keeping order
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -121,19 +120,4 @@ func stopGroup(pgid int, waited <-chan error) error {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		return <-waited
 	}
-}
-
-// hiddenFromCommands are variables a model-run command must not see: the
-// model could print them, and then a key would sit in the session history.
-var hiddenFromCommands = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"}
-
-func commandEnv(environ []string) []string {
-	out := make([]string, 0, len(environ))
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(hiddenFromCommands, name) {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
