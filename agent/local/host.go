@@ -15,8 +15,9 @@ import (
 
 // Host reads and writes files on disk and runs commands with Run.
 type Host struct {
-	// Root confines edits: one to a path outside it is refused, and writes
-	// go through an os.Root, so a symlink cannot lead them out either.
+	// Root confines edits: one to a path outside it is refused, and the
+	// edit's reads, directories and deletes go through an os.Root, so a
+	// symlink cannot lead them out either.
 	// Empty: the caller has confined the path already (a front door that
 	// checked it against its session root).
 	Root string
