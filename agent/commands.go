@@ -31,12 +31,12 @@ func (s *Session) commands() map[string]slash {
 			},
 		},
 		"mode": {
-			description: "Switch mode: ask, code, auto-edit or full-auto",
-			hint:        "ask | code | auto-edit | full-auto",
+			description: "Switch mode: " + ModeChoices(),
+			hint:        strings.Join(ModeIDs(), " | "),
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
 				if arg == "" {
-					s.say(fmt.Sprintf("The mode is %s. Choose one of: ask, code, auto-edit, full-auto.", s.Mode()))
+					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), ModeChoices()))
 					return StopEndTurn, nil
 				}
 				m, err := ParseMode(arg)

@@ -11,7 +11,7 @@ import (
 // then remembered "always" answers, then the user. Writes to protected
 // paths skip both shortcuts and always reach the user.
 func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
-	protected := a.Path != "" && tools.Protected(s.root, a.Path)
+	protected := a.Path != "" && tools.Protected(s.root, a.Path, s.a.instructionsConfig().FileNames())
 	if !protected {
 		if s.Mode().autoApproves(info.Group) {
 			return nil
@@ -34,12 +34,7 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 	}
 	switch {
 	case a.Edit != nil:
-		var old *string
-		if !a.Edit.Create {
-			o := a.Edit.Old
-			old = &o
-		}
-		req.ToolCall.Content = []ToolContent{DiffContent(a.Edit.Path, old, a.Edit.New)}
+		req.ToolCall.Content = []ToolContent{DiffContent(*a.Edit)}
 		req.ToolCall.Locations = []tools.Location{{Path: a.Edit.Path}}
 	case a.Command != "":
 		req.ToolCall.Content = []ToolContent{TextContent("$ " + a.Command)}

@@ -157,12 +157,7 @@ func (s *Session) report(id string, res tools.Result) {
 		done.Status = ToolFailed
 	}
 	for _, e := range res.Edits {
-		var old *string
-		if !e.Create {
-			o := e.Old
-			old = &o
-		}
-		done.Content = append(done.Content, DiffContent(e.Path, old, e.New))
+		done.Content = append(done.Content, DiffContent(e))
 	}
 	switch {
 	case res.TerminalID != "":

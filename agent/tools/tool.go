@@ -21,8 +21,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"time"
 
+	"github.com/tandemhq/tandem/agent/command"
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/codeindex"
 )
@@ -163,25 +163,9 @@ type Host interface {
 	RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error)
 }
 
-// CommandSpec is a shell command to run.
-type CommandSpec struct {
-	Command string // run with sh -c
-	Dir     string // absolute working directory (the session root)
-	Timeout time.Duration
-	// OutputLimit caps the kept output in bytes (head and tail kept). 0 = no cap.
-	OutputLimit int
-	// OnOutput receives the output so far while the command runs. May be nil.
-	OnOutput func(output string)
-	// OnTerminal is called once with the editor's terminal id when the host
-	// runs the command in an editor terminal. May be nil.
-	OnTerminal func(id string)
-}
-
-// CommandResult is how a command ended.
-type CommandResult struct {
-	Output    string // combined stdout and stderr, capped
-	ExitCode  int    // -1 when killed by a signal or the timeout
-	Signal    string // the signal that ended it, if any
-	TimedOut  bool
-	Truncated bool // Output lost its middle to the cap
-}
+// CommandSpec and CommandResult are the run_command contract, defined in
+// package command so hosts can implement Host without importing tools.
+type (
+	CommandSpec   = command.Spec
+	CommandResult = command.Result
+)
