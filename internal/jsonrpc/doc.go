@@ -14,7 +14,9 @@
 //   - Every frame is parsed into a typed message before anything looks at
 //     it. Request ids are kept as the raw JSON the peer sent and echoed byte
 //     for byte: string ids with their escapes (and "" too), numbers of any
-//     size. Invalid requests get -32600 (with their id when it can be read,
+//     size. A request whose id is null is still a request (the spec
+//     discourages it but allows it) and is answered with id null. Invalid
+//     requests get -32600 (with their id when it can be read,
 //     else null), malformed JSON -32700 with a null id, unknown methods
 //     -32601, and a handler that panics -32603; none of them ends the
 //     connection. Whether params fit a method is the handler's call

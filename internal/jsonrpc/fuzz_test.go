@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +69,15 @@ func runFuzz(t *testing.T, f Framing, input []byte) ([]string, error) {
 			frames = append(frames, fr)
 		}
 	}()
-	err := c.Serve(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- c.Serve(context.Background()) }()
+	var err error
+	select {
+	case err = <-served:
+	case <-time.After(10 * time.Second):
+		buf := make([]byte, 1<<20)
+		t.Fatalf("Serve hung on %q:\n%s", input, buf[:runtime.Stack(buf, true)])
+	}
 	outW.Close()
 	<-read
 	return frames, err
