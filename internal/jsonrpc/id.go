@@ -12,13 +12,7 @@ type ID struct {
 	raw string
 }
 
-// StringID and Int64ID make ids for requests tandem sends.
-func StringID(s string) ID {
-	b, _ := json.Marshal(s)
-	return ID{raw: string(b)}
-}
-
-// Int64ID is a numeric id.
+// Int64ID is a numeric id, the kind Call gives the requests it sends.
 func Int64ID(n int64) ID { return ID{raw: strconv.FormatInt(n, 10)} }
 
 // nullID is the id of an error answering a message whose id is unknown.
