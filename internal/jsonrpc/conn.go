@@ -142,7 +142,9 @@ func NewConn(r io.Reader, w io.Writer, o Options) *Conn {
 // after a clean end of input, ctx's error, or the read or framing error.
 //
 // When ctx ends, Serve closes the reader if it is an io.Closer, so that a
-// read in progress returns. A writer stuck for DrainTimeout (a peer that no
+// read in progress returns (a reader that cannot be closed, or whose read
+// ignores the close, is left to finish on its own; what it reads then is
+// dropped). A writer stuck for DrainTimeout (a peer that no
 // longer reads) is closed the same way if it is an io.Closer. Serve may be
 // called once.
 func (c *Conn) Serve(ctx context.Context) error {
@@ -169,7 +171,15 @@ func (c *Conn) serve(ctx context.Context) error {
 		err = ctx.Err()
 		if cl, ok := c.r.(io.Closer); ok {
 			cl.Close()
-			<-readDone
+			// Closing does not interrupt a read on every kind of file
+			// (a terminal, say); such a reader is left behind, bounded.
+			t := time.NewTimer(c.o.DrainTimeout)
+			select {
+			case <-readDone:
+			case <-t.C:
+				c.log.Warn("jsonrpc: the input did not end when closed; leaving its reader behind")
+			}
+			t.Stop()
 		}
 	}
 	// No handler starts from here on, so the wait below is final.

@@ -38,10 +38,15 @@
 //     context of the handler running the named request is cancelled. A Call
 //     whose context ends stops waiting and, with Cancel.Notify, tells the
 //     peer.
-//   - Serve returns only after every goroutine it started has stopped. When
-//     the peer closes its input, requests already received are still
-//     answered first (bounded by Options.DrainTimeout, after which their
-//     contexts are cancelled).
+//   - Serve returns only after every goroutine it started has stopped (one
+//     exception, documented on Serve: a read that closing the input cannot
+//     interrupt). When the peer closes its input, requests already received
+//     are still answered first (bounded by Options.DrainTimeout, after
+//     which their contexts are cancelled). A handler must return once its
+//     context ends.
+//   - Limits are per connection: the outbox (Options.Outbox frames), the
+//     handlers running at once (Options.MaxInFlight; more are refused with
+//     -32603, never queued), and one message's size each way.
 //
 // Handlers run each in their own goroutine, except the methods
 // Options.Inline selects: those run on the read loop, in arrival order, and
