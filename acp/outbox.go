@@ -74,7 +74,9 @@ func (o *outbox) start(ctx context.Context, sid string) {
 	go o.run(ctx)
 }
 
-// push queues one encoded update, waiting while the queue is full.
+// push queues one encoded update, waiting while the queue is full. Before
+// start (the agent is still creating the session) it never waits, since no
+// writer could make room; the agent sends only a handful of updates then.
 func (o *outbox) push(update json.RawMessage) {
 	o.mu.Lock()
 	for len(o.queue) >= maxQueuedUpdates && !o.closed && o.started {
