@@ -1,10 +1,13 @@
 package lsp_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
@@ -108,5 +111,54 @@ func TestCancelRequestStringID(t *testing.T) {
 	c.mustCall("tandem/prompt", map[string]any{"sessionId": ns.SessionID, "prompt": []map[string]string{{"type": "text", "text": "again"}}}, &res)
 	if res.StopReason != "end_turn" {
 		t.Errorf("prompt after cancel: %q", res.StopReason)
+	}
+}
+
+// slowReader hands over a few bytes at a time with a pause, like a client
+// busy rendering, so the server's outbox fills and senders wait.
+type slowReader struct{ r io.Reader }
+
+func (s slowReader) Read(p []byte) (int, error) {
+	time.Sleep(50 * time.Microsecond)
+	return s.r.Read(p[:min(len(p), 64)])
+}
+
+// TestUpdatesKeepOrderUnderBackPressure: with a client that reads slowly,
+// a long stream of updates still leaves in the order produced, and the
+// prompt's response comes after the last of them.
+func TestUpdatesKeepOrderUnderBackPressure(t *testing.T) {
+	t.Parallel()
+	var chunks []string
+	for i := range 300 {
+		chunks = append(chunks, fmt.Sprintf("<%d>", i))
+	}
+	model := llmtest.NewServer(t)
+	model.Enqueue(llmtest.Reply{Text: chunks})
+	c := startInProcessReading(t, model, func(r io.Reader) io.Reader { return slowReader{r} })
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.initialize(root, map[string]any{})
+	var ns struct{ SessionID string }
+	c.mustCall("tandem/newSession", map[string]any{}, &ns)
+	id, ch := c.start("tandem/prompt", map[string]any{"sessionId": ns.SessionID, "prompt": []map[string]string{{"type": "text", "text": "go"}}})
+	if res, rerr := c.await("tandem/prompt", ch); rerr != nil || !strings.Contains(string(res), "end_turn") {
+		t.Fatalf("prompt: %s %v", res, rerr)
+	}
+	var text strings.Builder
+	for _, u := range updates(c.messages()) {
+		if u.Update.SessionUpdate == "agent_message_chunk" {
+			var b struct{ Text string }
+			json.Unmarshal(u.Update.Content, &b)
+			text.WriteString(b.Text)
+		}
+	}
+	if want := strings.Join(chunks, ""); text.String() != want {
+		t.Errorf("streamed text out of order or incomplete:\n%s\nwant\n%s", text.String(), want)
+	}
+	msgs := c.messages()
+	if last := msgs[len(msgs)-1]; last.Method != "" || string(last.ID) != jsonInt(id) {
+		t.Errorf("last message is %s %s, want the prompt's response (id %d)", last.Method, last.ID, id)
 	}
 }
