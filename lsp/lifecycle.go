@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/tandemhq/tandem/internal/jsonrpc"
 	"go.lsp.dev/protocol"
+
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // Command ids workspace/executeCommand accepts (offered by codeAction).
