@@ -22,20 +22,23 @@ import (
 // magic, version, root or checksum does not match is ignored and rebuilt.
 const (
 	cacheMagic   = "tandem-codeindex\x00"
-	cacheVersion = 2
-	cacheName    = "defs.v2"
-	// oldCacheName is version 1's file, removed when version 2 is written.
-	oldCacheName = "defs.v1"
+	cacheVersion = 3
+	cacheName    = "defs.v3"
+	// oldCacheName is version 2's file (no references), removed when
+	// version 3 is written.
+	oldCacheName = "defs.v2"
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // minDefBytes is the smallest encoding of a definition: nine varints;
-// minFileBytes that of a file: seven varints and the 32-byte hash. Counts
-// are checked against them before anything is allocated.
+// minFileBytes that of a file: eight varints and the 16-byte hash;
+// minRefBytes that of a reference: its length. Counts are checked against
+// them before anything is allocated.
 const (
 	minDefBytes  = 9
-	minFileBytes = 7 + 32
+	minFileBytes = 8 + 16
+	minRefBytes  = 1
 )
 
 // maxCache bounds the cache file read into memory; the Go tree's is 16 MB.
@@ -64,6 +67,11 @@ func encodeBody(w io.Writer, root string, files []*File) error {
 		ndefs += len(f.Defs)
 	}
 	b = binary.AppendUvarint(b, uint64(ndefs)) // lets a reader allocate them at once
+	nrefs := 0
+	for _, f := range files {
+		nrefs += len(f.Refs)
+	}
+	b = binary.AppendUvarint(b, uint64(nrefs))
 	for _, f := range files {
 		b = appendString(b, f.Path)
 		b = appendString(b, f.Lang)
@@ -83,6 +91,10 @@ func encodeBody(w io.Writer, root string, files []*File) error {
 			b = binary.AppendUvarint(b, uint64(d.Depth))
 			b = binary.AppendUvarint(b, uint64(d.Group))
 			b = binary.AppendUvarint(b, uint64(d.GroupEnd))
+		}
+		b = binary.AppendUvarint(b, uint64(len(f.Refs)))
+		for _, r := range f.Refs {
+			b = appendString(b, r)
 		}
 		if _, err := w.Write(b); err != nil {
 			return err
@@ -124,6 +136,11 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 	if total > uint64(len(body))/minDefBytes {
 		return nil, fmt.Errorf("%w: definition total", errCorrupt)
 	}
+	totalRefs := r.uvarint()
+	if totalRefs > uint64(len(body))/minRefBytes {
+		return nil, fmt.Errorf("%w: reference total", errCorrupt)
+	}
+	refSlab := bigSlice[string](int(totalRefs))
 	// Files and definitions come from two allocations, not one per file:
 	// on a large tree that is most of the time a warm start takes.
 	slab := bigSlice[treesitter.Definition](int(total))
@@ -162,12 +179,21 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 			d.Group = int(r.uvarint())
 			d.GroupEnd = int(r.uvarint())
 		}
+		nr := r.uvarint()
+		if nr > uint64(len(refSlab)) {
+			return nil, fmt.Errorf("%w: reference count", errCorrupt)
+		}
+		f.Refs = refSlab[:nr:nr]
+		refSlab = refSlab[nr:]
+		for j := range f.Refs {
+			f.Refs[j] = r.string()
+		}
 		files[f.Path] = f
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
-	if len(slab) != 0 {
+	if len(slab) != 0 || len(refSlab) != 0 {
 		return nil, fmt.Errorf("%w: definition total", errCorrupt)
 	}
 	if r.off != len(r.s) {

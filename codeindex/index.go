@@ -39,6 +39,10 @@ type File struct {
 	Hash    [16]byte // SHA-256 prefix of the content
 	Lines   int
 	Defs    []treesitter.Definition
+	// Refs are the distinct names the file uses (identifiers of two
+	// bytes or more, sorted); the repository map links them to the files
+	// defining them.
+	Refs []string
 	// Err says why the file has no definitions: too large, binary,
 	// unreadable. Empty when it was parsed.
 	Err string

@@ -109,16 +109,17 @@ func (ix *Index) indexFile(p *treesitter.Parser, j job) parsed {
 	}
 	if j.old != nil && j.old.Hash == f.Hash && j.old.Err == "" {
 		f.Defs = j.old.Defs
+		f.Refs = j.old.Refs
 		return parsed{File: f, old: j.old, reused: true}
 	}
-	defs, err := p.Definitions(lang, src)
+	defs, refs, err := p.DefinitionsAndRefs(lang, src)
 	if err != nil {
 		f.Err = "not indexed: " + err.Error()
 		if errors.Is(err, treesitter.ErrTimeout) {
 			f.ModTime = 0 // perhaps only a busy machine: try again next refresh
 		}
 	}
-	f.Defs = defs
+	f.Defs, f.Refs = defs, refs
 	return parsed{File: f, old: j.old}
 }
 

@@ -16,6 +16,9 @@ type snapshot struct {
 
 	namesOnce sync.Once
 	names     []nameEntry
+
+	graphOnce sync.Once
+	graph     *refGraph
 }
 
 func newSnapshot(files map[string]*File) *snapshot {
@@ -33,6 +36,12 @@ func (s *snapshot) sorted() []*File {
 		s.sortedList = list
 	})
 	return s.sortedList
+}
+
+// refGraph returns the reference graph of the snapshot's files, built once.
+func (s *snapshot) refGraph() *refGraph {
+	s.graphOnce.Do(func() { s.graph = buildGraph(s.sorted()) })
+	return s.graph
 }
 
 // with returns a copy of s with f added or replaced.

@@ -36,6 +36,7 @@ void ts_tree_cursor_delete(TSTreeCursor *);
 void ts_tree_cursor_reset(TSTreeCursor *, TSNode);
 bool ts_tree_cursor_goto_first_child(TSTreeCursor *);
 bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *);
+bool ts_tree_cursor_goto_parent(TSTreeCursor *);
 TSNode ts_tree_cursor_current_node(const TSTreeCursor *);
 uint16_t ts_tree_cursor_current_field_id(const TSTreeCursor *);
 
@@ -86,6 +87,31 @@ static uint32_t tandem_children(TSTreeCursor *c, TSNode n, tandem_node *out, uin
 		k++;
 	} while (ts_tree_cursor_goto_next_sibling(c));
 	return k;
+}
+
+// tandem_idents walks the whole tree under root in one call and writes the
+// byte ranges of nodes whose symbol is marked in want (identifier leaves)
+// to out, two words each, up to cap ranges. It returns how many there are,
+// which may exceed cap. Matched nodes are not descended into.
+static uint32_t tandem_idents(TSTreeCursor *c, TSNode root, const uint8_t *want, uint32_t nsym, uint32_t *out, uint32_t cap) {
+	uint32_t k = 0;
+	ts_tree_cursor_reset(c, root);
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(c);
+		uint16_t s = ts_node_symbol(n);
+		if (s < nsym && want[s]) {
+			if (k < cap) {
+				out[2*k] = ts_node_start_byte(n);
+				out[2*k+1] = ts_node_end_byte(n);
+			}
+			k++;
+		} else if (ts_tree_cursor_goto_first_child(c)) {
+			continue;
+		}
+		while (!ts_tree_cursor_goto_next_sibling(c)) {
+			if (!ts_tree_cursor_goto_parent(c)) return k;
+		}
+	}
 }
 
 static TSTreeCursor *tandem_cursor_new(TSNode n) {
@@ -159,6 +185,30 @@ func (c *cursor) children(n node, namedOnly bool, buf []node) []node {
 	}
 }
 
+// identRanges appends to buf the [start, end) byte pairs of every node
+// under root whose symbol want marks.
+func (c *cursor) identRanges(root node, want []uint8, buf []uint32) []uint32 {
+	if root.null() || len(want) == 0 {
+		return buf[:0]
+	}
+	if c.c == nil {
+		c.c = C.tandem_cursor_new(root.node)
+		if c.c == nil {
+			panic("treesitter: out of C memory for a tree cursor")
+		}
+	}
+	for room := max(cap(buf)/2, 256); ; {
+		buf = slices.Grow(buf[:0], 2*room)
+		// buf holds no Go pointers, so C may write it.
+		k := int(C.tandem_idents(c.c, root.node, (*C.uint8_t)(unsafe.Pointer(&want[0])), C.uint32_t(len(want)),
+			(*C.uint32_t)(unsafe.Pointer(unsafe.SliceData(buf[:cap(buf)]))), C.uint32_t(cap(buf)/2)))
+		if k <= cap(buf)/2 {
+			return buf[:2*k]
+		}
+		room = k
+	}
+}
+
 func fieldChild(n node, field uint16) node {
 	if n.null() || field == 0 {
 		return node{}
@@ -180,6 +230,9 @@ type grammarTables struct {
 	fields      map[string]uint16
 	rules       []*rule // by symbol; nil for no rule
 	transparent []bool  // by symbol
+	// idents marks (1) the symbols of identifier leaves, the names a file
+	// uses; references are read from them.
+	idents []uint8
 }
 
 func newGrammarTables(g *sitter.Language, sp *spec) *grammarTables {
@@ -188,6 +241,7 @@ func newGrammarTables(g *sitter.Language, sp *spec) *grammarTables {
 	t.names = make([]string, count)
 	t.rules = make([]*rule, count)
 	t.transparent = make([]bool, count)
+	t.idents = make([]uint8, count)
 	for s := range count {
 		name := g.SymbolName(sitter.Symbol(s))
 		t.names[s] = name
@@ -195,6 +249,9 @@ func newGrammarTables(g *sitter.Language, sp *spec) *grammarTables {
 			t.rules[s] = &r
 		}
 		t.transparent[s] = sp.transparent[name]
+		if isIdentSymbol(name) && g.SymbolType(sitter.Symbol(s)) == sitter.SymbolTypeRegular {
+			t.idents[s] = 1
+		}
 	}
 	// Field ids run from 1 to the grammar's field count.
 	for id := 1; id < 1<<16; id++ {

@@ -52,6 +52,8 @@ type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cur     cursor
 	buf     []node
+	spans   []uint32            // identifier byte ranges of the file being read
+	seen    map[string]struct{} // names already in this file's references
 }
 
 // NewParser returns a Parser; Close releases its C memory.
@@ -72,8 +74,21 @@ func (p *Parser) Close() {
 // order. Syntax errors do not fail: tree-sitter recovers and the definitions
 // it could still recognise are returned.
 func (p *Parser) Definitions(lang *Language, src []byte) (defs []Definition, err error) {
+	defs, _, err = p.parse(lang, src, false)
+	return defs, err
+}
+
+// DefinitionsAndRefs is Definitions plus the file's references: the
+// distinct names (two bytes or longer, sorted) of every identifier in the
+// file, read from the same tree. Which of them name a definition elsewhere
+// is for the caller to decide.
+func (p *Parser) DefinitionsAndRefs(lang *Language, src []byte) (defs []Definition, refs []string, err error) {
+	return p.parse(lang, src, true)
+}
+
+func (p *Parser) parse(lang *Language, src []byte, withRefs bool) (defs []Definition, refs []string, err error) {
 	if len(src) > MaxSource {
-		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, len(src), MaxSource)
+		return nil, nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, len(src), MaxSource)
 	}
 	lang = lang.forSource(src)
 	ps := p.parser(lang)
@@ -87,18 +102,22 @@ func (p *Parser) Definitions(lang *Language, src []byte) (defs []Definition, err
 	if tree == nil {
 		// A halted parse would resume on the next call unless reset.
 		ps.Reset()
-		return nil, fmt.Errorf("%w (limit %v for %d bytes)", ErrTimeout, budget, len(src))
+		return nil, nil, fmt.Errorf("%w (limit %v for %d bytes)", ErrTimeout, budget, len(src))
 	}
 	// Closing at once, rather than leaving it to the finalizer, roughly
 	// halves peak memory when indexing a large tree.
 	defer tree.Close()
+	root := rootNode(tree.RootNode())
 	w := walker{tab: lang.tables(), src: src, cur: &p.cur, buf: p.buf[:0]}
-	w.children(rootNode(tree.RootNode()), scope{})
+	w.children(root, scope{})
 	p.buf = w.buf
 	if lang.spec.post != nil {
 		w.defs = lang.spec.post(w.defs)
 	}
-	return w.defs, nil
+	if withRefs {
+		refs = p.refs(w.tab, root, src)
+	}
+	return w.defs, refs, nil
 }
 
 func (p *Parser) parser(lang *Language) *sitter.Parser {

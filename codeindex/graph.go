@@ -1,0 +1,92 @@
+package codeindex
+
+import (
+	"github.com/tandemhq/tandem/treesitter"
+)
+
+// maxDefiners drops names that too many files define (String, Error, New,
+// init): a reference to one of them says little about which file it means,
+// and keeping them would link every file to hundreds of others.
+const maxDefiners = 24
+
+// defLoc is one definition: the file's index in the graph and the
+// definition's index in that file.
+type defLoc struct{ file, def int32 }
+
+// refGraph links files by references: file a points at file b once for
+// every name a uses that b defines (a != b). It is built from one snapshot
+// and never changes.
+type refGraph struct {
+	files []*File
+	// uses[f] are the ids of the names f refers to that some other file defines.
+	uses [][]int32
+	// defs[id] are the definitions carrying name id; definers[id] the
+	// distinct files among them.
+	defs     [][]defLoc
+	definers [][]int32
+	// out[f] are f's edges, weights summed per target; outSum[f] their total.
+	out    [][]edge
+	outSum []float64
+}
+
+type edge struct {
+	to int32
+	w  float64
+}
+
+// rankable reports a definition worth linking to and listing: fields and
+// deeper members are too many and too generic.
+func rankable(d *treesitter.Definition) bool {
+	return d.Kind != treesitter.KindField && d.Depth <= 1 && len(d.Name) >= 2
+}
+
+// buildGraph makes the reference graph of files (sorted by path).
+func buildGraph(files []*File) *refGraph {
+	g := &refGraph{files: files, uses: make([][]int32, len(files)), out: make([][]edge, len(files)), outSum: make([]float64, len(files))}
+	ids := make(map[string]int32)
+	for fi, f := range files {
+		for di := range f.Defs {
+			d := &f.Defs[di]
+			if !rankable(d) {
+				continue
+			}
+			id, ok := ids[d.Name]
+			if !ok {
+				id = int32(len(g.defs))
+				ids[d.Name] = id
+				g.defs = append(g.defs, nil)
+				g.definers = append(g.definers, nil)
+			}
+			g.defs[id] = append(g.defs[id], defLoc{int32(fi), int32(di)})
+			if ds := g.definers[id]; len(ds) == 0 || ds[len(ds)-1] != int32(fi) {
+				g.definers[id] = append(ds, int32(fi))
+			}
+		}
+	}
+	acc := make(map[int32]float64)
+	for fi, f := range files {
+		clear(acc)
+		for _, r := range f.Refs {
+			id, ok := ids[r]
+			if !ok || len(g.definers[id]) > maxDefiners {
+				continue
+			}
+			ds := g.definers[id]
+			if len(ds) == 1 && ds[0] == int32(fi) {
+				continue // only this file defines it: no link
+			}
+			g.uses[fi] = append(g.uses[fi], id)
+			w := 1 / float64(len(ds))
+			for _, d := range ds {
+				if d != int32(fi) {
+					acc[d] += w
+				}
+			}
+		}
+		for to, w := range acc {
+			g.out[fi] = append(g.out[fi], edge{to, w})
+			g.outSum[fi] += w
+		}
+	}
+	return g
+}
