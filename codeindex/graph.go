@@ -1,6 +1,8 @@
 package codeindex
 
 import (
+	"math"
+
 	"github.com/tandemhq/tandem/treesitter"
 )
 
@@ -18,8 +20,9 @@ type defLoc struct{ file, def int32 }
 // and never changes.
 type refGraph struct {
 	files []*File
-	// uses[f] are the ids of the names f refers to that some other file defines.
-	uses [][]int32
+	// uses[f] are the names f refers to that some other file defines,
+	// with the weight each link to a defining file carries.
+	uses [][]use
 	// defs[id] are the definitions carrying name id; definers[id] the
 	// distinct files among them.
 	defs     [][]defLoc
@@ -27,6 +30,11 @@ type refGraph struct {
 	// out[f] are f's edges, weights summed per target; outSum[f] their total.
 	out    [][]edge
 	outSum []float64
+}
+
+type use struct {
+	id int32
+	w  float64
 }
 
 type edge struct {
@@ -42,7 +50,7 @@ func rankable(d *treesitter.Definition) bool {
 
 // buildGraph makes the reference graph of files (sorted by path).
 func buildGraph(files []*File) *refGraph {
-	g := &refGraph{files: files, uses: make([][]int32, len(files)), out: make([][]edge, len(files)), outSum: make([]float64, len(files))}
+	g := &refGraph{files: files, uses: make([][]use, len(files)), out: make([][]edge, len(files)), outSum: make([]float64, len(files))}
 	ids := make(map[string]int32)
 	for fi, f := range files {
 		for di := range f.Defs {
@@ -63,20 +71,33 @@ func buildGraph(files []*File) *refGraph {
 			}
 		}
 	}
+	// users[id] counts the files using name id. A name nearly every file
+	// uses (a builtin type such as string, err, ctx) links everything to
+	// whatever happens to define it; such names weigh less, and past half
+	// the files nothing.
+	users := make([]int32, len(g.defs))
+	for _, f := range files {
+		for _, r := range f.Refs {
+			if id, ok := ids[r]; ok {
+				users[id]++
+			}
+		}
+	}
+	n := float64(len(files))
 	acc := make(map[int32]float64)
 	for fi, f := range files {
 		clear(acc)
 		for _, r := range f.Refs {
 			id, ok := ids[r]
-			if !ok || len(g.definers[id]) > maxDefiners {
+			if !ok || len(g.definers[id]) > maxDefiners || (n >= 8 && float64(users[id]) > n/2) {
 				continue
 			}
 			ds := g.definers[id]
 			if len(ds) == 1 && ds[0] == int32(fi) {
 				continue // only this file defines it: no link
 			}
-			g.uses[fi] = append(g.uses[fi], id)
-			w := 1 / float64(len(ds))
+			w := math.Log2(1+n/float64(users[id])) / float64(len(ds))
+			g.uses[fi] = append(g.uses[fi], use{id, w})
 			for _, d := range ds {
 				if d != int32(fi) {
 					acc[d] += w

@@ -96,10 +96,9 @@ func (g *refGraph) credit(r []float64) [][]float64 {
 			continue
 		}
 		share := r[fi] / g.outSum[fi]
-		for _, id := range uses {
-			ds := g.definers[id]
-			w := share / float64(len(ds))
-			for _, loc := range g.defs[id] {
+		for _, u := range uses {
+			w := share * u.w
+			for _, loc := range g.defs[u.id] {
 				if loc.file != int32(fi) {
 					def[loc.file][loc.def] += w
 				}

@@ -47,6 +47,7 @@ func commands() map[string]command {
 		"lsp":          {"serve LSP with tandem/* methods on stdio (Neovim, VS Code, Helix, eglot)", runLSP},
 		"run":          {"run one prompt in a directory and stream the answer", runRun},
 		"defs":         {"list code definitions of files or trees", runDefs},
+		"map":          {"print a tree's repository map: files ranked by references, with their key definitions", runMap},
 		"instructions": {"print the workspace instructions a new session would send", runInstructions},
 		"sessions":     {"list stored sessions", runSessions},
 		"version":      {"print the version", runVersion},
