@@ -77,6 +77,7 @@ func Builtin() []Tool {
 		NewListFiles(),
 		NewSearchFiles(),
 		NewListCodeDefinitionNames(),
+		NewRepoMap(),
 		NewWriteFile(),
 		NewEditFile(),
 		NewRunCommand(),

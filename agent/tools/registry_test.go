@@ -26,6 +26,7 @@ func TestBuiltinSchemasMatchContract(t *testing.T) {
 		{ListFilesName, GroupRead, `object{path:string,recursive:boolean}`},
 		{SearchFilesName, GroupRead, `object{pattern:string!,path:string,glob:string}`},
 		{ListCodeDefinitionNamesName, GroupRead, `object{path:string!}`},
+		{RepoMapName, GroupRead, `object{focus:array<string>}`},
 		{WriteFileName, GroupEdit, `object{path:string!,content:string!}`},
 		{EditFileName, GroupEdit, `object{path:string!,old_string:string!,new_string:string!,replace_all:boolean}`},
 		{RunCommandName, GroupExecute, `object{command:string!,timeout_seconds:integer}`},
