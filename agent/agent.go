@@ -51,6 +51,9 @@ type Config struct {
 	Store *store.Store
 	// Indexes shares code indexes between sessions with the same root. May be nil.
 	Indexes *codeindex.Pool
+	// RepoMapTokens is the budget of the repository map a session's first
+	// request carries (needs Indexes); 0 sends none.
+	RepoMapTokens int
 	// Instructions configures workspace instructions; nil uses the
 	// defaults with Home as $TANDEM_HOME.
 	Instructions *instructions.Config

@@ -118,11 +118,15 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if err != nil {
 		return "", err
 	}
+	first := len(t.history) == 0
 	if err := t.prepare(); err != nil {
 		if ctx.Err() != nil {
 			return StopCancelled, nil
 		}
 		return "", err
+	}
+	if first {
+		t.addRepoMap()
 	}
 	t.appendHistory(llm.Message{Role: llm.RoleUser, Content: parts})
 

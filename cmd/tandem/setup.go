@@ -37,6 +37,10 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	mapTokens, err := repoMapTokens(cfg)
+	if err != nil {
+		return nil, err
+	}
 	a := agent.New(agent.Config{
 		Provider:        provider,
 		Model:           cfg.Model,
@@ -46,6 +50,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Home:            cfg.Home,
 		Store:           st,
 		Instructions:    &instr,
+		RepoMapTokens:   mapTokens,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 	})

@@ -1,0 +1,55 @@
+package agent
+
+import (
+	"context"
+	"time"
+
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/codeindex"
+)
+
+// repoMapWait bounds how long a session's first request waits for the code
+// index to be built: a first index of a huge tree can take many seconds,
+// and the user's prompt matters more than the map (the model can still
+// call repo_map later).
+const repoMapWait = 3 * time.Second
+
+// addRepoMap appends the repository map to the history of a session's
+// first request, after the instruction baseline. It goes into the history,
+// never the system prompt, so every later request repeats the same bytes
+// and the provider's prefix cache keeps working. Failures are logged and
+// skipped: the map is guidance, like instructions.
+func (t *turnRun) addRepoMap() {
+	s, ctx := t.s, t.ctx
+	tokens := s.a.cfg.RepoMapTokens
+	if tokens <= 0 || s.a.cfg.Indexes == nil {
+		return
+	}
+	var done chan struct{}
+	s.read(func() { done = s.st.extra.indexDone })
+	if done != nil {
+		wait, cancel := context.WithTimeout(ctx, repoMapWait)
+		select {
+		case <-done:
+		case <-wait.Done():
+		}
+		cancel()
+	}
+	ix := s.index()
+	if ix == nil {
+		s.a.log.Debug("repository map skipped: the code index is not ready", "session", s.id)
+		return
+	}
+	m, err := ix.Map(ctx, codeindex.MapOptions{Tokens: tokens})
+	if err != nil {
+		if ctx.Err() == nil {
+			s.a.log.Warn("repository map", "session", s.id, "err", err)
+		}
+		return
+	}
+	if m == "" {
+		return
+	}
+	t.appendHistory(llm.Text(llm.RoleUser, tools.RepoMapHeader+"\n"+m))
+}
