@@ -70,3 +70,51 @@ func BenchmarkListFile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMapCold indexes the tree from nothing (no cache) and renders
+// its repository map: what `tandem map` costs the first time.
+func BenchmarkMapCold(b *testing.B) {
+	root := goSrc(b)
+	for b.Loop() {
+		ix, err := Open(context.Background(), root, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if m, err := ix.Map(context.Background(), MapOptions{}); err != nil || m == "" {
+			b.Fatal(err, "empty map")
+		}
+	}
+}
+
+// BenchmarkMapWarm opens an index whose cache is up to date and renders
+// the map: the graph is built anew each time, as in a new process.
+func BenchmarkMapWarm(b *testing.B) {
+	root := goSrc(b)
+	opts := Options{CacheDir: b.TempDir()}
+	if _, err := Open(context.Background(), root, opts); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		ix, err := Open(context.Background(), root, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if m, err := ix.Map(context.Background(), MapOptions{}); err != nil || m == "" {
+			b.Fatal(err, "empty map")
+		}
+	}
+}
+
+// BenchmarkMapFocus re-ranks an open index toward one file: the cost of a
+// repo_map call in a session whose index is built.
+func BenchmarkMapFocus(b *testing.B) {
+	ix, err := Open(context.Background(), goSrc(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := ix.Map(context.Background(), MapOptions{Focus: []string{"net/http/server.go"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -75,24 +75,32 @@ func buildGraph(files []*File) *refGraph {
 	// uses (a builtin type such as string, err, ctx) links everything to
 	// whatever happens to define it; such names weigh less, and past half
 	// the files nothing.
+	// Each name is looked up once; resolved[lo[f]:lo[f+1]] are f's.
 	users := make([]int32, len(g.defs))
-	for _, f := range files {
+	var resolved []int32
+	lo := make([]int, len(files)+1)
+	for fi, f := range files {
+		lo[fi] = len(resolved)
 		for _, r := range f.Refs {
 			if id, ok := ids[r]; ok {
 				users[id]++
+				resolved = append(resolved, id)
 			}
 		}
 	}
+	lo[len(files)] = len(resolved)
 	n := float64(len(files))
-	acc := make(map[int32]float64)
-	for fi, f := range files {
-		clear(acc)
-		for _, r := range f.Refs {
-			id, ok := ids[r]
-			if !ok || len(g.definers[id]) > maxDefiners || (n >= 8 && float64(users[id]) > n/2) {
+	// acc sums one file's edge weights per target; touched lists the
+	// targets in first-seen order, so the edges (and the floating-point
+	// sums over them) come out the same on every run.
+	acc := make([]float64, len(files))
+	var touched []int32
+	for fi := range files {
+		for _, id := range resolved[lo[fi]:lo[fi+1]] {
+			ds := g.definers[id]
+			if len(ds) > maxDefiners || (n >= 8 && float64(users[id]) > n/2) {
 				continue
 			}
-			ds := g.definers[id]
 			if len(ds) == 1 && ds[0] == int32(fi) {
 				continue // only this file defines it: no link
 			}
@@ -100,14 +108,21 @@ func buildGraph(files []*File) *refGraph {
 			g.uses[fi] = append(g.uses[fi], use{id, w})
 			for _, d := range ds {
 				if d != int32(fi) {
+					if acc[d] == 0 {
+						touched = append(touched, d)
+					}
 					acc[d] += w
 				}
 			}
 		}
-		for to, w := range acc {
-			g.out[fi] = append(g.out[fi], edge{to, w})
-			g.outSum[fi] += w
+		es := make([]edge, 0, len(touched))
+		for _, d := range touched {
+			es = append(es, edge{d, acc[d]})
+			g.outSum[fi] += acc[d]
+			acc[d] = 0
 		}
+		g.out[fi] = es
+		touched = touched[:0]
 	}
 	return g
 }

@@ -6,8 +6,8 @@ import "math"
 // the ranks move less than tolerance in total (or maxIterations).
 const (
 	damping       = 0.85
-	tolerance     = 1e-9
-	maxIterations = 100
+	tolerance     = 1e-7
+	maxIterations = 60
 	// focusShare is the teleport mass given to the focus files when there
 	// are any; the rest is spread over every file, so a file the focus
 	// cannot reach still has an order.

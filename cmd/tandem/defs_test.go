@@ -67,3 +67,40 @@ func TestDefs(t *testing.T) {
 		t.Errorf("--help: exit %d, %q (want the flags and the skipped directories)", code, errOut)
 	}
 }
+
+func TestMap(t *testing.T) {
+	home, tree := t.TempDir(), t.TempDir()
+	files := map[string]string{
+		"core/store.go":  "package core\n\ntype Store struct{}\n\nfunc (s *Store) Lookup(k string) string { return k }\n",
+		"api/handler.go": "package api\n\nfunc Handle(s *core.Store) string { return s.Lookup(\"k\") }\n",
+		"util/leaf.go":   "package util\n\nfunc LeafHelper() int { return 1 }\n",
+		"tools/extra.go": "package tools\n\nfunc Extra() int { return util.LeafHelper() }\n",
+	}
+	for p, c := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(tree, p)), 0o755)
+		os.WriteFile(filepath.Join(tree, p), []byte(c), 0o644)
+	}
+	out, errOut, code := runMain(t, home, "map", tree)
+	want := "core/store.go\n  3 | type Store struct{}\n    5 | func (s *Store) Lookup(k string) string { return k }\n"
+	if code != 0 || !strings.HasPrefix(out, want) {
+		t.Fatalf("exit %d, stdout:\n%s\nwant a start of:\n%s\nstderr: %s", code, out, want, errOut)
+	}
+	out, _, code = runMain(t, home, "map", "--focus", "tools/extra.go", tree)
+	if code != 0 || !strings.HasPrefix(out, "util/leaf.go\n") && !strings.HasPrefix(out, "tools/extra.go\n") {
+		t.Errorf("focused map:\n%s", out)
+	}
+	if i, j := strings.Index(out, "util/leaf.go"), strings.Index(out, "core/store.go"); i < 0 || i > j {
+		t.Errorf("focus did not rank the leaf above the store:\n%s", out)
+	}
+	out, _, _ = runMain(t, home, "map", "--tokens", "10", tree)
+	if len(out) > 40 || out == "" {
+		t.Errorf("10-token map is %d bytes:\n%s", len(out), out)
+	}
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"repoMap":{"tokens":-1}}`), 0o644)
+	if _, errOut, code := runMain(t, home, "map", tree); code == 0 || !strings.Contains(errOut, "repoMap.tokens") {
+		t.Errorf("negative budget: exit %d, stderr %s", code, errOut)
+	}
+	if _, errOut, _ := runMain(t, home, "map", "--help"); !strings.Contains(errOut, "example:\n  tandem map") {
+		t.Errorf("help lacks an example: %s", errOut)
+	}
+}
