@@ -96,3 +96,18 @@ func BenchmarkExtract(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(files)), "files")
 }
+
+// BenchmarkExtractRefs is BenchmarkExtract plus each file's references, as
+// the code index reads them.
+func BenchmarkExtractRefs(b *testing.B) {
+	files := benchFiles(b)
+	b.ResetTimer()
+	for b.Loop() {
+		eachFile(b, files, func(p *Parser, lang *Language, src []byte) {
+			if _, _, err := p.DefinitionsAndRefs(lang, src); err != nil {
+				b.Error(err)
+			}
+		})
+	}
+	b.ReportMetric(float64(len(files)), "files")
+}

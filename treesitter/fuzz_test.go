@@ -54,7 +54,9 @@ func FuzzDefinitions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
 		lang := langs[int(which)%len(langs)]
 		start := time.Now()
-		defs, err := Definitions(lang, src)
+		p := NewParser()
+		defer p.Close()
+		defs, refs, err := p.DefinitionsAndRefs(lang, src)
 		// A grammar may loop on garbage; the budget must stop it, reported.
 		if errors.Is(err, ErrTimeout) {
 			if took := time.Since(start); took > parseBudget(len(src))+5*time.Second {
@@ -66,6 +68,11 @@ func FuzzDefinitions(f *testing.F) {
 			t.Fatalf("%s: %v", lang.Name, err)
 		}
 		checkInvariants(t, lang, src, defs)
+		for _, r := range refs {
+			if len(r) < minRefLen || !bytes.Contains(src, []byte(r)) {
+				t.Fatalf("%s: reference %q is not a name from the source", lang.Name, r)
+			}
+		}
 	})
 }
 
