@@ -12,6 +12,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
 )
@@ -65,10 +66,10 @@ type Session struct {
 	outcome    Outcome
 	cancelTurn context.CancelFunc
 	closed     bool
+	grants     policy.Rules // remembered "always" answers, as rules
 
 	// Owned by the run goroutine.
 	history []llm.Message
-	always  map[string]PermissionKind // remembered "always" answers, by tool name
 	extra   extraState
 }
 
@@ -142,7 +143,6 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		mode:      mode,
 		model:     model,
 		lifecycle: Idle,
-		always:    map[string]PermissionKind{},
 	}, nil
 }
 

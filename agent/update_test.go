@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -93,7 +94,7 @@ func TestModePolicy(t *testing.T) {
 			if tt.mode.exposes(g) {
 				e = letters[i]
 			}
-			if tt.mode.exposes(g) && tt.mode.autoApproves(g) {
+			if tt.mode.exposes(g) && policy.Mode(tt.mode).Approves(g) {
 				a = letters[i]
 			}
 			exp, app = append(exp, e), append(app, a)

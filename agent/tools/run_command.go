@@ -79,7 +79,7 @@ func (t runCommandTool) Run(ctx context.Context, env *Env, input json.RawMessage
 	if env.Ask != nil {
 		err := env.Ask(ctx, Ask{Title: t.Describe(env.Root, input).Title, Kind: KindExecute, Command: p.Command})
 		if errors.Is(err, ErrRejected) {
-			return rejectedByUser("running `" + p.Command + "`"), nil
+			return rejectedByUser("running `"+p.Command+"`", err), nil
 		}
 		if err != nil {
 			return Result{}, err
