@@ -19,7 +19,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	fs := m.flags("run", "[--cwd DIR] [--mode MODE] [--yes] PROMPT...")
 	cwd := fs.String("cwd", ".", "the workspace directory")
 	mode := fs.String("mode", "code", "ask | code | auto-edit | full-auto")
-	yes := fs.Bool("yes", false, "approve every permission request (without a terminal, requests are denied unless this is set)")
+	yes := fs.Bool("yes", false, "approve every permission request (without a terminal, whatever would ask is refused unless this is set)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -135,6 +135,9 @@ func (h *cliHost) finish() {
 	h.endLine()
 }
 
+// RequestPermission asks on the terminal. --yes is the user's consent to
+// everything, given up front; without a terminal and without --yes there
+// is no one to ask, and the agent's policy refuses what needed an answer.
 func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionRequest) (agent.Decision, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -143,9 +146,16 @@ func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionReq
 		return agent.Decision{Kind: agent.AllowOnce}, nil
 	}
 	if h.in == nil {
-		fmt.Fprintf(h.errw, "  denied: %s (no terminal to ask on; pass --yes to approve)\n", req.ToolCall.Title)
-		return agent.Decision{Kind: agent.RejectOnce}, nil
+		fmt.Fprintf(h.errw, "  cannot ask: %s (no terminal to ask on; pass --yes to approve)\n", req.ToolCall.Title)
+		return agent.Decision{}, agent.ErrCannotAsk
 	}
+	h.showRequest(req)
+	return h.readAnswer(req.Options)
+}
+
+// showRequest prints what the call wants to do: its title, then the diff
+// or the command line.
+func (h *cliHost) showRequest(req agent.PermissionRequest) {
 	fmt.Fprintf(h.errw, "\n%s\n", req.ToolCall.Title)
 	for _, c := range req.ToolCall.Content {
 		switch {
@@ -159,8 +169,23 @@ func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionReq
 			fmt.Fprintln(h.errw, c.Content.Text)
 		}
 	}
+}
+
+// readAnswer lists the options, one key each (the "always" ones say what
+// they remember), and reads keys until one is offered. Enter and EOF reject.
+func (h *cliHost) readAnswer(options []agent.PermissionOption) (agent.Decision, error) {
+	keys := map[agent.PermissionKind]string{agent.AllowOnce: "y", agent.AllowAlways: "a", agent.RejectOnce: "n", agent.RejectAlways: "v"}
+	choices := map[string]agent.PermissionKind{}
+	var letters []string
+	for _, o := range options {
+		if k, ok := keys[o.Kind]; ok {
+			fmt.Fprintf(h.errw, "  [%s] %s\n", k, o.Name)
+			choices[k] = o.Kind
+			letters = append(letters, k)
+		}
+	}
 	for {
-		fmt.Fprint(h.errw, "Allow? [y]es, [a]lways, [n]o, ne[v]er: ")
+		fmt.Fprintf(h.errw, "Choose [%s] (Enter rejects): ", strings.Join(letters, "/"))
 		line, err := h.in.ReadString('\n')
 		if err != nil {
 			if errors.Is(err, io.EOF) {
@@ -168,15 +193,12 @@ func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionReq
 			}
 			return agent.Decision{}, err
 		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return agent.Decision{Kind: agent.AllowOnce}, nil
-		case "a", "always":
-			return agent.Decision{Kind: agent.AllowAlways}, nil
-		case "n", "no", "":
-			return agent.Decision{Kind: agent.RejectOnce}, nil
-		case "v", "never":
-			return agent.Decision{Kind: agent.RejectAlways}, nil
+		answer := strings.ToLower(strings.TrimSpace(line))
+		if word, ok := map[string]string{"": "n", "yes": "y", "always": "a", "no": "n", "never": "v"}[answer]; ok {
+			answer = word
+		}
+		if k, ok := choices[answer]; ok {
+			return agent.Decision{Kind: k}, nil
 		}
 	}
 }
