@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,4 +178,43 @@ func TestHostThatCannotAsk(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A repository's MCP servers need the user's consent; a host that cannot
+// ask leaves them stopped and the user is told why.
+func TestProjectMCPServersWithoutPrompts(t *testing.T) {
+	f := newFixture(t)
+	dir := projectMCPWorkspace(t, "proj")
+	h := &testHost{answer: cannotAskHost}
+	s, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: dir, Host: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f.srv.Enqueue(llmtest.Reply{Text: []string{"ok"}})
+	if _, err := s.Prompt(context.Background(), prompt("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if h.askCount() != 1 || hasTool(s, "mcp__proj__echo") || !strings.Contains(h.text(), "cannot show the permission prompt") {
+		t.Errorf("asks %d, tool present %v, told %q", h.askCount(), hasTool(s, "mcp__proj__echo"), h.text())
+	}
+}
+
+// projectMCPWorkspace is a workspace whose .tandem/mcp.json names one
+// server, the MCP "everything" server.
+func projectMCPWorkspace(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	ev := everythingServer(t, name)
+	cfg, err := json.Marshal(map[string]any{"servers": map[string]any{name: map[string]any{"command": ev.Command, "args": ev.Args}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".tandem"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".tandem", "mcp.json"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
