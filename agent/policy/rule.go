@@ -5,18 +5,16 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/tandemhq/tandem/agent/tools"
 )
 
 // Rule names the calls it covers as Tool(specifier):
 //
-//	run_command(go test:*)   commands starting with the words "go test"
-//	run_command(npm run lint) exactly that command, no further arguments
-//	edit_file(src/**)        edits to files under src/, relative to the root
-//	write_file(docs/*.md)    one directory's Markdown files
-//	mcp__srv__tool           one MCP server's tool
-//	run_command              every use of the tool
+//	run_command(go test:*)     commands starting with the words "go test"
+//	run_command(npm run lint)  exactly that command, no further arguments
+//	edit_file(src/**)          edits to files under src/, relative to the root
+//	write_file(docs/*.md)      one directory's Markdown files
+//	mcp__srv__tool             one MCP server's tool
+//	run_command                every use of the tool
 //
 // A command rule matches one simple command word by word, after quote
 // removal; a compound command needs every part matched (see Rules). A path
@@ -25,31 +23,6 @@ import (
 type Rule struct {
 	Tool      string
 	Specifier string // empty: every use of Tool
-}
-
-// ParseRule reads the Tool(specifier) form String writes.
-func ParseRule(s string) (Rule, error) {
-	s = strings.TrimSpace(s)
-	name, spec, found := strings.Cut(s, "(")
-	switch {
-	case name == "":
-		return Rule{}, errors.New("a rule needs a tool name, as in run_command(go test:*)")
-	case strings.ContainsAny(name, " )"):
-		return Rule{}, fmt.Errorf("rule %q: the tool name cannot contain spaces or parentheses", s)
-	case !found:
-		return Rule{Tool: name}, nil
-	case !strings.HasSuffix(spec, ")"):
-		return Rule{}, fmt.Errorf("rule %q: missing the closing parenthesis", s)
-	}
-	spec = strings.TrimSpace(strings.TrimSuffix(spec, ")"))
-	if spec == "" {
-		return Rule{}, fmt.Errorf("rule %q: empty parentheses; drop them to cover every use of %s", s, name)
-	}
-	r := Rule{Tool: name, Specifier: spec}
-	if _, _, err := r.commandPattern(); err != nil && name == tools.RunCommandName {
-		return Rule{}, fmt.Errorf("rule %q: %w", s, err)
-	}
-	return r, nil
 }
 
 // String is the rule as users write it.
@@ -120,9 +93,4 @@ func (rs *Rules) list(d Decision) *[]Rule {
 		return &rs.Deny
 	}
 	return &rs.Ask
-}
-
-// Clone returns a copy that shares no memory with rs.
-func (rs Rules) Clone() Rules {
-	return Rules{Allow: slices.Clone(rs.Allow), Ask: slices.Clone(rs.Ask), Deny: slices.Clone(rs.Deny)}
 }
