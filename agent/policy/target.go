@@ -57,8 +57,9 @@ func newTarget(c Call) target {
 	return t
 }
 
-// matches reports whether r covers t. For a command, "covers" depends on
-// the list: see anyPart and covers.
+// matchesTarget reports whether r covers t as a whole: a bare rule for the
+// tool, or a path rule matching the file. Command rules are matched per
+// simple command by anyPart and covers.
 func (r Rule) matchesTarget(t target) bool {
 	if r.Tool != t.Tool {
 		return false
