@@ -106,7 +106,7 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 func (s *server) setMode(ss *session, id string) error {
 	m, err := agent.ParseMode(id)
 	if err != nil || id == "" {
-		return invalidParams("unknown mode %q: use ask, code, auto-edit or full-auto", id)
+		return invalidParams("unknown mode %q: use %s", id, agent.ModeChoices())
 	}
 	return toRequestError(ss.sess.SetMode(m))
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -34,6 +35,23 @@ func Modes() []ModeInfo {
 	}
 }
 
+// ModeIDs lists the mode ids in Modes' order. Help texts, errors and the
+// CLI flag name modes only through it and the Mode constants.
+func ModeIDs() []string {
+	var ids []string
+	for _, m := range Modes() {
+		ids = append(ids, string(m.ID))
+	}
+	return ids
+}
+
+// ModeChoices is the mode ids as a phrase for messages:
+// "ask, code, auto-edit or full-auto".
+func ModeChoices() string {
+	ids := ModeIDs()
+	return strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
+}
+
 // ParseMode checks a mode id. The empty string is the default mode.
 func ParseMode(s string) (Mode, error) {
 	if s == "" {
@@ -44,7 +62,7 @@ func ParseMode(s string) (Mode, error) {
 			return m.ID, nil
 		}
 	}
-	return "", fmt.Errorf("unknown mode %q: use ask, code, auto-edit or full-auto", s)
+	return "", fmt.Errorf("unknown mode %q: use %s", s, ModeChoices())
 }
 
 // exposes reports whether the mode offers tools of group g to the model.

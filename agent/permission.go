@@ -15,7 +15,8 @@ import (
 // remembered as the rule the option named. A host that cannot ask
 // (ErrCannotAsk) gets the policy's refusal instead.
 func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
-	call := policy.Call{Tool: info.Name, Group: info.Group, Root: s.root, Path: a.Path, Command: a.Command}
+	call := policy.Call{Tool: info.Name, Group: info.Group, Root: s.root, Path: a.Path, Command: a.Command,
+		Protected: a.Path != "" && tools.Protected(s.root, a.Path, s.a.instructionsConfig().FileNames())}
 	v := s.judge(policy.Mode(s.Mode()), call)
 	switch v.Decision {
 	case policy.Allow:
@@ -69,12 +70,7 @@ func permissionRequest(tc ToolCall, a tools.Ask, v policy.Verdict) PermissionReq
 	}
 	switch {
 	case a.Edit != nil:
-		var old *string
-		if !a.Edit.Create {
-			o := a.Edit.Old
-			old = &o
-		}
-		req.ToolCall.Content = []ToolContent{DiffContent(a.Edit.Path, old, a.Edit.New)}
+		req.ToolCall.Content = []ToolContent{DiffContent(*a.Edit)}
 		req.ToolCall.Locations = []tools.Location{{Path: a.Edit.Path}}
 	case a.Command != "":
 		req.ToolCall.Content = []ToolContent{TextContent("$ " + a.Command)}
@@ -93,16 +89,13 @@ func permissionRequest(tc ToolCall, a tools.Ask, v policy.Verdict) PermissionReq
 	return req
 }
 
-// judge runs the policy against the session's grants.
-func (s *Session) judge(m policy.Mode, call policy.Call) policy.Verdict {
-	s.stateMu.Lock()
-	defer s.stateMu.Unlock()
-	return policy.Decide(m, call, s.grants)
+// judge runs the policy against the session's grants, on the actor.
+func (s *Session) judge(m policy.Mode, call policy.Call) (v policy.Verdict) {
+	s.read(func() { v = policy.Decide(m, call, s.st.grants) })
+	return v
 }
 
 // grant remembers an "always" answer for the rest of the session.
 func (s *Session) grant(d policy.Decision, rules []policy.Rule) {
-	s.stateMu.Lock()
-	s.grants.Add(d, rules...)
-	s.stateMu.Unlock()
+	s.do(context.Background(), func() { s.st.grants.Add(d, rules...) })
 }

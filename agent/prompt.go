@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // systemPrompt is the same bytes for every request of a session: provider
@@ -85,7 +86,7 @@ func fileBlock(name, text string) string {
 
 // display shows path relative to the root when it is inside it.
 func (s *Session) display(path string) string {
-	if rel, err := filepath.Rel(s.root, path); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, ok := pathx.Within(s.root, path); ok {
 		return filepath.ToSlash(rel)
 	}
 	return path

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -88,8 +89,10 @@ func TextContent(s string) ToolContent {
 	return ToolContent{Type: "content", Content: &ContentBlock{Type: "text", Text: s}}
 }
 
-// DiffContent shows a change of path; old is nil for a new file.
-func DiffContent(path string, old *string, new string) ToolContent {
+// DiffContent shows a file edit as a diff; edits.ACPDiff decides the
+// fields (no old text for a new file, no new text for a deletion).
+func DiffContent(fe edits.FileEdit) ToolContent {
+	path, old, new := edits.ACPDiff(fe)
 	return ToolContent{Type: "diff", Path: path, OldText: old, NewText: &new}
 }
 

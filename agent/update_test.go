@@ -5,11 +5,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
 )
-
-func strp(s string) *string { return &s }
 
 // The JSON of an Update is the ACP session/update object: editors and the
 // store depend on these exact shapes.
@@ -24,11 +23,11 @@ func TestUpdateJSON(t *testing.T) {
 		{"thought", Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: "hm"}},
 			`{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"hm"}}`},
 		{"tool call with diff for a new file", Update{Type: ToolCallStarted, Tool: &ToolCall{ID: "c1", Title: "Write a.go", Kind: tools.KindEdit, Status: ToolPending,
-			Content: []ToolContent{DiffContent("/w/a.go", nil, "x")}, Locations: []tools.Location{{Path: "/w/a.go", Line: 3}}, RawInput: json.RawMessage(`{"path":"a.go"}`)}},
+			Content: []ToolContent{DiffContent(edits.FileEdit{Path: "/w/a.go", New: "x", Create: true})}, Locations: []tools.Location{{Path: "/w/a.go", Line: 3}}, RawInput: json.RawMessage(`{"path":"a.go"}`)}},
 			`{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Write a.go","kind":"edit","status":"pending","content":[{"type":"diff","path":"/w/a.go","newText":"x"}],"locations":[{"path":"/w/a.go","line":3}],"rawInput":{"path":"a.go"}}`},
 		{"tool call update: terminal", Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: "c2", Status: ToolCompleted, Content: []ToolContent{{Type: "terminal", TerminalID: "t1"}}}},
 			`{"sessionUpdate":"tool_call_update","toolCallId":"c2","status":"completed","content":[{"type":"terminal","terminalId":"t1"}]}`},
-		{"tool call update: edit of an existing file", Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: "c3", Content: []ToolContent{DiffContent("/w/b", strp(""), "y")}}},
+		{"tool call update: edit of an existing file", Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: "c3", Content: []ToolContent{DiffContent(edits.FileEdit{Path: "/w/b", Old: "", New: "y"})}}},
 			`{"sessionUpdate":"tool_call_update","toolCallId":"c3","content":[{"type":"diff","path":"/w/b","oldText":"","newText":"y"}]}`},
 		{"plan", Update{Type: PlanUpdated, Plan: []PlanEntry{{Content: "a", Status: "pending", Priority: "high"}}},
 			`{"sessionUpdate":"plan","entries":[{"content":"a","status":"pending","priority":"high"}]}`},

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"unsafe"
 
+	"github.com/tandemhq/tandem/internal/atomicfile"
 	"github.com/tandemhq/tandem/treesitter"
 )
 
@@ -264,31 +265,20 @@ func saveCache(dir, root string, files []*File) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating the code index cache directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, cacheName+".tmp*")
+	err := atomicfile.WriteWith(filepath.Join(dir, cacheName), 0o600, func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 1<<16)
+		w.WriteString(cacheMagic)
+		crc := crc32.New(crcTable)
+		if err := encodeBody(io.MultiWriter(w, crc), root, files); err != nil {
+			return err
+		}
+		if _, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32())); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
 	if err != nil {
 		return fmt.Errorf("writing the code index cache: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	w.WriteString(cacheMagic)
-	crc := crc32.New(crcTable)
-	err = encodeBody(io.MultiWriter(w, crc), root, files)
-	if err == nil {
-		_, err = w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
-	}
-	if err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the code index cache: %w", err)
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the code index cache: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing the code index cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, cacheName)); err != nil {
-		return fmt.Errorf("replacing the code index cache: %w", err)
 	}
 	os.Remove(filepath.Join(dir, oldCacheName)) // best effort: it is only disk space
 	return nil

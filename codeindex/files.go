@@ -9,13 +9,6 @@ import (
 	"github.com/tandemhq/tandem/treesitter"
 )
 
-// skipDirs are never indexed, whatever the ignore files say: version control
-// internals, dependency trees and build output.
-var skipDirs = []string{
-	".git", ".hg", ".svn", "node_modules", "vendor",
-	"target", "dist", "build", "__pycache__", ".tandem",
-}
-
 // indexable reports whether a file name selects a registered language.
 func indexable(name string) bool { return treesitter.ForPath(name) != nil }
 
@@ -29,7 +22,7 @@ func newDirCache() *dirCache { return filelist.NewCache() }
 // links are left out of walks and git's deleted paths are not checked here:
 // the refresh stats every path and drops what is not a regular file.
 func listOptions(dirs *dirCache) filelist.Options {
-	return filelist.Options{Skip: skipDirs, Keep: indexable, Cache: dirs}
+	return filelist.Options{Skip: filelist.SkipDirs(), Keep: indexable, Cache: dirs}
 }
 
 // listFiles returns the root's source files as sorted slash-separated

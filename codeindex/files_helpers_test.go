@@ -21,4 +21,4 @@ func gitFiles(ctx context.Context, root string) ([]string, error) {
 }
 
 // skipped reports whether a slash-separated relative path lies in a skipped directory.
-func skipped(rel string) bool { return filelist.Skipped(rel, skipDirs) }
+func skipped(rel string) bool { return filelist.Skipped(rel, filelist.SkipDirs()) }

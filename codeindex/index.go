@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tandemhq/tandem/internal/pathx"
 	"github.com/tandemhq/tandem/treesitter"
 )
 
@@ -327,8 +328,8 @@ func (ix *Index) rel(path string) (string, bool) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(ix.root, path)
 	}
-	rel, err := filepath.Rel(ix.root, filepath.Clean(path))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := pathx.Within(ix.root, path)
+	if !ok {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true

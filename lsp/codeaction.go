@@ -11,6 +11,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // commandArgs is the single argument of tandem.ask and tandem.fix.
@@ -191,6 +192,6 @@ func (s *Server) sessionFor(id, path string) (*session, error) {
 }
 
 func within(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	_, ok := pathx.Within(root, path)
+	return ok
 }

@@ -167,7 +167,7 @@ func (s *Server) setMode(ctx context.Context, params json.RawMessage) (any, erro
 	}
 	m, err := agent.ParseMode(p.ModeID)
 	if err != nil || p.ModeID == "" {
-		return nil, invalidParams("unknown mode %q: use ask, code, auto-edit or full-auto", p.ModeID)
+		return nil, invalidParams("unknown mode %q: use %s", p.ModeID, agent.ModeChoices())
 	}
 	if err := ss.sess.SetMode(m); err != nil {
 		return nil, agentError(err)

@@ -106,9 +106,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.Provider = strings.ToLower(pick("TANDEM_PROVIDER", f.Provider))
 	c.Model = pick("TANDEM_MODEL", f.Model)
-	c.AnthropicKey = pick("ANTHROPIC_API_KEY", f.AnthropicAPIKey)
+	c.AnthropicKey = pick(AnthropicKeyEnv, f.AnthropicAPIKey)
 	c.AnthropicBaseURL = pick("ANTHROPIC_BASE_URL", f.AnthropicBaseURL)
-	c.OpenAIKey = pick("OPENAI_API_KEY", f.OpenAIAPIKey)
+	c.OpenAIKey = pick(OpenAIKeyEnv, f.OpenAIAPIKey)
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
 	c.MaxTokens = f.MaxTokens
 	c.MaxTurnRequests = f.MaxTurnRequests

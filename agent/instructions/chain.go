@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // findRoot walks up from cwd to the nearest directory holding a root marker.
@@ -32,7 +34,7 @@ func findRoot(ctx context.Context, fsys fileSystem, cwd string, markers []string
 // dirChain lists the directories from root down to dir inclusive, or nil
 // when dir is not inside root.
 func dirChain(root, dir string) []string {
-	rel, ok := within(root, dir)
+	rel, ok := pathx.Within(root, dir)
 	if !ok {
 		return nil
 	}
@@ -46,15 +48,6 @@ func dirChain(root, dir string) []string {
 		chain = append(chain, cur)
 	}
 	return chain
-}
-
-// within reports whether path is root or below it, and the relative path.
-func within(root, path string) (string, bool) {
-	rel, err := filepath.Rel(root, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return rel, true
 }
 
 // slotsFor adds the base and overlay slots of each directory to set,

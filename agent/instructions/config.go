@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,6 +63,23 @@ func DefaultConfig(home string) Config {
 		MaxBytes:        DefaultMaxBytes,
 		MaxSourceBytes:  DefaultMaxSourceBytes,
 	}
+}
+
+// FileNames lists every instruction file name a session could load under
+// this configuration: the configured candidates and overlays, the defaults
+// (so a configuration that drops AGENTS.md does not unprotect it) and the
+// user-global name. Writes to any of them ask first (tools.Protected).
+func (c Config) FileNames() []string {
+	n := c.normalized()
+	var out []string
+	for _, list := range [][]string{DefaultCandidates(), DefaultLocalCandidates(), {GlobalFile}, n.Candidates, n.LocalCandidates} {
+		for _, name := range list {
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 // normalized fills defaults and drops unsafe names, returning a copy.

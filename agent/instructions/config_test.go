@@ -5,6 +5,7 @@ package instructions
 import (
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -92,5 +93,13 @@ func TestResolveHome(t *testing.T) {
 	cfg, err := LoadConfig(t.TempDir(), func(string) string { return "" })
 	if err != nil || cfg.HomeLabel != "~/.tandem" {
 		t.Fatalf("label = %q, %v", cfg.HomeLabel, err)
+	}
+}
+
+func TestFileNames(t *testing.T) {
+	got := Config{Candidates: []string{"TEAM.md", "AGENTS.md", "../x.md"}, LocalCandidates: []string{}}.FileNames()
+	want := []string{"AGENTS.md", "CLAUDE.md", "AGENTS.local.md", "CLAUDE.local.md", "TEAM.md"}
+	if !slices.Equal(got, want) {
+		t.Errorf("FileNames = %q, want %q (defaults always, unsafe names dropped, no duplicates)", got, want)
 	}
 }

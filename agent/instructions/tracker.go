@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // scopeState is everything a session remembers about one scope: no text.
@@ -226,7 +228,7 @@ func (t *Tracker) display(k slotKey, root, file string) string {
 	if k.kind == kindUser {
 		return t.cfg.HomeLabel + "/" + filepath.Base(file)
 	}
-	if rel, ok := within(root, file); ok {
+	if rel, ok := pathx.Within(root, file); ok {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(file)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tandemhq/tandem/agent/config"
 )
 
 // stdioGrace is how long a stdio server gets to exit after its stdin
@@ -20,10 +22,6 @@ import (
 // Many servers leave at once; server-everything waits for the signal, so
 // this is on the path of every session close.
 const stdioGrace = 500 * time.Millisecond
-
-// withheldEnv are tandem's own secrets: a server gets them only when its
-// entry names them explicitly.
-var withheldEnv = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"}
 
 // link is the transport to one server plus what tandem must clean up
 // itself: the process group of a stdio server, the idle connections of an
@@ -96,7 +94,8 @@ func serverEnv(base []string, extra []NameValue) []string {
 	out := make([]string, 0, len(base)+len(extra))
 	for _, e := range base {
 		name, _, _ := strings.Cut(e, "=")
-		if set[name] || contains(withheldEnv, name) {
+		// tandem's own secrets reach a server only when its entry names them.
+		if set[name] || config.IsSecretEnv(name) {
 			continue
 		}
 		out = append(out, e)
@@ -105,15 +104,6 @@ func serverEnv(base []string, extra []NameValue) []string {
 		out = append(out, kv.Name+"="+kv.Value)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // headerTransport adds a server's configured headers (often credentials)

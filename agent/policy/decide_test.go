@@ -12,7 +12,9 @@ import (
 const root = "/work/repo"
 
 func edit(rel string) Call {
-	return Call{Tool: tools.EditFileName, Group: tools.GroupEdit, Root: root, Path: filepath.Join(root, rel)}
+	path := filepath.Join(root, rel)
+	return Call{Tool: tools.EditFileName, Group: tools.GroupEdit, Root: root, Path: path,
+		Protected: tools.Protected(root, path, []string{"AGENTS.md", "CLAUDE.md"})}
 }
 
 func run(line string) Call {

@@ -11,7 +11,6 @@
 // lists; today the only rules are the grants a session remembers from the
 // user's "Always allow" and "Always reject" answers.
 //
-// The package never asks anyone, performs no I/O beyond what
-// tools.Protected needs, and keeps no state of its own: the grants are a
-// value the session owns.
+// The package never asks anyone, performs no I/O, and keeps no state of
+// its own: the grants are a value the session owns.
 package policy

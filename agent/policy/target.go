@@ -15,6 +15,9 @@ type Call struct {
 	// Path is the absolute file an edit writes (already resolved inside
 	// Root); empty for calls that write no file.
 	Path string
+	// Protected is tools.Protected's answer for Path. A Path outside Root
+	// counts as protected whatever this says.
+	Protected bool
 	// Command is run_command's exact command line.
 	Command string
 }
@@ -45,12 +48,12 @@ func newTarget(c Call) target {
 		t.cmd = &cmd
 	case c.Path != "":
 		t.kind = kindPath
-		t.protected = tools.Protected(c.Root, c.Path)
+		t.protected = c.Protected
 		if rel, err := filepath.Rel(c.Root, c.Path); err == nil && filepath.IsLocal(rel) {
 			t.rel = filepath.ToSlash(rel)
 		} else {
-			// Outside the root: tools.Protected already said so; no path
-			// rule may match it.
+			// Outside the root (Resolve refuses such paths before any
+			// ask): fail closed, and let no path rule match it.
 			t.protected = true
 		}
 	}

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
 // Version is the format version of records and sidecars this package writes.
@@ -307,7 +309,10 @@ func (l *Log) SetMeta(m Meta) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(l.dir, "meta.json"), b)
+	if err := atomicfile.Write(filepath.Join(l.dir, "meta.json"), b, 0o600); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
 }
 
 // Close syncs and closes the log. Closing twice is harmless.
@@ -323,28 +328,6 @@ func (l *Log) Close() error {
 	}
 	l.f = nil
 	return err
-}
-
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("store: write %s: %w", filepath.Base(path), err)
-	}
-	return nil
 }
 
 // Title makes a session title from the first prompt: its first line, trimmed

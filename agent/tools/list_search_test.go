@@ -22,6 +22,7 @@ var ignoreTree = map[string]string{
 	"src/deep/b.go":            "package deep\n\nfunc B() {}\n",
 	"node_modules/pkg/func.js": "function f() {}\n",
 	"docs/readme.md":           "# docs\nfunc in prose\n",
+	"vendor/lib/v.go":          "package lib\n", // skipped as tandem defs skips it, unless named
 }
 
 // workspaces returns the ignore tree as a plain directory and as a git
@@ -51,6 +52,7 @@ func TestListFilesHonoursIgnores(t *testing.T) {
 		{map[string]any{}, []string{".gitignore", "docs/", "keep.log", "main.go", "src/"}},
 		{map[string]any{"path": "src"}, []string{"src/.gitignore", "src/a.go", "src/deep/"}},
 		{map[string]any{"path": "src/deep", "recursive": true}, []string{"src/deep/b.go"}},
+		{map[string]any{"path": "vendor", "recursive": true}, []string{"vendor/lib/v.go"}},
 	}
 	for kind, f := range workspaces(t) {
 		for _, c := range cases {

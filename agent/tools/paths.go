@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // ErrPathRefused marks a path the model gave that cannot be used: it leaves
@@ -95,14 +97,9 @@ func checkSpelling(p string) error {
 
 func isASCIILetter(b byte) bool { return (b|0x20) >= 'a' && (b|0x20) <= 'z' }
 
-// within reports whether p is root or below it, and p relative to root.
-func within(root, p string) (string, bool) {
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return rel, true
-}
+// within reports whether p is root or below it, and p relative to root;
+// the rule itself lives in pathx, shared with every other containment check.
+func within(root, p string) (string, bool) { return pathx.Within(root, p) }
 
 // followLinks resolves every symlink in the clean absolute path p, starting
 // below realRoot (which is already resolved). Components that do not exist
@@ -163,16 +160,14 @@ func splitPath(p string) []string {
 	return strings.Split(filepath.ToSlash(p), "/")
 }
 
-// instructionFiles are the workspace instruction files; changing one changes
-// what the agent is told, so a write to one always asks.
-var instructionFiles = []string{"AGENTS.md", "CLAUDE.md", "AGENTS.local.md", "CLAUDE.local.md"}
-
 // Protected reports whether a write to abs must ask in every mode: version
 // control internals, tandem's and VS Code's settings, workspace files, and
-// instruction files at any depth. A path outside root counts as protected,
-// so a caller that skipped Resolve fails closed. Names compare
+// instruction files (instructionFiles, the names from
+// instructions.Config.FileNames) at any depth, since changing one changes
+// what the agent is told. A path outside root counts as protected, so a
+// caller that skipped Resolve fails closed. Names compare
 // case-insensitively because macOS and Windows file systems do.
-func Protected(root, abs string) bool {
+func Protected(root, abs string, instructionFiles []string) bool {
 	rel, ok := within(filepath.Clean(root), filepath.Clean(abs))
 	if !ok {
 		if real, err := filepath.EvalSymlinks(root); err == nil {

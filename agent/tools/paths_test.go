@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tandemhq/tandem/agent/instructions"
 )
 
 // escapeTree builds a workspace root beside an "outside" directory, with
@@ -167,13 +169,17 @@ func TestProtected(t *testing.T) {
 		{".github/workflows/ci.yml", false},
 		{"src/git/x.go", false},
 		{"README.md", false},
+		{"docs/TEAM.md", true}, // a configured candidate
+		{"TEAM.local.md", true},
+		{"TEAM.md.orig", false},
 	}
+	names := instructions.Config{Candidates: []string{"TEAM.md"}, LocalCandidates: []string{"TEAM.local.md"}}.FileNames()
 	for _, c := range cases {
 		abs := c.path
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(root, c.path)
 		}
-		if got := Protected(root, abs); got != c.want {
+		if got := Protected(root, abs, names); got != c.want {
 			t.Errorf("Protected(%q) = %v, want %v", c.path, got, c.want)
 		}
 	}

@@ -8,10 +8,6 @@ import (
 	"github.com/tandemhq/tandem/internal/filelist"
 )
 
-// alwaysSkipped are directory names never listed or searched, ignored or
-// not: version control internals and dependency trees nobody reads by hand.
-var alwaysSkipped = []string{".git", "node_modules"}
-
 // maxWalkFiles bounds one enumeration so a huge tree cannot stall a call.
 const maxWalkFiles = 200_000
 
@@ -22,7 +18,7 @@ func listOptions(root, dir string) (filelist.Options, error) {
 	if !ok {
 		return filelist.Options{}, errors.New("directory outside the root")
 	}
-	opts := filelist.Options{Skip: alwaysSkipped, Symlinks: true, CheckGit: true, Max: maxWalkFiles}
+	opts := filelist.Options{Skip: filelist.SkipDirs(), Symlinks: true, CheckGit: true, Max: maxWalkFiles}
 	if rel != "." {
 		opts.Dir = filepath.ToSlash(rel)
 	}

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/internal/filelist"
 
 	"github.com/tandemhq/tandem/codeindex"
 	"github.com/tandemhq/tandem/treesitter"
@@ -21,6 +23,12 @@ func runDefs(ctx context.Context, m *Main, args []string) error {
 	fs := m.flags("defs", "[--json] [-v] PATH...")
 	asJSON := fs.Bool("json", false, "print JSON: one array of files with their definitions")
 	verbose := fs.Bool("v", false, "report on stderr what was parsed, reused and how long it took")
+	flagUsage := fs.Usage
+	fs.Usage = func() {
+		flagUsage()
+		fmt.Fprintf(m.Stderr, "A directory is listed as git shows it (or honouring .gitignore outside git), leaving out\n"+
+			"these directories wherever they occur below it: %s.\n", strings.Join(filelist.SkipDirs(), ", "))
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

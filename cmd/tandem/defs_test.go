@@ -62,7 +62,8 @@ func TestDefs(t *testing.T) {
 	if _, _, code := runMain(t, home, "defs"); code != 2 {
 		t.Errorf("no arguments: exit %d, want 2", code)
 	}
-	if _, errOut, code := runMain(t, home, "defs", "--help"); code != 0 || !strings.Contains(errOut, "--json") && !strings.Contains(errOut, "-json") {
-		t.Errorf("--help: exit %d, %q", code, errOut)
+	if _, errOut, code := runMain(t, home, "defs", "--help"); code != 0 || !strings.Contains(errOut, "--json") && !strings.Contains(errOut, "-json") ||
+		!strings.Contains(errOut, "node_modules, vendor, target, dist, build") {
+		t.Errorf("--help: exit %d, %q (want the flags and the skipped directories)", code, errOut)
 	}
 }

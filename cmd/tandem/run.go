@@ -12,13 +12,13 @@ import (
 	"sync"
 
 	"github.com/tandemhq/tandem/agent"
-	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/local"
 )
 
 func runRun(ctx context.Context, m *Main, args []string) error {
 	fs := m.flags("run", "[--cwd DIR] [--mode MODE] [--yes] PROMPT...")
 	cwd := fs.String("cwd", ".", "the workspace directory")
-	mode := fs.String("mode", "code", "ask | code | auto-edit | full-auto")
+	mode := fs.String("mode", string(agent.ModeCode), strings.Join(agent.ModeIDs(), " | "))
 	yes := fs.Bool("yes", false, "approve every permission request (without a terminal, whatever would ask is refused unless this is set)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -40,6 +40,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer m.closeAgent(a)
 	h := &cliHost{out: m.Stdout, errw: m.Stderr, yes: *yes}
 	if f, ok := m.Stdin.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
@@ -51,6 +52,8 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	defer s.Close()
+	// Edits stay inside the session root even if a tool's own check missed.
+	h.Root = s.Root()
 	stop := context.AfterFunc(ctx, s.Cancel)
 	defer stop()
 	reason, err := s.Prompt(context.WithoutCancel(ctx), []agent.ContentBlock{{Type: "text", Text: text}})
@@ -71,7 +74,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 // cliHost serves a session on a terminal: the model's text on stdout, tool
 // activity on stderr, edits and commands on the local machine.
 type cliHost struct {
-	tools.LocalHost
+	local.Host
 	out, errw io.Writer
 	in        *bufio.Reader // nil without a terminal
 	yes       bool

@@ -6,6 +6,20 @@ import (
 	"strings"
 )
 
+// SkipDirs returns the names every workspace listing leaves out wherever
+// they occur below the directory listed, whatever the ignore files say:
+// version control internals, dependency trees, build output and caches,
+// which nobody edits by hand and which would drown a definitions listing.
+// The file tools and the code index (tandem defs) both pass it as
+// Options.Skip, so they agree on what the workspace is. A directory asked
+// for by name (Options.Dir) is listed even when its own name is here.
+func SkipDirs() []string {
+	return []string{
+		".git", ".hg", ".svn", "node_modules", "vendor",
+		"target", "dist", "build", "__pycache__", ".tandem",
+	}
+}
+
 // Options say what one listing covers. A Cache must always be used with the
 // same root and the same Options: it remembers results already filtered.
 type Options struct {
@@ -91,9 +105,14 @@ func Skipped(rel string, skip []string) bool {
 	}
 }
 
-// admit reports whether opts let the file at rel be listed.
+// admit reports whether opts let the file at rel be listed. Skip applies
+// below Dir only, as in a walk, which starts at Dir.
 func (o *Options) admit(rel string) bool {
-	return !Skipped(rel, o.Skip) && (o.Keep == nil || o.Keep(rel))
+	below := rel
+	if o.Dir != "" {
+		below = strings.TrimPrefix(rel, o.Dir+"/")
+	}
+	return !Skipped(below, o.Skip) && (o.Keep == nil || o.Keep(rel))
 }
 
 // full reports whether files has reached the cap.

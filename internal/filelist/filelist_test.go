@@ -100,6 +100,9 @@ func TestWalkAgreesWithGit(t *testing.T) {
 		{"keep", Options{Skip: skip, Keep: isGo}, "a.go local.go pkg/b.go pkg/out/y.go"},
 		{"dir", Options{Skip: skip, Dir: "pkg"}, "pkg/.gitignore pkg/b.go pkg/out/y.go"},
 		{"deep dir", Options{Skip: skip, Dir: "pkg/out"}, "pkg/out/y.go"},
+		// Skip applies below Dir: a skipped directory asked for by name is
+		// listed, by git as by the walk.
+		{"skipped dir named", Options{Skip: skip, Dir: "pkg/node_modules"}, "pkg/node_modules/n.js"},
 		{"no skip", Options{Dir: "pkg", Keep: func(rel string) bool { return !strings.HasSuffix(rel, ".gitignore") }},
 			"pkg/b.go pkg/node_modules/n.js pkg/out/y.go"},
 	}

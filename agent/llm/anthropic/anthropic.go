@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
 )
 
@@ -23,7 +24,7 @@ const (
 	// DefaultMaxTokens is used when a request does not set MaxTokens.
 	DefaultMaxTokens = 8192
 	// KeyEnv is where users put the key; named in 401/403 errors.
-	KeyEnv = "ANTHROPIC_API_KEY"
+	KeyEnv = config.AnthropicKeyEnv
 )
 
 // Options configures a provider. Only APIKey is needed for the public API.

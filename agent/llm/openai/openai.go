@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
 )
 
@@ -22,7 +23,7 @@ const (
 	// DefaultBaseURL includes /v1; the client appends /chat/completions.
 	DefaultBaseURL = "https://api.openai.com/v1"
 	// KeyEnv is where users put the key; named in 401/403 errors.
-	KeyEnv = "OPENAI_API_KEY"
+	KeyEnv = config.OpenAIKeyEnv
 )
 
 // Options configures a provider.

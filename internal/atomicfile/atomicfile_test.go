@@ -1,0 +1,83 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteCreatesAndReplaces(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.txt")
+	if err := Write(p, []byte("one"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, p, "one", 0o640)
+
+	// An existing file keeps its mode, whatever perm says.
+	if err := os.Chmod(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(p, []byte("two"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, p, "two", 0o755)
+	assertOnly(t, dir, "a.txt")
+}
+
+func TestWriteWithFailureLeavesTargetAndNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cache")
+	if err := Write(p, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := WriteWith(p, 0o600, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want it to wrap boom", err)
+	}
+	assertFile(t, p, "old", 0o600)
+	assertOnly(t, dir, "cache")
+}
+
+func TestWriteMissingDirectory(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "no", "such", "f")
+	if err := Write(p, []byte("x"), 0o644); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("err = %v, want not-exist", err)
+	}
+}
+
+func assertFile(t *testing.T, p, want string, mode os.FileMode) {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != want || fi.Mode().Perm() != mode {
+		t.Errorf("%s = %q mode %v, want %q mode %v", p, b, fi.Mode().Perm(), want, mode)
+	}
+}
+
+func assertOnly(t *testing.T, dir, name string) {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 1 || es[0].Name() != name {
+		var names []string
+		for _, e := range es {
+			names = append(names, e.Name())
+		}
+		t.Errorf("directory holds %v, want only %s (a temporary file was left behind?)", names, name)
+	}
+}
