@@ -89,16 +89,6 @@ func ForPath(path string) *Language {
 	return byExtension[strings.ToLower(ext)]
 }
 
-// ByName returns the language called name, or nil.
-func ByName(name string) *Language {
-	for _, l := range registry {
-		if l.Name == name {
-			return l
-		}
-	}
-	return nil
-}
-
 // Languages returns every registered language, in registry order. The
 // slice is a copy; the Languages are shared and read-only.
 func Languages() []*Language {

@@ -41,3 +41,13 @@ func TestRegistryUnique(t *testing.T) {
 		}
 	}
 }
+
+// ByName, for tests, returns the language called name, or nil.
+func ByName(name string) *Language {
+	for _, l := range registry {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
+}

@@ -12,27 +12,17 @@ import (
 // ErrOverlap reports edits whose ranges overlap, which LSP forbids.
 var ErrOverlap = errors.New("edits: overlapping edits")
 
-// Apply applies edits to text. As in an LSP WorkspaceEdit, every range
-// refers to the original text, ranges must not overlap, and inserts at the
-// same place go in the order given. (LSP didChange content changes are
-// different: each refers to the text the previous one left, so apply them
-// one at a time.)
-func Apply(text string, edits []TextEdit, enc Encoding) (string, error) {
-	m, err := NewMapper(text, enc).Apply(edits)
-	if err != nil {
-		return "", err
-	}
-	return m.Text(), nil
-}
-
 // replacement is one edit in byte offsets of the original text.
 type replacement struct {
 	start, end int
 	text       string
 }
 
-// Apply returns a Mapper for the text with edits applied (same rules as the
-// package-level Apply) and leaves m unchanged. The line index is updated,
+// Apply returns a Mapper for the text with edits applied and leaves m
+// unchanged. As in an LSP WorkspaceEdit, every range refers to the original
+// text, ranges must not overlap, and inserts at the same place go in the
+// order given. (LSP didChange content changes are different: each refers
+// to the text the previous one left, so apply them one at a time.) The line index is updated,
 // not rebuilt: only the replaced bytes are rescanned, so a keystroke costs
 // little more than copying the text.
 func (m *Mapper) Apply(edits []TextEdit) (*Mapper, error) {

@@ -150,3 +150,19 @@ func FuzzTextEdits(f *testing.F) {
 		checkRoundTrip(t, old, new)
 	})
 }
+
+// Encoding is the unit Position.Character counts in this Mapper.
+func (m *Mapper) Encoding() Encoding { return m.enc }
+
+// Apply applies edits to text. As in an LSP WorkspaceEdit, every range
+// refers to the original text, ranges must not overlap, and inserts at the
+// same place go in the order given. (LSP didChange content changes are
+// different: each refers to the text the previous one left, so apply them
+// one at a time.)
+func Apply(text string, edits []TextEdit, enc Encoding) (string, error) {
+	m, err := NewMapper(text, enc).Apply(edits)
+	if err != nil {
+		return "", err
+	}
+	return m.Text(), nil
+}
