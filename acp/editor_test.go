@@ -277,13 +277,7 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 	t.Helper()
 	bin := testenv.Tandem(t)
 	cmd := exec.Command(bin, "acp")
-	cmd.Env = append(os.Environ(),
-		"ANTHROPIC_API_KEY=test",
-		"ANTHROPIC_BASE_URL="+srv.BaseURL(llmtest.Anthropic),
-		"TANDEM_PROVIDER=anthropic",
-		"TANDEM_HOME="+home,
-		"TANDEM_LOG=debug",
-	)
+	cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
