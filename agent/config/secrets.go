@@ -1,5 +1,7 @@
 package config
 
+import "strings"
+
 // The environment variables that hold provider keys. They are spelled only
 // here: the config reads them, the providers name them in 401/403 errors,
 // and everything tandem starts (model-run commands, MCP servers) has them
@@ -14,4 +16,17 @@ const (
 // inherit one: the model could print it into the session history.
 func IsSecretEnv(name string) bool {
 	return name == AnthropicKeyEnv || name == OpenAIKeyEnv
+}
+
+// WithoutSecrets returns the "NAME=value" entries of environ whose names
+// are not secrets, in their order.
+func WithoutSecrets(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !IsSecretEnv(name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -1,14 +1,15 @@
 package config
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
-func TestIsSecretEnv(t *testing.T) {
-	for name, want := range map[string]bool{
-		"ANTHROPIC_API_KEY": true, "OPENAI_API_KEY": true,
-		"PATH": false, "ANTHROPIC_BASE_URL": false, "anthropic_api_key": false, "OPENAI_API_KEY_HINT": false,
-	} {
-		if got := IsSecretEnv(name); got != want {
-			t.Errorf("IsSecretEnv(%q) = %v, want %v", name, got, want)
-		}
+func TestWithoutSecrets(t *testing.T) {
+	in := []string{"PATH=/bin", AnthropicKeyEnv + "=sk-a", "OPENAI_API_KEY=sk-o", "ANTHROPIC_API_KEY_HINT=x", "EMPTY="}
+	got := WithoutSecrets(in)
+	want := []string{"PATH=/bin", "ANTHROPIC_API_KEY_HINT=x", "EMPTY="}
+	if !slices.Equal(got, want) {
+		t.Errorf("WithoutSecrets = %q, want %q", got, want)
 	}
 }
