@@ -17,6 +17,9 @@ import (
 // not open and the client does not read disk, or it does not exist), the
 // disk answers, which keeps "file does not exist" errors recognisable.
 func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
+	if err := readable(ctx, path); err != nil {
+		return "", err
+	}
 	if !h.caps.Fs.ReadTextFile {
 		return h.local.ReadFile(ctx, path)
 	}
@@ -27,7 +30,10 @@ func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
 	if err == nil {
 		return resp.Content, nil
 	}
-	if ctx.Err() != nil || !isClientAnswer(err) {
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("read %s through the editor: %w", path, ctx.Err())
+	}
+	if !isClientAnswer(err) {
 		return "", fmt.Errorf("read %s through the editor: %w", path, err)
 	}
 	h.srv.log.Debug("acp: fs/read_text_file failed; reading disk", "path", path, "err", err)
@@ -36,8 +42,12 @@ func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
 
 // ApplyEdit writes through fs/write_text_file when the client offers it, so
 // the editor's review and undo see the change; otherwise the disk gets it.
-// ACP has no delete, so deletions always happen on disk.
+// ACP has no delete, so deletions always happen on disk. Either way admit
+// first checks the edit against the session root and the editor's view.
 func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
+	if reason, err := h.admit(ctx, e); err != nil || reason != "" {
+		return edits.Result{Reason: reason}, err
+	}
 	if !h.caps.Fs.WriteTextFile || e.Delete {
 		return h.local.ApplyEdit(ctx, e)
 	}
@@ -55,7 +65,10 @@ func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, e
 	if err == nil {
 		return edits.Result{Applied: true}, nil
 	}
-	if ctx.Err() == nil && isClientAnswer(err) {
+	if ctx.Err() != nil {
+		return edits.Result{}, fmt.Errorf("write %s through the editor: %w", e.Path, ctx.Err())
+	}
+	if isClientAnswer(err) {
 		// The editor answered and refused: the model hears its reason.
 		return edits.Result{Reason: "the editor did not write the file: " + clientMessage(err)}, nil
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/local"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -40,6 +43,38 @@ func (h *host) sessionID() sdk.SessionId {
 	defer h.sidMu.Unlock()
 	return h.sid
 }
+
+// admit applies the Host contract's rules before an edit goes anywhere:
+// ACP has no versions that would let the client notice a stale edit, so
+// the host compares it with the editor's view itself, and it keeps edits
+// inside the session root. The result is the reason to refuse, or "".
+func (h *host) admit(ctx context.Context, e edits.FileEdit) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	ss, err := h.srv.lookup(h.sessionID())
+	if err != nil {
+		return "the session is closed", nil
+	}
+	return local.Check(ctx, ss.sess.Root(), e, h.ReadFile)
+}
+
+// readable refuses a read before it is sent: after ctx ended, or of a
+// relative path, which the client would resolve against something of its
+// own choosing.
+func readable(ctx context.Context, path string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !filepath.IsAbs(path) {
+		return fmt.Errorf("read %q: %w", path, local.ErrNotAbsolute)
+	}
+	return nil
+}
+
+// diskHost is the host for clients without fs or terminal capabilities.
+// It has no Root of its own: admit has confined the path already.
+func diskHost() tools.Host { return local.Host{} }
 
 // Send queues one update; agent.Update's JSON is already ACP's "update"
 // object. A mode change also refreshes the config selectors.

@@ -21,7 +21,7 @@ type Options struct {
 	// Version is reported in agentInfo.
 	Version string
 	// Local runs commands and touches files when the client does not offer
-	// to (no fs or terminal capability). Nil: tools.LocalHost.
+	// to (no fs or terminal capability). Nil: agent/local's Host.
 	Local tools.Host
 	// Log receives diagnostics. Nil: discarded.
 	Log *slog.Logger
@@ -113,7 +113,7 @@ var (
 func newServer(ctx context.Context, o Options, w *wire, log *slog.Logger) *server {
 	local := o.Local
 	if local == nil {
-		local = tools.LocalHost{}
+		local = diskHost()
 	}
 	version := o.Version
 	if version == "" {

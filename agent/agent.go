@@ -1,12 +1,9 @@
-// Package agent is tandem's core: sessions, the turn loop, the Update event
-// model, modes and the permission policy. It knows nothing of editor
-// protocols: a front door (acp, lsp, the CLI) implements Host for each
-// session and calls the Session methods.
 package agent
 
 import (
 	"errors"
 	"log/slog"
+	"sync"
 
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
@@ -61,12 +58,21 @@ type Config struct {
 	ExtraTools []tools.Tool
 	// Log receives diagnostics (never secrets). Nil: discarded.
 	Log *slog.Logger
+	// Pipeline holds contributors to the turn's seams, shared by every
+	// session; empty by default. See Pipeline.
+	Pipeline Pipeline
 }
 
 // Agent creates and tracks sessions. It is safe for concurrent use.
 type Agent struct {
 	cfg Config
 	log *slog.Logger
+
+	// sessionsMu guards sessions and closed: the set of open sessions is
+	// the agent's own state, not a session's.
+	sessionsMu sync.Mutex
+	sessions   map[*Session]struct{}
+	closed     bool
 }
 
 // New returns an Agent serving cfg.
@@ -78,7 +84,7 @@ func New(cfg Config) *Agent {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Agent{cfg: cfg, log: log}
+	return &Agent{cfg: cfg, log: log, sessions: map[*Session]struct{}{}}
 }
 
 // SessionOptions configure a new or loaded session.

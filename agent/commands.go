@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -11,20 +10,22 @@ import (
 type slash struct {
 	description string
 	hint        string // argument hint; empty when it takes none
-	run         func(ctx context.Context, s *Session, arg string) (StopReason, error)
+	// run handles the command on the turn's goroutine.
+	run func(t *turnRun, arg string) (StopReason, error)
 }
 
 func (s *Session) commands() map[string]slash {
 	return map[string]slash{
 		"init": {
 			description: "Draft an AGENTS.md for this workspace",
-			run: func(ctx context.Context, s *Session, arg string) (StopReason, error) {
-				return s.converse(ctx, []ContentBlock{{Type: "text", Text: initPrompt(arg)}})
+			run: func(t *turnRun, arg string) (StopReason, error) {
+				return t.converse([]ContentBlock{{Type: "text", Text: initPrompt(arg)}})
 			},
 		},
 		"instructions": {
 			description: "Show which workspace instruction files this session has loaded",
-			run: func(ctx context.Context, s *Session, arg string) (StopReason, error) {
+			run: func(t *turnRun, arg string) (StopReason, error) {
+				s := t.s
 				s.say(s.describeInstructions())
 				return StopEndTurn, nil
 			},
@@ -32,7 +33,8 @@ func (s *Session) commands() map[string]slash {
 		"mode": {
 			description: "Switch mode: " + ModeChoices(),
 			hint:        strings.Join(ModeIDs(), " | "),
-			run: func(ctx context.Context, s *Session, arg string) (StopReason, error) {
+			run: func(t *turnRun, arg string) (StopReason, error) {
+				s := t.s
 				if arg == "" {
 					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), ModeChoices()))
 					return StopEndTurn, nil
@@ -52,7 +54,8 @@ func (s *Session) commands() map[string]slash {
 		"model": {
 			description: "Switch the model for this session",
 			hint:        "model id",
-			run: func(ctx context.Context, s *Session, arg string) (StopReason, error) {
+			run: func(t *turnRun, arg string) (StopReason, error) {
+				s := t.s
 				if arg == "" {
 					s.say(fmt.Sprintf("The model is %s. Offered: %s.", s.Model(), strings.Join(s.a.Models(), ", ")))
 					return StopEndTurn, nil

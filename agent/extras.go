@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/mcp"
@@ -11,34 +10,36 @@ import (
 )
 
 // extraState holds the per-session services beside the conversation:
-// workspace instructions, the code index and MCP connections.
+// workspace instructions, the code index and MCP connections. It is part
+// of the actor's state; goroutines that build these services hand their
+// results to the actor in a message.
 type extraState struct {
-	// instrMu guards instr: the session goroutine reconciles while front
-	// doors list what is loaded.
-	instrMu    sync.Mutex
-	instr      *instructions.Tracker
-	reconciled bool // a resumed session's offline changes were appended
+	// instr is lent to the running turn (nil meanwhile); scopes and
+	// baseline are what the turn last published, for front doors.
+	instr    *instrState
+	scopes   []instructions.Scope
+	baseline bool
 
-	touchedMu sync.Mutex // guards touched: parallel read tools add to it
-	touched   []string
-
-	indexMu      sync.Mutex // guards the index fields
 	index        *codeindex.Index
 	indexRelease func()
-	indexStarted bool
 	indexCancel  context.CancelFunc
+	indexDone    chan struct{} // closed when the builder goroutine returns; nil: not started
 
-	mcpMu sync.Mutex // guards mcp
-	mcp   []*mcp.Manager
+	mcp []*mcp.Manager
 	// projectMCP are servers of <root>/.tandem/mcp.json waiting for the
-	// user's consent; owned by the session goroutine.
+	// user's consent.
 	projectMCP []mcp.Server
 }
 
+// instrState is the instructions tracker and what the session did with it.
+type instrState struct {
+	tr         *instructions.Tracker
+	reconciled bool // a resumed session's offline changes were appended
+}
+
+// startExtras loads the MCP configuration and starts the trusted servers.
+// It runs after the actor has started and reaches it by messages.
 func (s *Session) startExtras(ctx context.Context, servers []mcp.Server) {
-	if s.extra.instr == nil {
-		s.extra.instr = instructions.NewTracker(s.a.instructionsConfig(), s.root)
-	}
 	var user, project []mcp.Server
 	if s.a.cfg.Home != "" {
 		var err error
@@ -55,32 +56,33 @@ func (s *Session) startExtras(ctx context.Context, servers []mcp.Server) {
 	for _, sv := range trusted {
 		names[sv.Name] = true
 	}
+	var waiting []mcp.Server
 	for _, sv := range project {
 		if !names[sv.Name] {
-			s.extra.projectMCP = append(s.extra.projectMCP, sv)
+			waiting = append(waiting, sv)
 		}
 	}
+	s.do(context.Background(), func() { s.st.extra.projectMCP = waiting })
 	s.startMCP(ctx, trusted)
 }
 
+// stopExtras stops the services once the actor has returned (their
+// goroutines may be waiting on it, so it must not run on the actor).
 func (s *Session) stopExtras() {
-	s.extra.mcpMu.Lock()
-	managers := s.extra.mcp
-	s.extra.mcp = nil
-	s.extra.mcpMu.Unlock()
-	for _, m := range managers {
+	x := &s.st.extra
+	for _, m := range x.mcp {
 		if err := m.Close(); err != nil {
 			s.a.log.Warn("closing MCP servers", "session", s.id, "err", err)
 		}
 	}
-	s.extra.indexMu.Lock()
-	defer s.extra.indexMu.Unlock()
-	if s.extra.indexCancel != nil {
-		s.extra.indexCancel()
+	x.mcp = nil
+	if x.indexDone != nil {
+		x.indexCancel()
+		<-x.indexDone
 	}
-	if s.extra.indexRelease != nil {
-		s.extra.indexRelease()
-		s.extra.indexRelease = nil
+	if x.indexRelease != nil {
+		x.indexRelease()
+		x.indexRelease, x.index = nil, nil
 	}
 }
 

@@ -11,12 +11,36 @@ import (
 // files, applying edits, asking the user, running commands and carrying
 // updates. One Host serves one session; the agent calls it from the
 // session's goroutines and never assumes a protocol behind it.
+//
+// Every host gives files the same meaning, checked by agent/hosttest
+// against the local, ACP and LSP hosts alike:
+//
+//   - Paths are absolute. A relative path is never guessed at: a read of
+//     one fails, an edit of one is refused.
+//   - ReadFile returns the editor's view: an unsaved buffer when the file is
+//     open, else the disk. A file that is neither gives an error matching
+//     fs.ErrNotExist. Reads are not confined to the session root (a user
+//     may attach a file from elsewhere); tools.Resolve confines the model's.
+//   - ApplyEdit refuses, with a Result whose Reason says why and without
+//     touching anything, an edit whose Old no longer matches the host's
+//     current view (the buffer, else the disk), a Create of a file that
+//     exists, an edit or Delete of a file that does not, and any edit of
+//     a path outside the session root. Refusals are never errors; an error
+//     means the editor, the connection or the disk failed.
+//   - A Create also creates the missing parent directories. An applied
+//     edit is visible to the next ReadFile, wherever it landed (an editor
+//     buffer or the disk); an applied Delete makes ReadFile report
+//     fs.ErrNotExist.
+//   - ReadFile, ApplyEdit and RunCommand honour ctx: a call made with a done
+//     ctx does nothing, and a call waiting on the editor or a command
+//     returns promptly once ctx ends, with an error matching ctx.Err(). An edit the editor already
+//     received may still land; the next read tells.
 type Host interface {
 	// ReadFile returns the editor's view of path (an unsaved buffer when the
 	// file is open), else the disk content. path is absolute.
 	ReadFile(ctx context.Context, path string) (string, error)
-	// ApplyEdit hands one change to the editor. A rejection is a Result
-	// with Applied false, not an error; an error means the editor or disk failed.
+	// ApplyEdit hands one change to the editor. A refusal is a Result
+	// with Applied false and a Reason, not an error.
 	ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error)
 	// RequestPermission asks the user and blocks until they answer or ctx ends.
 	RequestPermission(ctx context.Context, req PermissionRequest) (Decision, error)

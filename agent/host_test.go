@@ -4,13 +4,13 @@ import (
 	"context"
 	"sync"
 
-	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/local"
 )
 
 // testHost plays the editor: it records every update and permission
 // request, answers permissions from a script, and works on the local disk.
 type testHost struct {
-	tools.LocalHost
+	local.Host
 
 	mu      sync.Mutex
 	updates []Update
@@ -26,7 +26,7 @@ func (h *testHost) ReadFile(ctx context.Context, path string) (string, error) {
 			return "", err
 		}
 	}
-	return h.LocalHost.ReadFile(ctx, path)
+	return h.Host.ReadFile(ctx, path)
 }
 
 func (h *testHost) Send(u Update) {

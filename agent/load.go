@@ -44,7 +44,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		return nil, err
 	}
 	s.id = meta.ID
-	s.title = meta.Title
+	s.st.title = meta.Title
 	s.created = meta.Created
 	var instr []json.RawMessage
 	for _, r := range recs {
@@ -55,7 +55,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 				a.log.Warn("session log: bad message skipped", "session", s.id, "err", err)
 				continue
 			}
-			s.history = append(s.history, m)
+			s.st.history = append(s.st.history, m)
 		case recInstructions:
 			instr = append(instr, r.Data)
 		case recUpdate:
@@ -76,6 +76,8 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		return nil, err
 	}
 	s.log = l
-	s.start(ctx, o.MCPServers)
+	if err := s.start(ctx, o.MCPServers); err != nil {
+		return nil, err
+	}
 	return s, nil
 }

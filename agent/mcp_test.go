@@ -20,8 +20,8 @@ func everythingServer(t *testing.T, name string) mcp.Server {
 	return mcp.Server{Name: name, Type: mcp.TypeStdio, Command: testenv.Program(t, "node"), Args: []string{entry, "stdio"}}
 }
 
-func hasTool(s *Session, name string) bool {
-	_, ok := s.tools.Get(name)
+func hasTool(s *Session, name string) (ok bool) {
+	s.read(func() { _, ok = s.st.catalog.Get(name) })
 	return ok
 }
 

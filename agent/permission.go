@@ -16,10 +16,7 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 		if s.Mode().autoApproves(info.Group) {
 			return nil
 		}
-		s.stateMu.Lock()
-		remembered := s.always[info.Name]
-		s.stateMu.Unlock()
-		switch remembered {
+		switch s.remembered(info.Name) {
 		case AllowAlways:
 			return nil
 		case RejectAlways:
@@ -75,7 +72,10 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 }
 
 func (s *Session) remember(tool string, k PermissionKind) {
-	s.stateMu.Lock()
-	s.always[tool] = k
-	s.stateMu.Unlock()
+	s.do(context.Background(), func() { s.st.always[tool] = k })
+}
+
+func (s *Session) remembered(tool string) (k PermissionKind) {
+	s.read(func() { k = s.st.always[tool] })
+	return k
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/store"
@@ -34,9 +35,9 @@ type Outcome struct {
 	Err        string
 }
 
-// Session is one conversation in one working directory. Its state is owned
-// by one goroutine (run) fed by an inbox; Cancel is the exception and jumps
-// the queue, because the inbox is busy with the very turn it must stop.
+// Session is one conversation in one working directory, run as an actor
+// (see the package doc): the fields in st belong to the goroutine in run,
+// and every other goroutine reaches them through do.
 type Session struct {
 	a       *Agent
 	id      string
@@ -44,31 +45,35 @@ type Session struct {
 	root    string
 	created time.Time
 	host    Host
-	tools   *tools.Registry
+	log     *store.Log
+	out     *outbox
 
 	inbox chan func()
-	quit  chan struct{} // closed by Close
-	done  chan struct{} // closed when run returns
-	busy  atomic.Bool   // a prompt is queued or running
+	done  chan struct{} // closed when run returns; st is then readable by anyone
+	// cancelTurn holds the running turn's cancel func: Cancel's out-of-band
+	// path, which must work while the actor waits on that very turn.
+	cancelTurn atomic.Pointer[context.CancelFunc]
+	turns      sync.WaitGroup // turn goroutines; Close waits for them
+	closeOnce  sync.Once
+	closeErr   error
 
-	// sendMu orders updates: store append and Host.Send happen together so
-	// the log and the wire see one sequence, even from parallel tools.
-	sendMu  sync.Mutex
-	log     *store.Log
-	pending *Update // coalesced chunk not yet logged; guarded by sendMu
+	st actorState
+}
 
-	stateMu    sync.Mutex // guards the fields below
-	mode       Mode
-	model      string
-	title      string
-	lifecycle  Lifecycle
-	outcome    Outcome
-	cancelTurn context.CancelFunc
-	closed     bool
+// actorState is what the actor owns. A running turn borrows history and the
+// instructions tracker (see turnRun) and gives them back when it ends.
+type actorState struct {
+	mode      Mode
+	model     string
+	title     string
+	lifecycle Lifecycle
+	outcome   Outcome
+	closed    bool
+	turn      *turnRun // non-nil while a turn runs
 
-	// Owned by the run goroutine.
 	history []llm.Message
 	always  map[string]PermissionKind // remembered "always" answers, by tool name
+	catalog *tools.Registry           // used from the actor only
 	extra   extraState
 }
 
@@ -84,13 +89,15 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 	}
 	s.created = time.Now().UTC()
 	if a.cfg.Store != nil {
-		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.mode), Model: s.model, Created: s.created, Updated: s.created})
+		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {
 			return nil, err
 		}
 		s.log = l
 	}
-	s.start(ctx, o.MCPServers)
+	if err := s.start(ctx, o.MCPServers); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -130,52 +137,38 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 	for _, t := range o.Tools {
 		reg.Add(t)
 	}
-	return &Session{
-		a:         a,
-		cwd:       filepath.Clean(o.Cwd),
-		root:      root,
-		host:      o.Host,
-		tools:     reg,
-		inbox:     make(chan func()),
-		quit:      make(chan struct{}),
-		done:      make(chan struct{}),
-		mode:      mode,
-		model:     model,
-		lifecycle: Idle,
-		always:    map[string]PermissionKind{},
-	}, nil
+	s := &Session{
+		a:     a,
+		cwd:   filepath.Clean(o.Cwd),
+		root:  root,
+		host:  o.Host,
+		inbox: make(chan func()),
+		done:  make(chan struct{}),
+		st: actorState{
+			mode:      mode,
+			model:     model,
+			lifecycle: Idle,
+			always:    map[string]PermissionKind{},
+			catalog:   reg,
+			extra:     extraState{instr: &instrState{tr: instructions.NewTracker(a.instructionsConfig(), root)}},
+		},
+	}
+	return s, nil
 }
 
-// start launches the session goroutine and the per-session services.
-func (s *Session) start(ctx context.Context, servers []mcp.Server) {
-	s.startExtras(ctx, servers)
-	go s.run()
-}
-
-// run is the session's goroutine: every state change happens here.
-func (s *Session) run() {
-	defer close(s.done)
-	for {
-		select {
-		case f := <-s.inbox:
-			f()
-		case <-s.quit:
-			return
+// start registers the session with the agent and launches its goroutines:
+// the update FIFO, the per-session services and the actor.
+func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
+	if err := s.a.track(s); err != nil {
+		if s.log != nil {
+			s.log.Close()
 		}
+		return err
 	}
-}
-
-// do runs f on the session goroutine and waits for it.
-func (s *Session) do(ctx context.Context, f func()) error {
-	ran := make(chan struct{})
-	select {
-	case s.inbox <- func() { f(); close(ran) }:
-	case <-s.quit:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	<-ran
+	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id))
+	s.host = orderedHost{Host: s.host, out: s.out}
+	go s.run()
+	s.startExtras(ctx, servers)
 	return nil
 }
 
@@ -190,85 +183,53 @@ func (s *Session) Cwd() string { return s.cwd }
 func (s *Session) Root() string { return s.root }
 
 // Title returns the session title (the first prompt's first line).
-func (s *Session) Title() string {
-	s.stateMu.Lock()
-	defer s.stateMu.Unlock()
-	return s.title
+func (s *Session) Title() (t string) {
+	s.read(func() { t = s.st.title })
+	return t
 }
 
 // State returns both axes of the task state.
-func (s *Session) State() (Lifecycle, Outcome) {
-	s.stateMu.Lock()
-	defer s.stateMu.Unlock()
-	return s.lifecycle, s.outcome
-}
-
-func (s *Session) setLifecycle(l Lifecycle) {
-	s.stateMu.Lock()
-	s.lifecycle = l
-	s.stateMu.Unlock()
-}
-
-// Prompt runs one turn and returns when its last update has been sent.
-// A second Prompt while one runs fails with ErrBusy. Cancellation (Cancel or
-// ctx) ends the turn with StopCancelled, not an error.
-func (s *Session) Prompt(ctx context.Context, prompt []ContentBlock) (StopReason, error) {
-	if !s.busy.CompareAndSwap(false, true) {
-		return "", ErrBusy
-	}
-	defer s.busy.Store(false)
-	var (
-		reason StopReason
-		err    error
-	)
-	if derr := s.do(ctx, func() { reason, err = s.turn(ctx, prompt) }); derr != nil {
-		return "", derr
-	}
-	return reason, err
-}
-
-// Cancel ends the running turn, if any, with StopCancelled. It never blocks.
-func (s *Session) Cancel() {
-	s.stateMu.Lock()
-	defer s.stateMu.Unlock()
-	if s.cancelTurn != nil {
-		s.cancelTurn()
-	}
+func (s *Session) State() (l Lifecycle, o Outcome) {
+	s.read(func() { l, o = s.st.lifecycle, s.st.outcome })
+	return l, o
 }
 
 // Mode returns the current mode.
-func (s *Session) Mode() Mode {
-	s.stateMu.Lock()
-	defer s.stateMu.Unlock()
-	return s.mode
+func (s *Session) Mode() (m Mode) {
+	s.read(func() { m = s.st.mode })
+	return m
 }
 
-// SetMode switches mode and sends current_mode_update. It takes effect at
-// once, even mid-turn: the next permission decision uses the new mode.
+// Model returns the current model id.
+func (s *Session) Model() (id string) {
+	s.read(func() { id = s.st.model })
+	return id
+}
+
+func (s *Session) setLifecycle(l Lifecycle) {
+	s.do(context.Background(), func() { s.st.lifecycle = l })
+}
+
+// SetMode switches mode and sends current_mode_update before it returns.
+// It takes effect at once, even mid-turn: the next permission decision
+// uses the new mode.
 func (s *Session) SetMode(m Mode) error {
 	if _, err := ParseMode(string(m)); err != nil {
 		return err
 	}
-	s.stateMu.Lock()
-	if s.closed {
-		s.stateMu.Unlock()
-		return ErrClosed
-	}
-	changed := s.mode != m
-	s.mode = m
-	s.stateMu.Unlock()
-	if changed {
+	var meta *store.Meta
+	err := s.change(func() {
+		if s.st.mode != m {
+			s.st.mode = m
+			meta = s.meta()
+		}
+	})
+	if err == nil && meta != nil {
 		s.emit(Update{Type: CurrentModeUpdate, ModeID: string(m)})
-		s.saveMeta()
+		s.saveMeta(meta)
+		s.out.drain() // the update is on its way when SetMode returns
 	}
-	return nil
-}
-
-// Model returns the current model id.
-func (s *Session) Model() string {
-	s.stateMu.Lock()
-	defer s.stateMu.Unlock()
-	return s.model
+	return err
 }
 
 // SetModel switches the model for the next request. Any id is accepted
@@ -277,66 +238,70 @@ func (s *Session) SetModel(id string) error {
 	if id == "" {
 		return errors.New("model id is empty")
 	}
-	s.stateMu.Lock()
-	if s.closed {
-		s.stateMu.Unlock()
-		return ErrClosed
+	var meta *store.Meta
+	err := s.change(func() {
+		s.st.model = id
+		meta = s.meta()
+	})
+	if err == nil {
+		s.saveMeta(meta)
 	}
-	s.model = id
-	s.stateMu.Unlock()
-	s.saveMeta()
-	return nil
+	return err
 }
 
-// AddTools adds tools (MCP) to the catalog; the next model request sees them.
-func (s *Session) AddTools(ts ...tools.Tool) {
-	for _, t := range ts {
-		s.tools.Add(t)
-	}
+// updateCatalog changes the tool catalog (MCP servers coming and going);
+// the next model request sees the change.
+func (s *Session) updateCatalog(add []tools.Tool, remove []string) {
+	s.do(context.Background(), func() {
+		for _, n := range remove {
+			s.st.catalog.Remove(n)
+		}
+		for _, t := range add {
+			s.st.catalog.Add(t)
+		}
+	})
 }
 
-// RemoveTools drops the tools with the given names.
-func (s *Session) RemoveTools(names ...string) {
-	for _, n := range names {
-		s.tools.Remove(n)
-	}
-}
-
-// Close cancels a running turn, stops the session goroutine and its
-// services, and syncs the log. It is safe to call twice.
+// Close cancels a running turn, then stops the actor, the turn, the
+// session's services and its update FIFO, and closes the log. It returns
+// when all of them are gone; a second call waits for the first.
 func (s *Session) Close() error {
-	s.stateMu.Lock()
-	if s.closed {
-		s.stateMu.Unlock()
-		return nil
-	}
-	s.closed = true
-	if s.cancelTurn != nil {
-		s.cancelTurn()
-	}
-	s.stateMu.Unlock()
-	close(s.quit)
-	<-s.done
+	s.closeOnce.Do(func() { s.closeErr = s.shutdown() })
+	return s.closeErr
+}
+
+func (s *Session) shutdown() error {
+	s.do(context.Background(), func() {
+		s.st.closed = true
+		if s.st.turn != nil {
+			s.st.turn.cancel()
+		}
+	})
+	<-s.done // the actor has returned: st is ours to read now
+	s.turns.Wait()
 	s.stopExtras()
+	s.saveMeta(s.meta())
+	s.out.stop()
+	s.a.forget(s)
 	if s.log != nil {
-		s.saveMeta()
 		return s.log.Close()
 	}
 	return nil
 }
 
-// saveMeta rewrites the sidecar from the current state; nothing in it
-// needs reading back first.
-func (s *Session) saveMeta() {
-	if s.log == nil || s.a.cfg.Store == nil {
-		return
-	}
-	m := store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC()}
-	s.stateMu.Lock()
-	m.Mode, m.Model, m.Title = string(s.mode), s.model, s.title
-	s.stateMu.Unlock()
-	if err := s.log.SetMeta(m); err != nil {
-		s.a.log.Warn("session meta", "session", s.id, "err", err)
+// meta is the sidecar for the current state; it runs on the actor (or
+// after it ended).
+func (s *Session) meta() *store.Meta {
+	return &store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC(),
+		Mode: string(s.st.mode), Model: s.st.model, Title: s.st.title}
+}
+
+// saveMeta queues a rewrite of the sidecar; nothing in it needs reading
+// back first. Never on the actor: it may wait for the FIFO, and the FIFO's
+// Host.Send may be waiting for the actor.
+func (s *Session) saveMeta(m *store.Meta) {
+	if s.log != nil && s.a.cfg.Store != nil {
+		s.out.setMeta(*m)
 	}
 }
 

@@ -13,36 +13,36 @@ func (s *Session) warmIndex() {
 	if s.a.cfg.Indexes == nil {
 		return
 	}
-	s.extra.indexMu.Lock()
-	defer s.extra.indexMu.Unlock()
-	if s.extra.indexStarted {
+	s.change(func() {
+		x := &s.st.extra
+		if x.indexDone != nil {
+			return
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		x.indexCancel, x.indexDone = cancel, make(chan struct{})
+		go s.buildIndex(ctx, x.indexDone)
+	})
+}
+
+// buildIndex acquires the index and hands it to the actor; Close cancels
+// ctx and waits for done.
+func (s *Session) buildIndex(ctx context.Context, done chan struct{}) {
+	defer close(done)
+	ix, release, err := s.a.cfg.Indexes.Acquire(ctx, s.root)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.a.log.Warn("code index", "session", s.id, "root", s.root, "err", err)
+		}
 		return
 	}
-	s.extra.indexStarted = true
-	ctx, cancel := context.WithCancel(context.Background())
-	s.extra.indexCancel = cancel
-	go func() {
-		ix, release, err := s.a.cfg.Indexes.Acquire(ctx, s.root)
-		if err != nil {
-			if ctx.Err() == nil {
-				s.a.log.Warn("code index", "session", s.id, "root", s.root, "err", err)
-			}
-			return
-		}
-		s.extra.indexMu.Lock()
-		defer s.extra.indexMu.Unlock()
-		if ctx.Err() != nil { // the session closed meanwhile
-			release()
-			return
-		}
-		s.extra.index, s.extra.indexRelease = ix, release
-	}()
+	if s.change(func() { s.st.extra.index, s.st.extra.indexRelease = ix, release }) != nil {
+		release() // the session closed meanwhile
+	}
 }
 
 // index returns the root's code index when it is built, else nil (the
 // tool then parses what it lists on its own).
-func (s *Session) index() *codeindex.Index {
-	s.extra.indexMu.Lock()
-	defer s.extra.indexMu.Unlock()
-	return s.extra.index
+func (s *Session) index() (ix *codeindex.Index) {
+	s.read(func() { ix = s.st.extra.index })
+	return ix
 }

@@ -17,25 +17,12 @@ func (a *Agent) instructionsConfig() instructions.Config {
 	return instructions.DefaultConfig(a.cfg.Home)
 }
 
-// noteTouched remembers paths a tool call read or wrote successfully.
-func (s *Session) noteTouched(paths []string) {
-	s.extra.touchedMu.Lock()
-	s.extra.touched = append(s.extra.touched, paths...)
-	s.extra.touchedMu.Unlock()
-}
-
-func (s *Session) takeTouched() []string {
-	s.extra.touchedMu.Lock()
-	defer s.extra.touchedMu.Unlock()
-	t := s.extra.touched
-	s.extra.touched = nil
-	return t
-}
-
-// beforeFirstRequest adds the workspace instructions baseline when the
-// history the model sees does not carry one; on a resumed session it
-// appends what changed while tandem was away instead.
-func (s *Session) beforeFirstRequest(ctx context.Context) error {
+// prepare is the turn's first step before any request: it warms the code
+// index, asks about the project's MCP servers, and adds the workspace
+// instructions baseline when the history the model sees does not carry
+// one; on a resumed session it appends what changed while tandem was away.
+func (t *turnRun) prepare() error {
+	s, ctx := t.s, t.ctx
 	s.warmIndex()
 	if err := s.askProjectMCP(ctx); err != nil {
 		if ctx.Err() != nil {
@@ -43,18 +30,16 @@ func (s *Session) beforeFirstRequest(ctx context.Context) error {
 		}
 		s.a.log.Warn("asking to start project MCP servers", "session", s.id, "err", err)
 	}
-	s.extra.instrMu.Lock()
-	defer s.extra.instrMu.Unlock()
-	tr := s.extra.instr
+	tr := t.instr.tr
 	if !tr.Enabled() {
 		return nil
 	}
 	var b *instructions.Batch
 	var err error
 	if tr.HasBaseline() {
-		if !s.extra.reconciled {
+		if !t.instr.reconciled {
 			b, err = tr.Reconcile(ctx, nil)
-			s.extra.reconciled = true
+			t.instr.reconciled = true
 		}
 	} else {
 		b, err = tr.Baseline(ctx)
@@ -70,7 +55,8 @@ func (s *Session) beforeFirstRequest(ctx context.Context) error {
 	}
 	if b != nil {
 		s.record(recInstructions, b.Meta)
-		s.appendHistory(llm.Text(llm.RoleUser, b.Text))
+		t.appendHistory(llm.Text(llm.RoleUser, b.Text))
+		t.publishInstructions()
 	}
 	return nil
 }
@@ -78,11 +64,9 @@ func (s *Session) beforeFirstRequest(ctx context.Context) error {
 // instructionsAfterTools reconciles workspace instructions along the paths
 // the last tool calls touched, returning the text to add after their
 // results ("" when nothing changed).
-func (s *Session) instructionsAfterTools(ctx context.Context) string {
-	touched := s.takeTouched()
-	s.extra.instrMu.Lock()
-	defer s.extra.instrMu.Unlock()
-	tr := s.extra.instr
+func (t *turnRun) instructionsAfterTools(touched []string) string {
+	s, ctx := t.s, t.ctx
+	tr := t.instr.tr
 	if len(touched) == 0 || !tr.Enabled() {
 		return ""
 	}
@@ -97,12 +81,22 @@ func (s *Session) instructionsAfterTools(ctx context.Context) string {
 		return ""
 	}
 	s.record(recInstructions, b.Meta)
+	t.publishInstructions()
 	return b.Text
 }
 
+// publishInstructions tells the actor what is loaded now, so front doors
+// can list it while the turn still holds the tracker.
+func (t *turnRun) publishInstructions() {
+	scopes, baseline := t.instr.tr.Loaded(), t.instr.tr.HasBaseline()
+	t.s.do(context.Background(), func() { t.s.st.extra.scopes, t.s.st.extra.baseline = scopes, baseline })
+}
+
 // restoreInstructions rebuilds instruction state from logged metadata.
+// It runs before the actor starts.
 func (s *Session) restoreInstructions(raw []json.RawMessage) {
-	s.extra.instr = instructions.NewTracker(s.a.instructionsConfig(), s.root)
+	tr := instructions.NewTracker(s.a.instructionsConfig(), s.root)
+	s.st.extra.instr = &instrState{tr: tr}
 	var metas []instructions.Meta
 	for _, r := range raw {
 		var m instructions.Meta
@@ -112,22 +106,24 @@ func (s *Session) restoreInstructions(raw []json.RawMessage) {
 		}
 		metas = append(metas, m)
 	}
-	if err := s.extra.instr.Restore(metas); err != nil {
+	if err := tr.Restore(metas); err != nil {
 		s.a.log.Warn("restoring workspace instructions", "session", s.id, "err", err)
 	}
+	s.st.extra.scopes, s.st.extra.baseline = tr.Loaded(), tr.HasBaseline()
 }
 
 // Instructions lists the instruction files the session has loaded.
-func (s *Session) Instructions() []instructions.Scope {
-	s.extra.instrMu.Lock()
-	defer s.extra.instrMu.Unlock()
-	return s.extra.instr.Loaded()
+func (s *Session) Instructions() (scopes []instructions.Scope) {
+	s.read(func() { scopes = s.st.extra.scopes })
+	return scopes
 }
 
 func (s *Session) describeInstructions() string {
-	s.extra.instrMu.Lock()
-	scopes, loaded := s.extra.instr.Loaded(), s.extra.instr.HasBaseline()
-	s.extra.instrMu.Unlock()
+	var (
+		scopes []instructions.Scope
+		loaded bool
+	)
+	s.read(func() { scopes, loaded = s.st.extra.scopes, s.st.extra.baseline })
 	if len(scopes) == 0 {
 		if !loaded {
 			return "No workspace instructions are loaded yet: they load with the first prompt."

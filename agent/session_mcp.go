@@ -9,33 +9,30 @@ import (
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// startMCP connects servers in the background; their tools join the
-// catalog as they become ready.
+// startMCP connects servers in the background; their tools reach the
+// actor's catalog in messages as they become ready.
 func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
 	if len(servers) == 0 {
 		return
 	}
 	m := mcp.Start(ctx, mcp.Options{
-		Root:    s.root,
-		Servers: servers,
-		Log:     s.a.log.With("session", s.id),
-		OnTools: func(add []tools.Tool, remove []string) {
-			s.RemoveTools(remove...)
-			s.AddTools(add...)
-		},
+		Root:     s.root,
+		Servers:  servers,
+		Log:      s.a.log.With("session", s.id),
+		OnTools:  s.updateCatalog,
 		OnNotice: s.notice,
 	})
-	s.extra.mcpMu.Lock()
-	s.extra.mcp = append(s.extra.mcp, m)
-	s.extra.mcpMu.Unlock()
+	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
+		m.Close() // the session closed meanwhile; not on the actor, which m may be waiting for
+	}
 }
 
 // askProjectMCP asks, once, before starting the servers a repository's
 // .tandem/mcp.json names: they are commands from a clone, which is no
 // reason to run them unasked (.tandem/ is protected for the same reason).
 func (s *Session) askProjectMCP(ctx context.Context) error {
-	pending := s.extra.projectMCP
-	s.extra.projectMCP = nil
+	var pending []mcp.Server
+	s.do(ctx, func() { pending, s.st.extra.projectMCP = s.st.extra.projectMCP, nil })
 	if len(pending) == 0 {
 		return nil
 	}

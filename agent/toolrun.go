@@ -5,17 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// toolSpecs lists the tools the current mode exposes, in registry order.
-func (s *Session) toolSpecs() []llm.ToolSpec {
-	mode := s.Mode()
+// toolSpecs lists the tools mode exposes, in catalog order.
+func toolSpecs(mode Mode, catalog []tools.Tool) []llm.ToolSpec {
 	var specs []llm.ToolSpec
-	for _, t := range s.tools.List() {
+	for _, t := range catalog {
 		info := t.Info()
 		if !mode.exposes(info.Group) {
 			continue
@@ -25,81 +25,107 @@ func (s *Session) toolSpecs() []llm.ToolSpec {
 	return specs
 }
 
+// lookup finds a tool among those offered in the latest request.
+func (t *turnRun) lookup(name string) (tools.Tool, bool) {
+	i := slices.IndexFunc(t.catalog, func(tl tools.Tool) bool { return tl.Info().Name == name })
+	if i < 0 {
+		return nil, false
+	}
+	return t.catalog[i], true
+}
+
+// toolOutcome is one call's result and the paths it read or wrote.
+type toolOutcome struct {
+	part    llm.Part
+	touched []string
+}
+
 // runTools executes one response's tool calls and returns their results in
-// call order. Consecutive read-only calls run in parallel; anything that may
-// change the workspace or ask the user runs alone, in order.
-func (s *Session) runTools(ctx context.Context, calls []llm.Part) []llm.Part {
-	results := make([]llm.Part, len(calls))
+// call order, with the paths they touched. Consecutive read-only calls run
+// in parallel; anything that may change the workspace or ask the user runs
+// alone, in order. Touched paths are collected once a group has joined.
+func (t *turnRun) runTools(calls []llm.Part) ([]llm.Part, []string) {
+	outs := make([]toolOutcome, len(calls))
 	for i := 0; i < len(calls); {
 		j := i + 1
-		if s.readOnly(calls[i]) {
-			for j < len(calls) && s.readOnly(calls[j]) {
+		if t.readOnly(calls[i]) {
+			for j < len(calls) && t.readOnly(calls[j]) {
 				j++
 			}
 		}
 		if j-i == 1 {
-			results[i] = s.runTool(ctx, calls[i])
+			outs[i] = t.runTool(calls[i])
 		} else {
 			var wg sync.WaitGroup
 			for k := i; k < j; k++ {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					results[k] = s.runTool(ctx, calls[k])
+					outs[k] = t.runTool(calls[k])
 				}()
 			}
 			wg.Wait()
 		}
 		i = j
 	}
-	return results
+	results := make([]llm.Part, len(outs))
+	var touched []string
+	for i, o := range outs {
+		results[i] = o.part
+		touched = append(touched, o.touched...)
+	}
+	return results, touched
 }
 
-func (s *Session) readOnly(call llm.Part) bool {
-	t, ok := s.tools.Get(call.ToolName)
-	return ok && t.Info().Group == tools.GroupRead
+func (t *turnRun) readOnly(call llm.Part) bool {
+	tl, ok := t.lookup(call.ToolName)
+	return ok && tl.Info().Group == tools.GroupRead
 }
 
-// runTool runs one call, publishing its tool_call updates, and returns the
+// runTool runs one call through its steps — announce, the before-tool seam,
+// the tool itself, the after-tool seam, report — and returns the
 // tool_result part for the model.
-func (s *Session) runTool(ctx context.Context, call llm.Part) llm.Part {
-	result := func(out string, isErr bool) llm.Part {
-		return llm.Part{Type: llm.PartToolResult, ToolCallID: call.ToolCallID, ToolName: call.ToolName, Text: out, IsError: isErr}
+func (t *turnRun) runTool(call llm.Part) toolOutcome {
+	s, ctx := t.s, t.ctx
+	result := func(out string, isErr bool) toolOutcome {
+		return toolOutcome{part: llm.Part{Type: llm.PartToolResult, ToolCallID: call.ToolCallID, ToolName: call.ToolName, Text: out, IsError: isErr}}
 	}
 	input := call.Input
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	t, ok := s.tools.Get(call.ToolName)
+	tool, ok := t.lookup(call.ToolName)
 	if !ok {
 		s.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: call.ToolCallID, Title: call.ToolName, Kind: tools.KindOther, Status: ToolFailed, RawInput: input}})
 		return result(fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", call.ToolName), true)
 	}
-	info := t.Info()
-	pv := t.Describe(s.root, input)
+	info := tool.Info()
+	pv := tool.Describe(s.root, input)
 	tc := ToolCall{ID: call.ToolCallID, Title: pv.Title, Kind: info.Kind, Status: ToolPending, Locations: pv.Locations, RawInput: input}
 	if tc.Title == "" {
 		tc.Title = info.Name
 	}
 	s.emit(Update{Type: ToolCallStarted, Tool: &tc})
 
-	fail := func(msg string) llm.Part {
+	fail := func(msg string) toolOutcome {
 		s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolFailed, Content: []ToolContent{TextContent(msg)}}})
 		return result(msg, true)
-	}
-	if mode := s.Mode(); !mode.exposes(info.Group) {
-		return fail(fmt.Sprintf("The tool %s is not available in %s mode.", info.Name, mode))
 	}
 	if !json.Valid(input) {
 		return fail(fmt.Sprintf("The arguments for %s are not valid JSON. Send a JSON object matching the tool's schema.", info.Name))
 	}
+	ev := ToolCallEvent{SessionID: s.id, ToolCallID: tc.ID, Tool: info, Input: input}
+	input, err := s.beforeToolCall(ctx, ev)
+	if err != nil {
+		return fail(fmt.Sprintf("%s was not run: %v.", info.Name, err))
+	}
+	ev.Input = input
 	if ctx.Err() != nil {
 		return fail("Cancelled by the user before it ran.")
 	}
 
 	s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}})
-	env := s.toolEnv(tc, info)
-	res, err := t.Run(ctx, env, input)
+	res, err := tool.Run(ctx, t.toolEnv(tc, info), input)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -110,8 +136,23 @@ func (s *Session) runTool(ctx context.Context, call llm.Part) llm.Part {
 		s.a.log.Error("tool failed", "session", s.id, "tool", info.Name, "err", err)
 		return fail(fmt.Sprintf("%s failed: %v", info.Name, err))
 	}
+	after := s.a.cfg.Pipeline.afterToolCall(ctx, ev, ToolResult{Output: res.Output, IsError: res.IsError})
+	res.Output, res.IsError = after.Output, after.IsError
+	s.report(tc.ID, res)
 
-	done := ToolCall{ID: tc.ID, Status: ToolCompleted, Locations: res.Locations}
+	out := result(res.Output, res.IsError)
+	for _, img := range res.Images {
+		out.part.Images = append(out.part.Images, llm.Part{Type: llm.PartImage, MediaType: img.MediaType, Data: img.Data})
+	}
+	if !res.IsError {
+		out.touched = res.Touched
+	}
+	return out
+}
+
+// report sends a finished call's tool_call_update (and its plan, if any).
+func (s *Session) report(id string, res tools.Result) {
+	done := ToolCall{ID: id, Status: ToolCompleted, Locations: res.Locations}
 	if res.IsError {
 		done.Status = ToolFailed
 	}
@@ -128,24 +169,18 @@ func (s *Session) runTool(ctx context.Context, call llm.Part) llm.Part {
 	if res.Plan != nil {
 		s.emit(Update{Type: PlanUpdated, Plan: res.Plan})
 	}
-	if !res.IsError {
-		s.noteTouched(res.Touched)
-	}
-	part := result(res.Output, res.IsError)
-	for _, img := range res.Images {
-		part.Images = append(part.Images, llm.Part{Type: llm.PartImage, MediaType: img.MediaType, Data: img.Data})
-	}
-	return part
 }
 
-// toolEnv builds the environment one call runs in.
-func (s *Session) toolEnv(tc ToolCall, info tools.Info) *tools.Env {
+// toolEnv builds the environment one call runs in. Its Host is wrapped so
+// the edit seams see every edit; its Ask runs the ask seams.
+func (t *turnRun) toolEnv(tc ToolCall, info tools.Info) *tools.Env {
+	s := t.s
 	return &tools.Env{
 		Root:  s.root,
-		Host:  s.host,
+		Host:  editHost{Host: s.host, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
 		Index: s.index(),
 		Ask: func(ctx context.Context, a tools.Ask) error {
-			return s.ask(ctx, tc, info, a)
+			return s.beforeAsk(ctx, AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
 		},
 		Progress: func(p tools.Progress) {
 			u := ToolCall{ID: tc.ID}

@@ -8,65 +8,108 @@ import (
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
+	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// turn runs one prompt on the session goroutine.
-func (s *Session) turn(ctx context.Context, prompt []ContentBlock) (reason StopReason, err error) {
+// turnRun is one prompt turn. It runs on its own goroutine so the actor
+// stays free; history and instr are lent to it by the actor for its
+// duration, everything else it asks the actor for.
+type turnRun struct {
+	s       *Session
+	ctx     context.Context
+	cancel  context.CancelFunc
+	prompt  []ContentBlock
+	history []llm.Message
+	instr   *instrState
+	catalog []tools.Tool // the tools offered in the latest request
+	result  chan turnResult
+}
+
+type turnResult struct {
+	reason StopReason
+	err    error
+}
+
+// beginTurn runs on the actor: it checks the session can take a prompt,
+// lends the turn its history and instructions and starts it.
+func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRun, error) {
+	switch {
+	case s.st.closed:
+		return nil, ErrClosed
+	case s.st.turn != nil:
+		return nil, ErrBusy
+	}
 	ctx, cancel := context.WithCancel(ctx)
-	s.stateMu.Lock()
-	if s.closed {
-		s.stateMu.Unlock()
-		cancel()
-		return "", ErrClosed
+	t := &turnRun{s: s, ctx: ctx, cancel: cancel, prompt: prompt,
+		history: s.st.history, instr: s.st.extra.instr, result: make(chan turnResult, 1)}
+	s.st.history, s.st.extra.instr = nil, nil
+	s.st.turn = t
+	s.st.lifecycle = Running
+	if s.st.title == "" {
+		s.st.title = store.Title(promptText(prompt))
 	}
-	s.cancelTurn = cancel
-	s.lifecycle = Running
-	first := s.title == ""
-	s.stateMu.Unlock()
+	s.cancelTurn.Store(&t.cancel)
+	s.turns.Add(1)
+	go t.run()
+	return t, nil
+}
 
-	defer func() {
-		cancel()
-		s.stateMu.Lock()
-		s.cancelTurn = nil
-		switch {
-		case reason == StopCancelled:
-			s.lifecycle = Cancelled
-		case err != nil:
-			s.lifecycle = Failed
-		default:
-			s.lifecycle = Idle
-		}
-		s.outcome = Outcome{StopReason: reason}
-		if err != nil {
-			s.outcome.Err = err.Error()
-		}
-		s.stateMu.Unlock()
-		s.syncLog()
-		s.saveMeta()
-	}()
+// endTurn runs on the actor: it takes back what the turn borrowed and
+// records how the turn ended. It returns the sidecar to save.
+func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
+	s.cancelTurn.CompareAndSwap(&t.cancel, nil)
+	s.st.turn = nil
+	s.st.history, s.st.extra.instr = t.history, t.instr
+	switch {
+	case r.reason == StopCancelled:
+		s.st.lifecycle = Cancelled
+	case r.err != nil:
+		s.st.lifecycle = Failed
+	default:
+		s.st.lifecycle = Idle
+	}
+	s.st.outcome = Outcome{StopReason: r.reason}
+	if r.err != nil {
+		s.st.outcome.Err = r.err.Error()
+	}
+	return s.meta()
+}
 
-	if first {
-		if t := store.Title(promptText(prompt)); t != "" {
-			s.stateMu.Lock()
-			s.title = t
-			s.stateMu.Unlock()
-		}
-	}
-	for _, b := range prompt {
-		s.logOnly(Update{Type: UserMessageChunk, Chunk: &b})
-	}
+// run is the turn's goroutine: turn start, the steps, turn end; then the
+// state goes back to the actor and the FIFO is flushed, so the turn's last
+// update is on the wire before Prompt returns.
+func (t *turnRun) run() {
+	s := t.s
+	defer s.turns.Done()
+	s.a.cfg.Pipeline.turnStart(t.ctx, TurnStartEvent{SessionID: s.id, Prompt: t.prompt})
+	var r turnResult
+	r.reason, r.err = t.steps()
+	s.a.cfg.Pipeline.turnEnd(context.WithoutCancel(t.ctx), TurnEndEvent{SessionID: s.id, StopReason: r.reason, Err: r.err})
+	t.cancel()
+	var meta *store.Meta
+	s.do(context.Background(), func() { meta = s.endTurn(t, r) }) // the actor waits for this turn, so it answers
+	s.saveMeta(meta)
+	s.out.flush()
+	t.result <- r
+}
 
-	if name, arg, ok := slashCommand(prompt); ok {
-		if c, ok := s.commands()[name]; ok {
-			return c.run(ctx, s, arg)
+// steps logs the prompt and either runs a slash command or converses.
+func (t *turnRun) steps() (StopReason, error) {
+	for _, b := range t.prompt {
+		t.s.logOnly(Update{Type: UserMessageChunk, Chunk: &b})
+	}
+	if name, arg, ok := slashCommand(t.prompt); ok {
+		if c, ok := t.s.commands()[name]; ok {
+			return c.run(t, arg)
 		}
 	}
-	return s.converse(ctx, prompt)
+	return t.converse(t.prompt)
 }
 
 // converse sends the prompt to the model and loops over tool calls until the
-// model stops calling tools.
-func (s *Session) converse(ctx context.Context, prompt []ContentBlock) (StopReason, error) {
+// model stops calling tools: prepare, then request → tools → follow-up.
+func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
+	s, ctx := t.s, t.ctx
 	p := s.a.cfg.Provider
 	if p == nil {
 		return "", ErrNotConfigured
@@ -75,16 +118,16 @@ func (s *Session) converse(ctx context.Context, prompt []ContentBlock) (StopReas
 	if err != nil {
 		return "", err
 	}
-	if err := s.beforeFirstRequest(ctx); err != nil {
+	if err := t.prepare(); err != nil {
 		if ctx.Err() != nil {
 			return StopCancelled, nil
 		}
 		return "", err
 	}
-	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: parts})
+	t.appendHistory(llm.Message{Role: llm.RoleUser, Content: parts})
 
 	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
-		resp, err := s.request(ctx, p)
+		resp, err := t.request(p)
 		if err != nil {
 			if ctx.Err() != nil {
 				return StopCancelled, nil
@@ -95,14 +138,14 @@ func (s *Session) converse(ctx context.Context, prompt []ContentBlock) (StopReas
 		if len(calls) == 0 {
 			return stopReason(resp.StopReason), nil
 		}
-		results := s.runTools(ctx, calls)
+		results, touched := t.runTools(calls)
 		if ctx.Err() == nil {
 			// Instructions reached through these calls follow their results.
-			if text := s.instructionsAfterTools(ctx); text != "" {
+			if text := t.instructionsAfterTools(touched); text != "" {
 				results = append(results, llm.Part{Type: llm.PartText, Text: text})
 			}
 		}
-		s.appendHistory(llm.Message{Role: llm.RoleUser, Content: results})
+		t.appendHistory(llm.Message{Role: llm.RoleUser, Content: results})
 		if ctx.Err() != nil {
 			return StopCancelled, nil
 		}
@@ -122,14 +165,25 @@ func stopReason(r llm.StopReason) StopReason {
 
 // request streams one model response, publishing its chunks, and appends
 // the assistant message to the history. A broken or cancelled stream seals
-// what was said so far, so the history stays a valid alternation.
-func (s *Session) request(ctx context.Context, p llm.Provider) (*llm.Response, error) {
+// what was said so far, so the history stays a valid alternation. The
+// before-request seam sees the request first, the after-response seam the
+// complete response.
+func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
+	s, ctx := t.s, t.ctx
+	var (
+		mode  Mode
+		model string
+	)
+	s.read(func() { mode, model, t.catalog = s.st.mode, s.st.model, s.st.catalog.List() })
 	req := &llm.Request{
-		Model:     s.Model(),
+		Model:     model,
 		System:    s.systemPrompt(),
-		Messages:  s.history,
-		Tools:     s.toolSpecs(),
+		Messages:  t.history,
+		Tools:     toolSpecs(mode, t.catalog),
 		MaxTokens: s.a.cfg.MaxTokens,
+	}
+	if err := s.a.cfg.Pipeline.beforeRequest(ctx, RequestEvent{SessionID: s.id, Request: req}); err != nil {
+		return nil, err
 	}
 	var said strings.Builder
 	resp, err := p.Stream(ctx, req, func(e llm.Event) {
@@ -146,7 +200,7 @@ func (s *Session) request(ctx context.Context, p llm.Provider) (*llm.Response, e
 		if seal == "" {
 			seal = "(no reply: the request did not complete)"
 		}
-		s.appendHistory(llm.Text(llm.RoleAssistant, seal))
+		t.appendHistory(llm.Text(llm.RoleAssistant, seal))
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -156,12 +210,13 @@ func (s *Session) request(ctx context.Context, p llm.Provider) (*llm.Response, e
 		}
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
-	s.appendHistory(resp.Message)
+	t.appendHistory(resp.Message)
+	s.a.cfg.Pipeline.afterResponse(ctx, ResponseEvent{SessionID: s.id, Response: resp})
 	return resp, nil
 }
 
 // appendHistory adds m to the model history and the log.
-func (s *Session) appendHistory(m llm.Message) {
-	s.history = append(s.history, m)
-	s.record(recMessage, m)
+func (t *turnRun) appendHistory(m llm.Message) {
+	t.history = append(t.history, m)
+	t.s.record(recMessage, m)
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
-	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/local"
 )
 
 // noReason stands in when the editor rejects without saying why. The edit
@@ -21,7 +21,13 @@ const noReason = "it gave no reason"
 // disk behind the editor's back. Only operations the client cannot
 // perform (creating or deleting files without resource operations) are
 // done on disk, and a created file is then shown with window/showDocument.
+// prepare first holds the edit to the Host rules: a versioned edit lets the
+// client catch a stale open buffer, but nothing would catch one to a closed
+// file, whose text edits are computed against what the agent read.
 func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
+	if reason, err := ss.prepare(ctx, fe); err != nil || reason != "" {
+		return edits.Result{Reason: reason}, err
+	}
 	s := ss.srv
 	caps := s.clientCaps()
 	t := editTarget{uri: pathToURI(fe.Path)}
@@ -54,7 +60,11 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 	case !res.Applied:
 		return edits.Result{Reason: labelOr(res.FailureReason, noReason)}, nil
 	}
-	if t.version == nil && !fe.Delete {
+	switch {
+	case fe.Delete:
+		// The file is gone whether or not the client reports closing it.
+		s.docs.forget(fe.Path)
+	case t.version == nil:
 		// The editor now holds the new text in a buffer it may not report
 		// with didOpen; reads must see it, not the stale disk.
 		s.docs.setOverlay(fe.Path, fe.New)
@@ -66,11 +76,14 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 // host (which refuses when the disk no longer matches what the agent read)
 // and opens a new file in the editor when it can.
 func (ss *session) applyOnDisk(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
-	res, err := tools.LocalHost{}.ApplyEdit(ctx, fe)
+	res, err := local.Host{Root: ss.sess.Root()}.ApplyEdit(ctx, fe)
 	if err != nil || !res.Applied {
 		return res, err
 	}
 	s := ss.srv
+	if fe.Delete {
+		s.docs.forget(fe.Path)
+	}
 	if fe.Create && s.clientCaps().Window.ShowDocument.Support {
 		params := map[string]any{"uri": pathToURI(fe.Path), "takeFocus": false}
 		var out struct {

@@ -141,6 +141,13 @@ func (ds *documents) dropOverlay(path string) {
 	delete(ds.overlays, key)
 }
 
+// forget drops what tandem holds for a file that no longer exists: its
+// open buffer and any overlay.
+func (ds *documents) forget(path string) {
+	ds.close(path)
+	ds.dropOverlay(path)
+}
+
 // read returns the editor's view of path: the open buffer, else a live
 // overlay. ok is false when the disk is the truth.
 func (ds *documents) read(path string) (text string, ok bool) {

@@ -2,10 +2,12 @@ package lsp
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/tandemhq/tandem/agent"
-	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/local"
 )
 
 // session is one agent session served on this connection, and its
@@ -75,15 +77,21 @@ func (ss *session) release() {
 // ReadFile serves the editor's view: an open buffer, or content an applied
 // edit left in an editor buffer, else the disk.
 func (ss *session) ReadFile(ctx context.Context, path string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("read %q: %w", path, local.ErrNotAbsolute)
+	}
 	if text, ok := ss.srv.docs.read(path); ok {
 		return text, nil
 	}
-	return tools.LocalHost{}.ReadFile(ctx, path)
+	return local.Host{}.ReadFile(ctx, path)
 }
 
 // RunCommand runs locally: LSP has no terminal API.
 func (ss *session) RunCommand(ctx context.Context, spec agent.CommandSpec) (agent.CommandResult, error) {
-	return tools.RunLocal(ctx, spec)
+	return local.Run(ctx, spec)
 }
 
 func (ss *session) setProgress(p *progress) {

@@ -8,7 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/tandemhq/tandem/agent/edits"
-	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/local"
 	"github.com/tandemhq/tandem/treesitter"
 )
 
@@ -29,7 +29,7 @@ func (s *Server) documentSymbol(ctx context.Context, params json.RawMessage) (an
 	}
 	text, ok := s.docs.read(path)
 	if !ok {
-		if text, err = (tools.LocalHost{}).ReadFile(ctx, path); err != nil {
+		if text, err = (local.Host{}).ReadFile(ctx, path); err != nil {
 			return nil, invalidParams("cannot read %s: %v", path, err)
 		}
 	}

@@ -8,8 +8,13 @@ var pythonSpec = &spec{
 		"class_definition":     {kind: KindClass, body: "body"},
 		"expression_statement": {emit: pythonAssignment},
 	},
-	// Decorators wrap the definition; `block` is a class body.
-	transparent: set("decorated_definition", "block"),
+	// Decorators wrap the definition; `block` is a class body. Module and
+	// class level `if`/`try`/`with` often hold definitions (a fallback
+	// import, a version check around a class), so they are walked through.
+	transparent: set("decorated_definition", "block",
+		"if_statement", "elif_clause", "else_clause",
+		"try_statement", "except_clause", "except_group_clause", "finally_clause",
+		"with_statement"),
 }
 
 // pythonAssignment records module and class level `NAME = value` (and

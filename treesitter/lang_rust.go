@@ -18,7 +18,9 @@ var rustSpec = &spec{
 		"macro_definition":        {kind: KindMacro},
 		"field_declaration":       {kind: KindField},
 	},
-	transparent: set("declaration_list", "field_declaration_list", "enum_variant_list"),
+	// An `extern "C" { fn …; }` block declares foreign functions and
+	// statics at the level it sits in.
+	transparent: set("declaration_list", "field_declaration_list", "enum_variant_list", "foreign_mod_item"),
 }
 
 // rustImpl records `impl Trait for Type` under the type's name, so its
@@ -28,13 +30,29 @@ func rustImpl(w *walker, n node, sc scope) {
 	if typ.null() {
 		return
 	}
-	name := typ
-	if w.typ(typ) == "generic_type" {
-		if t := w.field(typ, "type"); !t.null() {
-			name = t
-		}
-	}
+	name := rustTypeName(w, typ)
 	tn := w.text(name)
 	w.add(n, typ, tn, KindImpl, sc)
 	w.members(w.field(n, "body"), false, tn, sc)
+}
+
+// rustTypeName finds the type an impl is for, under references, pointers,
+// generics, paths and arrays: `&'a mut Vec<T>` and `alloc::vec::Vec<T>`
+// both name Vec.
+func rustTypeName(w *walker, t node) node {
+	for {
+		var inner node
+		switch w.typ(t) {
+		case "reference_type", "pointer_type", "generic_type":
+			inner = w.field(t, "type")
+		case "scoped_type_identifier":
+			inner = w.field(t, "name")
+		case "array_type":
+			inner = w.field(t, "element")
+		}
+		if inner.null() {
+			return t
+		}
+		t = inner
+	}
 }

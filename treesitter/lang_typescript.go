@@ -17,10 +17,46 @@ var tsSpec = &spec{
 		r["property_signature"] = rule{kind: KindField}
 		r["internal_module"] = rule{kind: KindNamespace, body: "body", flat: true}
 		r["module"] = rule{kind: KindModule, body: "body", flat: true}
+		r["method_definition"] = rule{emit: tsMethod}
+		// `new (…): T` in an interface; the keyword is its only name.
+		r["construct_signature"] = rule{kind: KindMethod, name: func(w *walker, n node) node { return w.child(n, 0) }}
 		return r
 	}(),
 	// `namespace N {}` parses as an expression statement; `declare ...` as an
 	// ambient declaration; interface bodies are object types.
 	transparent: set("export_statement", "class_body", "ambient_declaration",
 		"expression_statement", "statement_block", "object_type", "interface_body", "enum_body"),
+}
+
+// tsMethod records a method; a constructor's parameter properties
+// (`constructor(private readonly store: Store)`) are fields of the class too.
+func tsMethod(w *walker, n node, sc scope) {
+	name := w.field(n, "name")
+	if name.null() {
+		return
+	}
+	w.add(n, name, w.text(name), KindMethod, sc)
+	if w.text(name) != "constructor" {
+		return
+	}
+	w.each(w.field(n, "parameters"), true, func(p node) bool {
+		if pat := w.field(p, "pattern"); w.typ(pat) == "identifier" && tsParameterProperty(w, p) {
+			w.add(p, pat, w.text(pat), KindField, sc)
+		}
+		return true
+	})
+}
+
+// tsParameterProperty reports a constructor parameter with an access
+// modifier or readonly, which declares a field.
+func tsParameterProperty(w *walker, p node) bool {
+	found := false
+	w.each(p, false, func(c node) bool {
+		switch w.typ(c) {
+		case "accessibility_modifier", "readonly", "override_modifier":
+			found = true
+		}
+		return !found
+	})
+	return found
 }

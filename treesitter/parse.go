@@ -8,10 +8,12 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// MaxSource is the largest file Definitions parses. Bigger files are almost
-// always generated tables; skipping them keeps one parse short enough that
-// no per-parse cancellation is needed (see Parser).
-const MaxSource = 1 << 20
+// MaxSource is the largest file Definitions parses. Generated files of a
+// few MB (Go's ssa/opGen.go at 3 MB, TypeScript's checker.ts) are still
+// code people look things up in; a 3 MB file parses in about half a
+// second and 80 MB. Past 4 MiB a file is nearly always data, and two
+// such parses at once would double the index's peak memory.
+const MaxSource = 4 << 20
 
 // ErrTooLarge reports a source bigger than MaxSource.
 var ErrTooLarge = errors.New("file too large to index")
@@ -73,6 +75,7 @@ func (p *Parser) Definitions(lang *Language, src []byte) (defs []Definition, err
 	if len(src) > MaxSource {
 		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, len(src), MaxSource)
 	}
+	lang = lang.forSource(src)
 	ps := p.parser(lang)
 	budget := parseBudget(len(src))
 	ps.SetOperationLimit(int(budget / time.Microsecond))

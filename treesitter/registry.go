@@ -33,6 +33,9 @@ type Language struct {
 	Extensions []string
 	grammar    func() *sitter.Language
 	spec       *spec
+	// dialect, if set, names the language a file of this one is parsed as
+	// when its source says so: a .h header may be C or C++.
+	dialect *dialect
 
 	tablesOnce sync.Once
 	tab        *grammarTables
@@ -54,7 +57,8 @@ var registry = []*Language{
 	{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: tsSpec},
 	{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
 	{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
-	{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec},
+	{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec,
+		dialect: &dialect{name: "cpp", match: looksLikeCpp}},
 	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, grammar: cpp.GetLanguage, spec: cppSpec},
 	{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.GetLanguage, spec: rubySpec},
 	{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.GetLanguage, spec: csharpSpec},
@@ -76,6 +80,22 @@ var byExtension = func() map[string]*Language {
 	return m
 }()
 
+type dialect struct {
+	name  string // the registry entry to use instead
+	match func(src []byte) bool
+}
+
+// forSource returns the language src is parsed as: l, or the dialect its
+// content calls for.
+func (l *Language) forSource(src []byte) *Language {
+	if l.dialect != nil && l.dialect.match(src) {
+		if d := ByName(l.dialect.name); d != nil {
+			return d
+		}
+	}
+	return l
+}
+
 // ForPath returns the language of a file by its extension, or nil when
 // tandem has no grammar for it.
 func ForPath(path string) *Language {
@@ -87,6 +107,16 @@ func ForPath(path string) *Language {
 		return l
 	}
 	return byExtension[strings.ToLower(ext)]
+}
+
+// ByName returns the language called name, or nil.
+func ByName(name string) *Language {
+	for _, l := range registry {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
 }
 
 // Languages returns every registered language, in registry order. The

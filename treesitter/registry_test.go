@@ -41,13 +41,3 @@ func TestRegistryUnique(t *testing.T) {
 		}
 	}
 }
-
-// ByName, for tests, returns the language called name, or nil.
-func ByName(name string) *Language {
-	for _, l := range registry {
-		if l.Name == name {
-			return l
-		}
-	}
-	return nil
-}

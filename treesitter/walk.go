@@ -48,6 +48,9 @@ type scope struct {
 	inType bool
 }
 
+// errorSymbol is the symbol tree-sitter gives ERROR nodes in every grammar.
+const errorSymbol = 0xFFFF
+
 // maxDepth bounds how far into nested classes the walk goes.
 const maxDepth = 3
 
@@ -99,7 +102,18 @@ func (w *walker) children(n node, sc scope) {
 }
 
 func (w *walker) visit(n node, sc scope) {
-	if n.null() || int(n.symbol) >= len(w.tab.rules) {
+	if n.null() {
+		return
+	}
+	if n.symbol == errorSymbol {
+		// What tree-sitter could not fit (a C header's `extern "C" {`
+		// behind #ifdef __cplusplus) becomes an ERROR node around the
+		// declarations it recovered; walk through it so a file with one
+		// odd line is not a file with no definitions.
+		w.children(n, sc)
+		return
+	}
+	if int(n.symbol) >= len(w.tab.rules) {
 		return
 	}
 	r := w.tab.rules[n.symbol]
@@ -269,7 +283,9 @@ func (w *walker) fieldChildren(n node, field string) []node {
 		return nil
 	}
 	var out []node
-	w.each(n, false, func(ch node) bool {
+	// Only named children: a grammar's field may span a separated list
+	// (Go's `const a, b = …`), and the commas between carry the field too.
+	w.each(n, true, func(ch node) bool {
 		if uint16(ch.field) == id {
 			out = append(out, ch)
 		}

@@ -18,7 +18,10 @@ import (
 // maxDescription keeps one server's prose from crowding the prompt.
 const maxDescription = 8000
 
-// mcpTool is one tool of one server, as the model sees it.
+// mcpTool is one tool of one server, as the model sees it. Unlike the
+// built-in tools it has no Go arguments type: its schema is the one the
+// server sent, passed to the model as raw JSON, and the server checks the
+// arguments itself (its complaint comes back as an error result).
 type mcpTool struct {
 	srv    *server
 	remote string // the server's own name for the tool

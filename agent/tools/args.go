@@ -1,26 +1,10 @@
 package tools
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 )
-
-// decodeArgs reads a call's arguments into v. Missing or null input counts
-// as an empty object; unknown fields are ignored because models add them.
-// The error is worded for the model.
-func decodeArgs(tool string, input json.RawMessage, v any) error {
-	trimmed := bytes.TrimSpace(input)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		trimmed = []byte("{}")
-	}
-	if err := json.Unmarshal(trimmed, v); err != nil {
-		return fmt.Errorf("invalid arguments for %s: %v; send a JSON object matching the tool's schema", tool, err)
-	}
-	return nil
-}
 
 // failure is a result the model should read and act on.
 func failure(format string, args ...any) Result {

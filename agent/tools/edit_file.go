@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -20,51 +19,26 @@ const editContextLines = 3
 //go:embed edit_file.md
 var editFileDescription string
 
-const editFileSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "description": "File path, relative to the workspace root."},
-    "old_string": {"type": "string", "description": "The exact text to replace, including whitespace. Must occur exactly once unless replace_all is true. Empty only to create a file that does not exist yet."},
-    "new_string": {"type": "string", "description": "The text to put in its place. Must differ from old_string."},
-    "replace_all": {"type": "boolean", "description": "Replace every occurrence of old_string. Default false."}
-  },
-  "required": ["path", "old_string", "new_string"],
-  "additionalProperties": false
-}`
-
-type editFileParams struct {
-	Path       string  `json:"path"`
-	OldString  *string `json:"old_string"`
-	NewString  *string `json:"new_string"`
-	ReplaceAll bool    `json:"replace_all,omitempty"`
+type editFileArgs struct {
+	Path       string `json:"path" jsonschema:"File path, relative to the workspace root."`
+	OldString  string `json:"old_string" jsonschema:"The exact text to replace, including whitespace. Must occur exactly once unless replace_all is true. Empty only to create a file that does not exist yet."`
+	NewString  string `json:"new_string" jsonschema:"The text to put in its place. Must differ from old_string."`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"Replace every occurrence of old_string. Default false."`
 }
-
-type editFileTool struct{}
 
 // NewEditFile returns the edit_file tool.
-func NewEditFile() Tool { return editFileTool{} }
-
-func (editFileTool) Info() Info {
-	return Info{Name: EditFileName, Group: GroupEdit, Kind: KindEdit,
-		Description: editFileDescription, Schema: json.RawMessage(editFileSchema)}
+func NewEditFile() Tool {
+	return New(Spec[editFileArgs]{Name: EditFileName, Group: GroupEdit, Kind: KindEdit,
+		Doc: editFileDescription, Run: runEditFile, Describe: describeEditFile})
 }
 
-func (editFileTool) Describe(root string, input json.RawMessage) Preview {
-	var p editFileParams
-	_ = json.Unmarshal(input, &p)
+func describeEditFile(root string, p editFileArgs) Preview {
 	display, abs := previewPath(root, p.Path)
 	return Preview{Title: "Edit " + display, Locations: previewLocations(abs, 0)}
 }
 
-func (editFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	var p editFileParams
-	if err := decodeArgs(EditFileName, input, &p); err != nil {
-		return failureErr(err), nil
-	}
-	if p.OldString == nil || p.NewString == nil {
-		return failure("old_string and new_string are both required"), nil
-	}
-	oldStr, newStr := *p.OldString, *p.NewString
+func runEditFile(ctx context.Context, env *Env, p editFileArgs) (Result, error) {
+	oldStr, newStr := p.OldString, p.NewString
 	if oldStr == newStr {
 		return failure("old_string and new_string are identical, so there is nothing to change"), nil
 	}

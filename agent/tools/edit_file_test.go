@@ -180,7 +180,10 @@ func TestEditRejections(t *testing.T) {
 				f := newFixture(t, map[string]string{"f.txt": "old\n"})
 				f.asker.answer = c.answer
 				f.host.applyEdit = c.editor
-				args := map[string]any{"path": "f.txt", "old_string": "old", "new_string": "new", "content": "new\n"}
+				args := map[string]any{"path": "f.txt", "old_string": "old", "new_string": "new"}
+				if tool.Info().Name == WriteFileName {
+					args = map[string]any{"path": "f.txt", "content": "new\n"}
+				}
 				raw := mustJSON(t, args)
 				res, err := tool.Run(context.Background(), f.env, raw)
 				if c.goErr {

@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/local"
 )
 
-// testHost stands in for an editor: LocalHost underneath, with any method
+// testHost stands in for an editor: local.Host underneath, with any method
 // overridable by a function field (an editor with unsaved buffers, one that
 // rejects edits...).
 type testHost struct {
-	LocalHost
+	local.Host
 	readFile   func(ctx context.Context, path string) (string, error)
 	applyEdit  func(ctx context.Context, e edits.FileEdit) (edits.Result, error)
 	runCommand func(ctx context.Context, spec CommandSpec) (CommandResult, error)
@@ -25,21 +26,21 @@ func (h *testHost) ReadFile(ctx context.Context, path string) (string, error) {
 	if h.readFile != nil {
 		return h.readFile(ctx, path)
 	}
-	return h.LocalHost.ReadFile(ctx, path)
+	return h.Host.ReadFile(ctx, path)
 }
 
 func (h *testHost) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
 	if h.applyEdit != nil {
 		return h.applyEdit(ctx, e)
 	}
-	return h.LocalHost.ApplyEdit(ctx, e)
+	return h.Host.ApplyEdit(ctx, e)
 }
 
 func (h *testHost) RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error) {
 	if h.runCommand != nil {
 		return h.runCommand(ctx, spec)
 	}
-	return h.LocalHost.RunCommand(ctx, spec)
+	return h.Host.RunCommand(ctx, spec)
 }
 
 // asker records permission requests and answers them with answer.

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -21,28 +20,19 @@ const defsMaxLines = 400
 //go:embed list_code_definition_names.md
 var listCodeDefinitionNamesDescription string
 
-const listCodeDefinitionNamesSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "description": "Source file or directory, relative to the workspace root."}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
-
-type listCodeDefinitionNamesParams struct {
-	Path string `json:"path"`
+type listCodeDefinitionNamesArgs struct {
+	Path string `json:"path" jsonschema:"Source file or directory, relative to the workspace root."`
 }
 
-type listCodeDefinitionNamesTool struct{}
-
 // NewListCodeDefinitionNames returns the list_code_definition_names tool.
-func NewListCodeDefinitionNames() Tool { return listCodeDefinitionNamesTool{} }
-
-func (listCodeDefinitionNamesTool) Info() Info {
-	return Info{Name: ListCodeDefinitionNamesName, Group: GroupRead, Kind: KindSearch,
-		Description: strings.TrimSpace(listCodeDefinitionNamesDescription) + " " + languageNames() + ".",
-		Schema:      json.RawMessage(listCodeDefinitionNamesSchema)}
+// Its description ends with the languages the registry parses, so it never
+// disagrees with it.
+func NewListCodeDefinitionNames() Tool {
+	return New(Spec[listCodeDefinitionNamesArgs]{
+		Name: ListCodeDefinitionNamesName, Group: GroupRead, Kind: KindSearch,
+		Doc: strings.TrimSpace(listCodeDefinitionNamesDescription) + " " + languageNames() + ".",
+		Run: runListCodeDefinitionNames, Describe: describeListCodeDefinitionNames,
+	})
 }
 
 // languageNames lists what the registry parses, so the description never
@@ -55,18 +45,12 @@ func languageNames() string {
 	return strings.Join(names, ", ")
 }
 
-func (listCodeDefinitionNamesTool) Describe(root string, input json.RawMessage) Preview {
-	var p listCodeDefinitionNamesParams
-	_ = json.Unmarshal(input, &p)
+func describeListCodeDefinitionNames(root string, p listCodeDefinitionNamesArgs) Preview {
 	display, abs := previewPath(root, p.Path)
 	return Preview{Title: "List definitions in " + display, Locations: previewLocations(abs, 0)}
 }
 
-func (listCodeDefinitionNamesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	var p listCodeDefinitionNamesParams
-	if err := decodeArgs(ListCodeDefinitionNamesName, input, &p); err != nil {
-		return failureErr(err), nil
-	}
+func runListCodeDefinitionNames(ctx context.Context, env *Env, p listCodeDefinitionNamesArgs) (Result, error) {
 	if p.Path == "" {
 		return failure("path is required: a source file or a directory, relative to the workspace root"), nil
 	}

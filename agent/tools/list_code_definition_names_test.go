@@ -76,7 +76,8 @@ func TestListCodeDefinitionNamesErrors(t *testing.T) {
 		{map[string]any{"path": "../outside"}, "workspace root"},
 		{map[string]any{"path": "nope.go"}, "cannot list"},
 		{map[string]any{"path": "web/README.md"}, "not a source file"},
-		{map[string]any{}, "path is required"},
+		{map[string]any{}, `missing required field "path" (string)`},
+		{map[string]any{"path": ""}, "path is required"},
 	}
 	for _, tt := range tests {
 		res := f.run(t, NewListCodeDefinitionNames(), tt.args)

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,33 +18,18 @@ const listMaxEntries = 1000
 //go:embed list_files.md
 var listFilesDescription string
 
-const listFilesSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "description": "Directory to list, relative to the workspace root. Default: the root."},
-    "recursive": {"type": "boolean", "description": "List every file below the directory instead of only its direct entries. Default false."}
-  },
-  "additionalProperties": false
-}`
-
-type listFilesParams struct {
-	Path      string `json:"path,omitempty"`
-	Recursive bool   `json:"recursive,omitempty"`
+type listFilesArgs struct {
+	Path      string `json:"path,omitempty" jsonschema:"Directory to list, relative to the workspace root. Default: the root."`
+	Recursive bool   `json:"recursive,omitempty" jsonschema:"List every file below the directory instead of only its direct entries. Default false."`
 }
-
-type listFilesTool struct{}
 
 // NewListFiles returns the list_files tool.
-func NewListFiles() Tool { return listFilesTool{} }
-
-func (listFilesTool) Info() Info {
-	return Info{Name: ListFilesName, Group: GroupRead, Kind: KindSearch,
-		Description: listFilesDescription, Schema: json.RawMessage(listFilesSchema)}
+func NewListFiles() Tool {
+	return New(Spec[listFilesArgs]{Name: ListFilesName, Group: GroupRead, Kind: KindSearch,
+		Doc: listFilesDescription, Run: runListFiles, Describe: describeListFiles})
 }
 
-func (listFilesTool) Describe(root string, input json.RawMessage) Preview {
-	var p listFilesParams
-	_ = json.Unmarshal(input, &p)
+func describeListFiles(root string, p listFilesArgs) Preview {
 	display, abs := previewPath(root, p.Path)
 	title := "List " + display
 	if p.Recursive {
@@ -54,11 +38,7 @@ func (listFilesTool) Describe(root string, input json.RawMessage) Preview {
 	return Preview{Title: title, Locations: previewLocations(abs, 0)}
 }
 
-func (listFilesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	var p listFilesParams
-	if err := decodeArgs(ListFilesName, input, &p); err != nil {
-		return failureErr(err), nil
-	}
+func runListFiles(ctx context.Context, env *Env, p listFilesArgs) (Result, error) {
 	if p.Path == "" {
 		p.Path = "."
 	}

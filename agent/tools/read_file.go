@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,36 +23,19 @@ const (
 //go:embed read_file.md
 var readFileDescription string
 
-const readFileSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "description": "File path, relative to the workspace root (or absolute inside it)."},
-    "offset": {"type": "integer", "minimum": 1, "description": "1-based line to start at. Default 1."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 2000, "description": "Number of lines to read. Default and maximum 2000."}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
-
-type readFileParams struct {
-	Path   string `json:"path"`
-	Offset int    `json:"offset,omitempty"`
-	Limit  int    `json:"limit,omitempty"`
+type readFileArgs struct {
+	Path   string `json:"path" jsonschema:"File path, relative to the workspace root (or absolute inside it)."`
+	Offset int    `json:"offset,omitempty" jsonschema:"1-based line to start at. Default 1."`
+	Limit  int    `json:"limit,omitempty" jsonschema:"Number of lines to read. Default and maximum 2000."`
 }
-
-type readFileTool struct{}
 
 // NewReadFile returns the read_file tool.
-func NewReadFile() Tool { return readFileTool{} }
-
-func (readFileTool) Info() Info {
-	return Info{Name: ReadFileName, Group: GroupRead, Kind: KindRead,
-		Description: readFileDescription, Schema: json.RawMessage(readFileSchema)}
+func NewReadFile() Tool {
+	return New(Spec[readFileArgs]{Name: ReadFileName, Group: GroupRead, Kind: KindRead,
+		Doc: readFileDescription, Run: runReadFile, Describe: describeReadFile})
 }
 
-func (readFileTool) Describe(root string, input json.RawMessage) Preview {
-	var p readFileParams
-	_ = json.Unmarshal(input, &p)
+func describeReadFile(root string, p readFileArgs) Preview {
 	display, abs := previewPath(root, p.Path)
 	title := "Read " + display
 	start := max(p.Offset, 1)
@@ -68,11 +50,7 @@ func (readFileTool) Describe(root string, input json.RawMessage) Preview {
 	return Preview{Title: title, Locations: previewLocations(abs, start)}
 }
 
-func (readFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	var p readFileParams
-	if err := decodeArgs(ReadFileName, input, &p); err != nil {
-		return failureErr(err), nil
-	}
+func runReadFile(ctx context.Context, env *Env, p readFileArgs) (Result, error) {
 	if p.Offset < 0 || p.Limit < 0 {
 		return failure("offset and limit must be positive (offset is a 1-based line number)"), nil
 	}

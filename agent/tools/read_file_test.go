@@ -69,7 +69,7 @@ func TestReadFile(t *testing.T) {
 		{name: "directory",
 			args: map[string]any{"path": "dir"}, isError: true, contains: []string{"directory", "list_files"}},
 		{name: "bad arguments",
-			args: map[string]any{"path": 12}, isError: true, contains: []string{"invalid arguments"}},
+			args: map[string]any{"path": 12}, isError: true, contains: []string{`"path": expected string, got number 12`, "read_file takes these fields: path (required string), offset (integer), limit (integer)"}},
 		{name: "negative offset",
 			args: map[string]any{"path": "small.txt", "offset": -1}, isError: true},
 	}

@@ -1,87 +1,126 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// The argument names in DESIGN.md are a contract with the model: each
-// schema names exactly them, and the params struct decodes exactly them.
+// The tool and argument names in DESIGN.md are a contract with the model.
+// This pins every built-in schema as the model receives it (the JSON
+// bytes, not the Go types): property names and types, the required list,
+// enums, and that no object takes properties beyond those.
 func TestBuiltinSchemasMatchContract(t *testing.T) {
-	contract := map[string]struct {
-		group    Group
-		args     []string
-		required []string
-		params   any
+	const step = `object{content:string!,status:string(pending|in_progress|completed)!,priority:string(high|medium|low)}`
+	contract := []struct {
+		name   string
+		group  Group
+		schema string // signature(): name:type, ! marks required
 	}{
-		ReadFileName:    {GroupRead, []string{"path", "offset", "limit"}, []string{"path"}, readFileParams{}},
-		ListFilesName:   {GroupRead, []string{"path", "recursive"}, nil, listFilesParams{}},
-		SearchFilesName: {GroupRead, []string{"pattern", "path", "glob"}, []string{"pattern"}, searchFilesParams{}},
-		WriteFileName:   {GroupEdit, []string{"path", "content"}, []string{"path", "content"}, writeFileParams{}},
-		EditFileName:    {GroupEdit, []string{"path", "old_string", "new_string", "replace_all"}, []string{"path", "old_string", "new_string"}, editFileParams{}},
-		RunCommandName:  {GroupExecute, []string{"command", "timeout_seconds"}, []string{"command"}, runCommandParams{}},
-		UpdatePlanName:  {GroupPlan, []string{"plan"}, []string{"plan"}, updatePlanParams{}},
+		{ReadFileName, GroupRead, `object{path:string!,offset:integer,limit:integer}`},
+		{ListFilesName, GroupRead, `object{path:string,recursive:boolean}`},
+		{SearchFilesName, GroupRead, `object{pattern:string!,path:string,glob:string}`},
+		{ListCodeDefinitionNamesName, GroupRead, `object{path:string!}`},
+		{WriteFileName, GroupEdit, `object{path:string!,content:string!}`},
+		{EditFileName, GroupEdit, `object{path:string!,old_string:string!,new_string:string!,replace_all:boolean}`},
+		{RunCommandName, GroupExecute, `object{command:string!,timeout_seconds:integer}`},
+		{UpdatePlanName, GroupPlan, `object{plan:array<` + step + `>!}`},
 	}
-	var names []string
-	for _, tool := range Builtin() {
-		info := tool.Info()
-		names = append(names, info.Name)
-		c, ok := contract[info.Name]
-		if !ok {
-			continue // list_code_definition_names is checked by its owner
-		}
-		if info.Group != c.group {
-			t.Errorf("%s: group %s, want %s", info.Name, info.Group, c.group)
+	builtin := Builtin()
+	if len(builtin) != len(contract) {
+		t.Fatalf("%d built-in tools, want %d", len(builtin), len(contract))
+	}
+	for i, tool := range builtin {
+		info, c := tool.Info(), contract[i]
+		if info.Name != c.name || info.Group != c.group {
+			t.Errorf("tool %d is %s (%s), want %s (%s)", i, info.Name, info.Group, c.name, c.group)
 		}
 		if strings.TrimSpace(info.Description) == "" || info.Kind == "" {
 			t.Errorf("%s: empty description or kind", info.Name)
 		}
-		var schema struct {
-			Type       string                     `json:"type"`
-			Properties map[string]json.RawMessage `json:"properties"`
-			Required   []string                   `json:"required"`
+		if got := signature(t, info.Name, info.Schema); got != c.schema {
+			t.Errorf("%s: schema\n got %s\nwant %s", info.Name, got, c.schema)
 		}
-		if err := json.Unmarshal(info.Schema, &schema); err != nil {
-			t.Fatalf("%s: schema is not JSON: %v", info.Name, err)
-		}
-		var props []string
-		for k := range schema.Properties {
-			props = append(props, k)
-		}
-		if schema.Type != "object" || !sameSet(props, c.args) || !sameSet(schema.Required, c.required) {
-			t.Errorf("%s: schema type %q properties %v required %v; want %v required %v", info.Name, schema.Type, props, schema.Required, c.args, c.required)
-		}
-		if tags := jsonTags(c.params); !sameSet(tags, c.args) {
-			t.Errorf("%s: params struct decodes %v, want %v", info.Name, tags, c.args)
-		}
-	}
-	want := []string{"read_file", "list_files", "search_files", "write_file", "edit_file", "run_command", "update_plan"}
-	if got := slices.DeleteFunc(names, func(n string) bool { return n == "list_code_definition_names" }); !slices.Equal(got, want) {
-		t.Errorf("Builtin order %v, want %v", got, want)
 	}
 }
 
-func jsonTags(v any) []string {
-	var tags []string
-	rt := reflect.TypeOf(v)
-	for i := 0; i < rt.NumField(); i++ {
-		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-		tags = append(tags, name)
+// signature renders a schema compactly, with properties in the order the
+// JSON lists them (the order is part of what the model reads). It fails the
+// test on an object that would accept properties it does not list.
+func signature(t *testing.T, at string, raw json.RawMessage) string {
+	t.Helper()
+	var s struct {
+		Type                 any             `json:"type"`
+		Properties           json.RawMessage `json:"properties"`
+		Required             []string        `json:"required"`
+		Items                json.RawMessage `json:"items"`
+		Enum                 []string        `json:"enum"`
+		AdditionalProperties any             `json:"additionalProperties"`
 	}
-	return tags
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatalf("%s: %v", at, err)
+	}
+	typ, ok := s.Type.(string)
+	if !ok {
+		t.Errorf("%s: type %v, want a single type", at, s.Type)
+	}
+	switch typ {
+	case "object":
+		if s.AdditionalProperties != false {
+			t.Errorf("%s: additionalProperties is %v, want false", at, s.AdditionalProperties)
+		}
+		var props map[string]json.RawMessage
+		if err := json.Unmarshal(s.Properties, &props); err != nil {
+			t.Fatalf("%s: properties: %v", at, err)
+		}
+		var parts []string
+		for _, name := range keyOrder(t, s.Properties) {
+			part := name + ":" + signature(t, at+"."+name, props[name])
+			if slices.Contains(s.Required, name) {
+				part += "!"
+			}
+			parts = append(parts, part)
+		}
+		for _, r := range s.Required {
+			if props[r] == nil {
+				t.Errorf("%s: required names unknown property %q", at, r)
+			}
+		}
+		return "object{" + strings.Join(parts, ",") + "}"
+	case "array":
+		return "array<" + signature(t, at+"[]", s.Items) + ">"
+	}
+	if s.Enum != nil {
+		return typ + "(" + strings.Join(s.Enum, "|") + ")"
+	}
+	return typ
 }
 
-func sameSet(a, b []string) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	sort.Strings(a)
-	sort.Strings(b)
-	return slices.Equal(a, b)
+// keyOrder lists a JSON object's keys in the order they are written.
+func keyOrder(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var keys []string
+	if _, err := dec.Token(); err != nil { // {
+		t.Fatal(err)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
 }
 
 func TestDescribe(t *testing.T) {

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -23,34 +22,18 @@ const (
 //go:embed run_command.md
 var runCommandDescription string
 
-const runCommandSchema = `{
-  "type": "object",
-  "properties": {
-    "command": {"type": "string", "description": "Shell command line, run with sh -c in the workspace root."},
-    "timeout_seconds": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Kill the command after this many seconds. Default 120, at most 600."}
-  },
-  "required": ["command"],
-  "additionalProperties": false
-}`
-
-type runCommandParams struct {
-	Command        string `json:"command"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty"`
+type runCommandArgs struct {
+	Command        string `json:"command" jsonschema:"Shell command line, run with sh -c in the workspace root."`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"Kill the command after this many seconds. Default 120, at most 600."`
 }
-
-type runCommandTool struct{}
 
 // NewRunCommand returns the run_command tool.
-func NewRunCommand() Tool { return runCommandTool{} }
-
-func (runCommandTool) Info() Info {
-	return Info{Name: RunCommandName, Group: GroupExecute, Kind: KindExecute,
-		Description: runCommandDescription, Schema: json.RawMessage(runCommandSchema)}
+func NewRunCommand() Tool {
+	return New(Spec[runCommandArgs]{Name: RunCommandName, Group: GroupExecute, Kind: KindExecute,
+		Doc: runCommandDescription, Run: runRunCommand, Describe: describeRunCommand})
 }
 
-func (runCommandTool) Describe(root string, input json.RawMessage) Preview {
-	var p runCommandParams
-	_ = json.Unmarshal(input, &p)
+func describeRunCommand(_ string, p runCommandArgs) Preview {
 	cmd := p.Command
 	if first, _, multi := strings.Cut(cmd, "\n"); multi {
 		cmd = first + " …"
@@ -61,11 +44,7 @@ func (runCommandTool) Describe(root string, input json.RawMessage) Preview {
 	return Preview{Title: "Run `" + cmd + "`"}
 }
 
-func (t runCommandTool) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	var p runCommandParams
-	if err := decodeArgs(RunCommandName, input, &p); err != nil {
-		return failureErr(err), nil
-	}
+func runRunCommand(ctx context.Context, env *Env, p runCommandArgs) (Result, error) {
 	if strings.TrimSpace(p.Command) == "" {
 		return failure("command is empty"), nil
 	}
@@ -77,7 +56,7 @@ func (t runCommandTool) Run(ctx context.Context, env *Env, input json.RawMessage
 		timeout = min(time.Duration(p.TimeoutSeconds)*time.Second, commandMaxTimeout)
 	}
 	if env.Ask != nil {
-		err := env.Ask(ctx, Ask{Title: t.Describe(env.Root, input).Title, Kind: KindExecute, Command: p.Command})
+		err := env.Ask(ctx, Ask{Title: describeRunCommand(env.Root, p).Title, Kind: KindExecute, Command: p.Command})
 		if errors.Is(err, ErrRejected) {
 			return rejectedByUser("running `" + p.Command + "`"), nil
 		}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,36 +24,19 @@ const (
 //go:embed search_files.md
 var searchFilesDescription string
 
-const searchFilesSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "description": "Regular expression (RE2 syntax) matched against each line."},
-    "path": {"type": "string", "description": "File or directory to search, relative to the workspace root. Default: the root."},
-    "glob": {"type": "string", "description": "Only search files matching this glob, e.g. \"*.go\", \"src/**/*.ts\", \"*.{ts,tsx}\"."}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`
-
-type searchFilesParams struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path,omitempty"`
-	Glob    string `json:"glob,omitempty"`
+type searchFilesArgs struct {
+	Pattern string `json:"pattern" jsonschema:"Regular expression (RE2 syntax) matched against each line."`
+	Path    string `json:"path,omitempty" jsonschema:"File or directory to search, relative to the workspace root. Default: the root."`
+	Glob    string `json:"glob,omitempty" jsonschema:"Only search files matching this glob, e.g. \"*.go\", \"src/**/*.ts\", \"*.{ts,tsx}\"."`
 }
-
-type searchFilesTool struct{}
 
 // NewSearchFiles returns the search_files tool.
-func NewSearchFiles() Tool { return searchFilesTool{} }
-
-func (searchFilesTool) Info() Info {
-	return Info{Name: SearchFilesName, Group: GroupRead, Kind: KindSearch,
-		Description: searchFilesDescription, Schema: json.RawMessage(searchFilesSchema)}
+func NewSearchFiles() Tool {
+	return New(Spec[searchFilesArgs]{Name: SearchFilesName, Group: GroupRead, Kind: KindSearch,
+		Doc: searchFilesDescription, Run: runSearchFiles, Describe: describeSearchFiles})
 }
 
-func (searchFilesTool) Describe(root string, input json.RawMessage) Preview {
-	var p searchFilesParams
-	_ = json.Unmarshal(input, &p)
+func describeSearchFiles(root string, p searchFilesArgs) Preview {
 	display, abs := previewPath(root, p.Path)
 	title := fmt.Sprintf("Search %q in %s", p.Pattern, display)
 	if p.Glob != "" {
@@ -63,14 +45,10 @@ func (searchFilesTool) Describe(root string, input json.RawMessage) Preview {
 	return Preview{Title: title, Locations: previewLocations(abs, 0)}
 }
 
-// Run reads files from disk rather than through Host.ReadFile: a search may
+// runSearchFiles reads files from disk rather than through Host.ReadFile: a search may
 // touch thousands of files and a round trip to the editor for each would
 // make it crawl. Unsaved editor changes are therefore not searched.
-func (searchFilesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	var p searchFilesParams
-	if err := decodeArgs(SearchFilesName, input, &p); err != nil {
-		return failureErr(err), nil
-	}
+func runSearchFiles(ctx context.Context, env *Env, p searchFilesArgs) (Result, error) {
 	if p.Pattern == "" {
 		return failure("pattern is empty; give a regular expression (RE2 syntax)"), nil
 	}

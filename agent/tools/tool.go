@@ -1,6 +1,16 @@
 // Package tools holds the tool registry and the built-in tools the model
 // calls: one file per tool, its model-facing description beside it.
 //
+// A built-in tool is a Spec: a function over a typed arguments struct. New
+// derives the JSON schema the model sees from that struct's tags (json name
+// and omitempty for optional, jsonschema for the description, enum for
+// allowed values), and checks and decodes every call against it, so no tool
+// holds a hand-written schema or decodes its own arguments. Arguments that
+// do not fit come back to the model as an error result naming the field.
+// Tools from MCP servers (package mcp) implement the same Tool interface
+// with the schema their server sent, kept as raw JSON: the server, not
+// tandem, validates those.
+//
 // A tool never talks to an editor protocol. It resolves paths against the
 // session root (refusing escapes before anything else), asks for permission
 // through Env.Ask when its group requires it, and reaches files and commands
@@ -11,8 +21,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"time"
 
+	"github.com/tandemhq/tandem/agent/command"
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/codeindex"
 )
@@ -78,10 +88,11 @@ type Location struct {
 }
 
 // PlanEntry is one step of the agent's plan (update_plan).
+// Its tags are update_plan's schema for one step.
 type PlanEntry struct {
-	Content  string `json:"content"`
-	Status   string `json:"status"`             // pending | in_progress | completed
-	Priority string `json:"priority,omitempty"` // high | medium | low
+	Content  string `json:"content" jsonschema:"What the step does, in a few words."`
+	Status   string `json:"status" enum:"pending|in_progress|completed"`
+	Priority string `json:"priority,omitempty" enum:"high|medium|low"`
 }
 
 // Result is the outcome of a call.
@@ -152,25 +163,9 @@ type Host interface {
 	RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error)
 }
 
-// CommandSpec is a shell command to run.
-type CommandSpec struct {
-	Command string // run with sh -c
-	Dir     string // absolute working directory (the session root)
-	Timeout time.Duration
-	// OutputLimit caps the kept output in bytes (head and tail kept). 0 = no cap.
-	OutputLimit int
-	// OnOutput receives the output so far while the command runs. May be nil.
-	OnOutput func(output string)
-	// OnTerminal is called once with the editor's terminal id when the host
-	// runs the command in an editor terminal. May be nil.
-	OnTerminal func(id string)
-}
-
-// CommandResult is how a command ended.
-type CommandResult struct {
-	Output    string // combined stdout and stderr, capped
-	ExitCode  int    // -1 when killed by a signal or the timeout
-	Signal    string // the signal that ended it, if any
-	TimedOut  bool
-	Truncated bool // Output lost its middle to the cap
-}
+// CommandSpec and CommandResult are the run_command contract, defined in
+// package command so hosts can implement Host without importing tools.
+type (
+	CommandSpec   = command.Spec
+	CommandResult = command.Result
+)

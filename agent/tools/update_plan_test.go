@@ -32,11 +32,13 @@ func TestUpdatePlan(t *testing.T) {
 		args any
 		want string
 	}{
-		{map[string]any{}, "plan is missing"},
-		{map[string]any{"plan": []map[string]any{{"content": "x", "status": "done"}}}, `status "done"`},
-		{map[string]any{"plan": []map[string]any{{"content": "x", "status": "pending", "priority": "urgent"}}}, `priority "urgent"`},
+		{map[string]any{}, `missing required field "plan" (array of object)`},
+		{map[string]any{"plan": []map[string]any{{"content": "x", "status": "done"}}},
+			`"plan[0].status": expected "pending" | "in_progress" | "completed", got "done"`},
+		{map[string]any{"plan": []map[string]any{{"content": "x", "status": "pending", "priority": "urgent"}}},
+			`"plan[0].priority": expected "high" | "medium" | "low", got "urgent"`},
 		{map[string]any{"plan": []map[string]any{{"content": "", "status": "pending"}}}, "empty content"},
-		{map[string]any{"plan": "not a list"}, "invalid arguments"},
+		{map[string]any{"plan": "not a list"}, `"plan": expected array of object, got string "not a list"`},
 	} {
 		res := f.run(t, NewUpdatePlan(), c.args)
 		if !res.IsError || !strings.Contains(res.Output, c.want) {

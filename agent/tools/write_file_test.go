@@ -55,7 +55,7 @@ func TestWriteFile(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{map[string]any{"path": "x.txt"}, "content is missing"},
+		{map[string]any{"path": "x.txt"}, `missing required field "content" (string)`},
 		{map[string]any{"path": "a", "content": "x"}, "is a directory"},
 	} {
 		res := f.run(t, NewWriteFile(), c.args)

@@ -21,5 +21,6 @@ func runACP(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer m.closeAgent(a)
 	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Agent: a, Version: version, Log: m.logger()})
 }

@@ -23,6 +23,7 @@ func runLSP(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer m.closeAgent(a)
 	srv := lsp.NewServer(lsp.Options{Agent: a, Log: m.logger(), Version: version})
 	err = srv.Serve(ctx, m.Stdin, m.Stdout)
 	if errors.Is(err, lsp.ErrExitWithoutShutdown) {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
-	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/local"
 )
 
 func runRun(ctx context.Context, m *Main, args []string) error {
@@ -41,6 +41,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer m.closeAgent(a)
 	h := &cliHost{out: m.Stdout, errw: m.Stderr, yes: *yes}
 	if f, ok := m.Stdin.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
@@ -52,6 +53,8 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	defer s.Close()
+	// Edits stay inside the session root even if a tool's own check missed.
+	h.Root = s.Root()
 	stop := context.AfterFunc(ctx, s.Cancel)
 	defer stop()
 	reason, err := s.Prompt(context.WithoutCancel(ctx), []agent.ContentBlock{{Type: "text", Text: text}})
@@ -72,7 +75,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 // cliHost serves a session on a terminal: the model's text on stdout, tool
 // activity on stderr, edits and commands on the local machine.
 type cliHost struct {
-	tools.LocalHost
+	local.Host
 	out, errw io.Writer
 	in        *bufio.Reader // nil without a terminal
 	yes       bool

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
@@ -49,6 +51,16 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 	})
 	log.Debug("configured", "config", cfg.String())
 	return a, nil
+}
+
+// closeAgent shuts a's sessions, MCP servers and indexes down when a
+// subcommand exits, stdin EOF included; a shutdown that hangs is cut short.
+func (m *Main) closeAgent(a *agent.Agent) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.Close(ctx); err != nil {
+		m.logger().Warn("shutting down", "err", err)
+	}
 }
 
 // logger writes to stderr; stdout belongs to the protocol. TANDEM_LOG

@@ -1,4 +1,4 @@
-package tools
+package local
 
 import (
 	"context"
@@ -11,9 +11,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tandemhq/tandem/agent/command"
 )
 
-func TestRunLocal(t *testing.T) {
+func TestRun(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("ANTHROPIC_API_KEY", "sk-secret")
 	t.Setenv("TANDEM_VISIBLE", "yes")
@@ -35,7 +37,7 @@ func TestRunLocal(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := RunLocal(context.Background(), CommandSpec{Command: c.command, Dir: dir, Timeout: 10 * time.Second})
+			res, err := Run(context.Background(), command.Spec{Command: c.command, Dir: dir, Timeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,9 +51,9 @@ func TestRunLocal(t *testing.T) {
 	}
 }
 
-func TestRunLocalTimeout(t *testing.T) {
+func TestRunTimeout(t *testing.T) {
 	start := time.Now()
-	res, err := RunLocal(context.Background(), CommandSpec{Command: "echo started; sleep 30", Dir: t.TempDir(), Timeout: 300 * time.Millisecond})
+	res, err := Run(context.Background(), command.Spec{Command: "echo started; sleep 30", Dir: t.TempDir(), Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,9 +65,9 @@ func TestRunLocalTimeout(t *testing.T) {
 	}
 }
 
-func TestRunLocalOutputCap(t *testing.T) {
+func TestRunOutputCap(t *testing.T) {
 	const limit = 1000
-	res, err := RunLocal(context.Background(), CommandSpec{Command: "seq 1 100000", Dir: t.TempDir(), OutputLimit: limit})
+	res, err := Run(context.Background(), command.Spec{Command: "seq 1 100000", Dir: t.TempDir(), OutputLimit: limit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,16 +83,16 @@ func TestRunLocalOutputCap(t *testing.T) {
 	}
 }
 
-func TestRunLocalStreamsOutput(t *testing.T) {
+func TestRunStreamsOutput(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var seen []string
-	spec := CommandSpec{Command: "echo first; sleep 1; echo second", Dir: t.TempDir(), OnOutput: func(s string) {
+	spec := command.Spec{Command: "echo first; sleep 1; echo second", Dir: t.TempDir(), OnOutput: func(s string) {
 		mu.Lock()
 		seen = append(seen, s)
 		mu.Unlock()
 	}}
-	if _, err := RunLocal(context.Background(), spec); err != nil {
+	if _, err := Run(context.Background(), spec); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -133,7 +135,7 @@ func readPid(t *testing.T, path string) int {
 	return 0
 }
 
-func TestRunLocalKillsProcessGroup(t *testing.T) {
+func TestRunKillsProcessGroup(t *testing.T) {
 	cases := []struct {
 		name    string
 		script  string // writes a grandchild's pid to $PIDFILE
@@ -154,12 +156,12 @@ func TestRunLocalKillsProcessGroup(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			type outcome struct {
-				res CommandResult
+				res command.Result
 				err error
 			}
 			done := make(chan outcome, 1)
 			go func() {
-				res, err := RunLocal(ctx, CommandSpec{Command: "PIDFILE=" + pidfile + "; " + c.script, Dir: dir, Timeout: c.timeout})
+				res, err := Run(ctx, command.Spec{Command: "PIDFILE=" + pidfile + "; " + c.script, Dir: dir, Timeout: c.timeout})
 				done <- outcome{res, err}
 			}()
 			pid := readPid(t, pidfile)
@@ -170,7 +172,7 @@ func TestRunLocalKillsProcessGroup(t *testing.T) {
 			select {
 			case o = <-done:
 			case <-time.After(10 * time.Second):
-				t.Fatal("RunLocal did not return")
+				t.Fatal("Run did not return")
 			}
 			if c.cancel && !errors.Is(o.err, context.Canceled) {
 				t.Errorf("err = %v, want context.Canceled", o.err)

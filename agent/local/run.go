@@ -1,14 +1,15 @@
-package tools
+package local
 
 import (
 	"context"
 	"errors"
 	"os"
 	"os/exec"
-	"slices"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tandemhq/tandem/agent/command"
+	"github.com/tandemhq/tandem/agent/config"
 )
 
 const (
@@ -23,7 +24,7 @@ const (
 	progressEvery = 200 * time.Millisecond
 )
 
-// RunLocal runs spec.Command with `sh -c` on this machine, in spec.Dir, in
+// Run runs spec.Command with `sh -c` on this machine, in spec.Dir, in
 // a process group of its own. stdout and stderr are combined in the order
 // they were written, streamed to spec.OnOutput and capped to
 // spec.OutputLimit (head and tail kept). When the timeout passes or ctx
@@ -31,20 +32,20 @@ const (
 // processes the command left running in its group are killed when it
 // exits too, so nothing outlives the call. On cancellation the partial
 // result comes back together with ctx's error.
-func RunLocal(ctx context.Context, spec CommandSpec) (CommandResult, error) {
+func Run(ctx context.Context, spec command.Spec) (command.Result, error) {
 	if err := ctx.Err(); err != nil {
-		return CommandResult{ExitCode: -1}, err
+		return command.Result{ExitCode: -1}, err
 	}
 	out := newHeadTail(spec.OutputLimit)
 	cmd := exec.Command("sh", "-c", spec.Command)
 	cmd.Dir = spec.Dir
-	cmd.Env = commandEnv(os.Environ())
+	cmd.Env = config.WithoutSecrets(os.Environ())
 	cmd.Stdout = out
 	cmd.Stderr = out // the same writer: exec shares one pipe, keeping order
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = pipeGrace
 	if err := cmd.Start(); err != nil {
-		return CommandResult{ExitCode: -1}, err
+		return command.Result{ExitCode: -1}, err
 	}
 	pgid := cmd.Process.Pid
 
@@ -64,7 +65,7 @@ func RunLocal(ctx context.Context, spec CommandSpec) (CommandResult, error) {
 		tick = t.C
 	}
 
-	var res CommandResult
+	var res command.Result
 	var waitErr, ctxErr error
 	var shown int64
 loop:
@@ -119,19 +120,4 @@ func stopGroup(pgid int, waited <-chan error) error {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		return <-waited
 	}
-}
-
-// hiddenFromCommands are variables a model-run command must not see: the
-// model could print them, and then a key would sit in the session history.
-var hiddenFromCommands = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"}
-
-func commandEnv(environ []string) []string {
-	out := make([]string, 0, len(environ))
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(hiddenFromCommands, name) {
-			out = append(out, kv)
-		}
-	}
-	return out
 }

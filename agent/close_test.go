@@ -1,0 +1,137 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/codeindex"
+)
+
+// Agent.Close leaves nothing running: no session goroutine, no turn, no
+// index builder, no MCP server process, no command.
+func TestAgentCloseLeavesNothing(t *testing.T) {
+	ev := everythingServer(t, "ev")
+	home := t.TempDir()
+	f := newFixture(t, func(c *Config) {
+		c.Indexes = codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(home, "index")})
+	})
+	idle, _, _ := f.session(ModeCode, map[string]string{"main.go": "package main\n\nfunc main() {}\n"})
+	withMCP, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: t.TempDir(), Host: &testHost{}, MCPServers: []mcp.Server{ev}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return hasTool(withMCP, "mcp__ev__echo") })
+	if len(children()) == 0 {
+		t.Fatal("the MCP server is not a child process: the check below would prove nothing")
+	}
+	// A finished turn has started the code index.
+	f.srv.Enqueue(llmtest.Reply{Text: []string{"hi"}})
+	if _, err := idle.Prompt(context.Background(), prompt("hi")); err != nil {
+		t.Fatal(err)
+	}
+	// A turn still running a command.
+	busy, _, dir := f.session(ModeFullAuto, nil)
+	f.srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "run_command",
+		Args: `{"command":"sleep 60 & echo $! > child.pid; wait"}`}}})
+	returned := make(chan StopReason, 1)
+	go func() {
+		r, _ := busy.Prompt(context.Background(), prompt("run"))
+		returned <- r
+	}()
+	var pid int
+	waitFor(t, func() bool {
+		b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil
+	})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := f.agent.Close(ctx); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	select {
+	case r := <-returned:
+		if r != StopCancelled {
+			t.Errorf("running turn ended with %q", r)
+		}
+	default:
+		t.Error("Close returned before the running prompt did")
+	}
+	if alive(pid) {
+		t.Errorf("command %d outlived Close", pid)
+	}
+	if c := children(); len(c) > 0 {
+		t.Errorf("child processes outlived Close: %v", c)
+	}
+	// Goroutines take a moment to unwind after they were told to stop.
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		left := ownGoroutines()
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("goroutines outlived Close:\n%s", strings.Join(left, "\n\n"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: t.TempDir(), Host: &testHost{}}); err == nil {
+		t.Error("a session opened after Close")
+	}
+}
+
+// ownGoroutines returns the stacks of goroutines started by tandem's
+// packages, MCP clients or os/exec, except the calling test's own.
+func ownGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var left []string
+	for i, g := range bytes.Split(buf, []byte("\n\n")) {
+		s := string(g)
+		if i == 0 { // the calling goroutine
+			continue
+		}
+		if strings.Contains(s, "testing.tRunner") || strings.Contains(s, "llmtest.") {
+			continue
+		}
+		for _, mark := range []string{"tandemhq/tandem/", "modelcontextprotocol", "os/exec."} {
+			if strings.Contains(s, mark) {
+				left = append(left, s)
+				break
+			}
+		}
+	}
+	return left
+}
+
+// children lists the live (not zombie) child processes of this process.
+func children() []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The command name may hold spaces; the fields after it do not.
+		rest := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(rest) > 1 && rest[1] == strconv.Itoa(os.Getpid()) && rest[0] != "Z" {
+			out = append(out, pid)
+		}
+	}
+	return out
+}

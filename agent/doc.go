@@ -1,0 +1,32 @@
+// Package agent is tandem's core: the session actor, the turn pipeline and
+// its seams, the Update event model, modes and the permission policy. It
+// knows nothing of editor protocols: a front door (acp, lsp, the CLI)
+// implements Host for each session and calls the Session methods. It must
+// never write to stdout, never decide anything by protocol, and never let
+// a front door touch a session's state directly.
+//
+// # The session model
+//
+// A session is an actor. One goroutine (Session.run) owns all of its state:
+// mode, model, title, lifecycle, the tool catalog, remembered answers,
+// workspace instructions, the code index and MCP connections. Everyone
+// else — front doors, the running turn, MCP connections, the index
+// builder — sends it a message (Session.do) and waits for the answer, so
+// the actor stays free to answer State, Mode or SetMode while a turn runs.
+//
+// A turn runs on its own goroutine, started and awaited by the actor. For
+// the turn's duration it owns the history and the instructions tracker,
+// which the actor hands it at the start and takes back at the end; for
+// everything else it asks the actor. Cancel is the one out-of-band signal:
+// it calls the running turn's context.CancelFunc without a message.
+//
+// Updates leave through one FIFO per session (outbox): a single goroutine
+// appends each one to the log and hands it to Host.Send, so the wire and
+// the log see one order, whichever goroutine produced the update. A turn
+// flushes the FIFO before Prompt returns. The actor itself never waits on
+// the FIFO, because a Host.Send may be waiting on the actor.
+//
+// Agent.Close closes every open session, then the shared code indexes.
+// Session.Close stops the turn, the actor, the index builder, the MCP
+// servers and the FIFO, in that order, and returns once all are gone.
+package agent

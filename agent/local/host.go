@@ -1,0 +1,114 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/tandemhq/tandem/agent/command"
+	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/internal/atomicfile"
+)
+
+// Host reads and writes files on disk and runs commands with Run.
+type Host struct {
+	// Root confines edits: one to a path outside it is refused, and the
+	// edit's reads, directories and deletes go through an os.Root, so a
+	// symlink cannot lead them out either.
+	// Empty: the caller has confined the path already (a front door that
+	// checked it against its session root).
+	Root string
+}
+
+// ReadFile returns the file's content on disk. Reads are not confined to
+// Root: a user may hand the agent a file from elsewhere as context. A
+// missing file's error matches fs.ErrNotExist.
+func (Host) ReadFile(ctx context.Context, path string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("read %q: %w", path, ErrNotAbsolute)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return string(data), nil
+}
+
+// ApplyEdit writes the edit to disk, refusing it (Applied false, with a
+// reason) when the path lies outside Root or the file no longer matches
+// what the agent read, as an editor would. A created file gets its missing
+// parent directories; writes replace a file atomically and keep its mode.
+func (h Host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return edits.Result{}, err
+	}
+	if reason := Refusal(h.Root, e.Path); reason != "" {
+		return edits.Result{Reason: reason}, nil
+	}
+	top := h.Root
+	if top == "" {
+		top = existingParent(e.Path)
+	}
+	r, err := os.OpenRoot(top)
+	if err != nil {
+		return edits.Result{}, fmt.Errorf("open %s: %w", top, err)
+	}
+	defer r.Close()
+	name, err := filepath.Rel(top, e.Path)
+	if err != nil {
+		return edits.Result{}, fmt.Errorf("edit %s: %w", e.Path, err)
+	}
+	current, err := r.ReadFile(name)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return edits.Result{}, fmt.Errorf("read %s: %w", e.Path, err)
+	}
+	if reason := Conflict(e, string(current), exists); reason != "" {
+		return edits.Result{Reason: reason}, nil
+	}
+	if e.Delete {
+		if err := r.Remove(name); err != nil {
+			return edits.Result{}, fmt.Errorf("delete %s: %w", e.Path, err)
+		}
+		return edits.Result{Applied: true}, nil
+	}
+	if e.Create {
+		if err := r.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return edits.Result{}, fmt.Errorf("create directory for %s: %w", e.Path, err)
+		}
+	}
+	// The reads and the mkdir above went through r, so a symlink leading
+	// out of it has failed them already; the write replaces the file (or
+	// a link in its place) without following it.
+	if err := atomicfile.Write(e.Path, []byte(e.New), 0o644); err != nil {
+		return edits.Result{}, err
+	}
+	return edits.Result{Applied: true}, nil
+}
+
+// RunCommand runs the command on this machine; see Run.
+func (Host) RunCommand(ctx context.Context, spec command.Spec) (command.Result, error) {
+	return Run(ctx, spec)
+}
+
+// existingParent is the nearest directory above path that exists, the
+// confinement for a Host without a Root.
+func existingParent(path string) string {
+	dir := filepath.Dir(path)
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return dir
+		}
+		dir = up
+	}
+}

@@ -1,0 +1,237 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/store"
+)
+
+// Record kinds in a session log.
+const (
+	recUpdate       = "update"       // an Update, replayed by LoadSession
+	recMessage      = "message"      // an llm.Message of the model history
+	recInstructions = "instructions" // typed metadata of an instructions batch
+)
+
+// outOp is what the FIFO does with an item.
+type outOp uint8
+
+const (
+	opSend   outOp = iota // log u and hand it to the host
+	opLog                 // log u only (the user's own prompt)
+	opRecord              // append v, a *logRecord
+	opMeta                // rewrite the sidecar from v, a store.Meta
+	opDrain               // close v, a chan struct{}: all before it is sent
+	opSync                // flush and fsync, then close v, a chan struct{}
+	opStop                // flush and end
+)
+
+// outItem is one entry of the FIFO, kept small: idle sessions hold a
+// queue of them each.
+type outItem struct {
+	op outOp
+	u  *Update
+	v  any
+}
+
+type logRecord struct {
+	kind string
+	data json.RawMessage
+}
+
+// outbox is the session's one FIFO for what leaves it. Its goroutine is the
+// only user of the log and of Host.Send, so the log and the wire see the
+// order in which items were queued, whichever goroutine queued them.
+type outbox struct {
+	host Host
+	log  *store.Log // nil: sessions are not stored
+	warn *slog.Logger
+	ch   chan outItem
+	done chan struct{}
+
+	pending *Update // coalesced chunk not yet logged; the goroutine's own
+}
+
+// outboxDepth lets a streaming turn run ahead of a slow Send a little; a
+// full queue holds the producer back rather than growing without bound.
+const outboxDepth = 8
+
+func startOutbox(h Host, l *store.Log, warn *slog.Logger) *outbox {
+	o := &outbox{host: h, log: l, warn: warn, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
+	go o.run()
+	return o
+}
+
+// put queues it; after stop it is dropped (nothing is left to send it).
+func (o *outbox) put(it outItem) {
+	select {
+	case o.ch <- it:
+	case <-o.done:
+	}
+}
+
+// drain returns once everything queued before it was handed to Send.
+func (o *outbox) drain() { o.wait(opDrain) }
+
+// flush returns once everything queued before it is sent, logged and synced.
+func (o *outbox) flush() { o.wait(opSync) }
+
+func (o *outbox) wait(op outOp) {
+	c := make(chan struct{})
+	o.put(outItem{op: op, v: c})
+	select {
+	case <-c:
+	case <-o.done:
+	}
+}
+
+// stop flushes and ends the goroutine.
+func (o *outbox) stop() {
+	o.put(outItem{op: opStop})
+	<-o.done
+}
+
+func (o *outbox) setMeta(m store.Meta) { o.put(outItem{op: opMeta, v: m}) }
+
+func (o *outbox) run() {
+	defer close(o.done)
+	for it := range o.ch {
+		switch it.op {
+		case opSend:
+			o.logUpdate(*it.u)
+			o.host.Send(*it.u)
+		case opLog:
+			o.logUpdate(*it.u)
+		case opRecord:
+			r := it.v.(*logRecord)
+			o.flushPending()
+			o.appendRaw(r.kind, r.data)
+		case opMeta:
+			if o.log != nil {
+				if err := o.log.SetMeta(it.v.(store.Meta)); err != nil {
+					o.warn.Warn("session meta", "err", err)
+				}
+			}
+		case opDrain:
+			close(it.v.(chan struct{}))
+		case opSync:
+			o.sync()
+			close(it.v.(chan struct{}))
+		case opStop:
+			o.sync()
+			return
+		}
+	}
+}
+
+// logUpdate logs u. Consecutive message chunks of one kind are sent as they
+// come but logged as one chunk, so a replay is not a token-by-token stream.
+func (o *outbox) logUpdate(u Update) {
+	if o.log == nil {
+		return
+	}
+	if u.Chunk != nil && u.Chunk.Type == "text" {
+		if o.pending != nil && o.pending.Type == u.Type {
+			o.pending.Chunk.Text += u.Chunk.Text
+			return
+		}
+		o.flushPending()
+		c := *u.Chunk
+		o.pending = &Update{Type: u.Type, Chunk: &c}
+		return
+	}
+	o.flushPending()
+	o.append(recUpdate, u)
+}
+
+func (o *outbox) flushPending() {
+	if o.pending != nil {
+		p := *o.pending
+		o.pending = nil
+		o.append(recUpdate, p)
+	}
+}
+
+func (o *outbox) append(kind string, v any) {
+	if o.log == nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		o.warn.Error("session log append failed", "kind", kind, "err", err)
+		return
+	}
+	o.appendRaw(kind, b)
+}
+
+func (o *outbox) appendRaw(kind string, b json.RawMessage) {
+	if o.log == nil {
+		return
+	}
+	if err := o.log.Append(store.Record{Kind: kind, Data: b}); err != nil {
+		o.warn.Error("session log append failed", "kind", kind, "err", err)
+	}
+}
+
+// sync writes the coalesced chunk and fsyncs: done at turn boundaries.
+func (o *outbox) sync() {
+	o.flushPending()
+	if o.log != nil {
+		if err := o.log.Sync(); err != nil {
+			o.warn.Error("session log sync failed", "err", err)
+		}
+	}
+}
+
+// emit sends u to the host and appends it to the log, both in one order.
+func (s *Session) emit(u Update) { s.out.put(outItem{op: opSend, u: &u}) }
+
+// logOnly appends u to the log without sending it (the user's own prompt:
+// the editor shows it already, a replay needs it).
+func (s *Session) logOnly(u Update) { s.out.put(outItem{op: opLog, u: &u}) }
+
+// record appends a non-update record (history, instructions metadata). It
+// is encoded here, so the caller may go on changing v.
+func (s *Session) record(kind string, v any) {
+	if s.log == nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.a.log.Error("session log append failed", "session", s.id, "kind", kind, "err", err)
+		return
+	}
+	s.out.put(outItem{op: opRecord, v: &logRecord{kind, b}})
+}
+
+// orderedHost is the Host a session's own code calls. Updates travel
+// through the FIFO, so before each request to the editor it waits until
+// the updates produced so far are handed over: the editor sees a tool call
+// before the permission request, read or edit it makes.
+type orderedHost struct {
+	Host
+	out *outbox
+}
+
+func (h orderedHost) ReadFile(ctx context.Context, path string) (string, error) {
+	h.out.drain()
+	return h.Host.ReadFile(ctx, path)
+}
+
+func (h orderedHost) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
+	h.out.drain()
+	return h.Host.ApplyEdit(ctx, e)
+}
+
+func (h orderedHost) RequestPermission(ctx context.Context, req PermissionRequest) (Decision, error) {
+	h.out.drain()
+	return h.Host.RequestPermission(ctx, req)
+}
+
+func (h orderedHost) RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error) {
+	h.out.drain()
+	return h.Host.RunCommand(ctx, spec)
+}

@@ -1,0 +1,144 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// Pipeline is where later features plug into the turn instead of patching
+// it: compaction, usage accounting, permission rules, sandboxing, plugin
+// hooks, checkpoints. A turn runs these steps, and at each seam it calls
+// that seam's contributors in the order they appear in the slice:
+//
+//	TurnStart
+//	  BeforeRequest → (model streams) → AfterResponse      once per request
+//	  for each tool call:
+//	    BeforeToolCall → (tool runs: BeforeAsk → ask → AfterAsk,
+//	                      BeforeEdit → Host.ApplyEdit → AfterEdit) → AfterToolCall
+//	TurnEnd
+//
+// Every seam is empty by default. Seams that decide use reducer semantics:
+// the first contributor that refuses ends the seam and later ones are not
+// called; a contributor that rewrites passes its output to the next one.
+// Contributors run on the turn's goroutine (read-only tool calls run in
+// parallel, so BeforeToolCall, AfterToolCall and the edit seams may be
+// called concurrently for different calls of one response) and block the
+// turn while they run: keep them quick, and honour ctx. They must not keep
+// or mutate what they are given beyond what their seam allows.
+//
+// The permission policy is the built-in user of two seams: its mode check
+// is the first step of BeforeToolCall and its question to the user is the
+// last step of BeforeAsk, so contributors there run after the mode check
+// and before the user is asked.
+//
+// A contributor is a function appended to its seam in Config.Pipeline
+// before agent.New; for example a hook that refuses one kind of command:
+//
+//	cfg.Pipeline.BeforeToolCall = append(cfg.Pipeline.BeforeToolCall,
+//		func(ctx context.Context, e agent.ToolCallEvent) (json.RawMessage, error) {
+//			if e.Tool.Name == "run_command" && bytes.Contains(e.Input, []byte("git push")) {
+//				return nil, errors.New("pushing is left to the user")
+//			}
+//			return nil, nil // run it with the arguments unchanged
+//		})
+//
+// BeforeRequest changes only what one request sends; compaction that must
+// shorten the history for good will need a step of its own that hands the
+// new history back to the turn.
+type Pipeline struct {
+	TurnStart      []func(ctx context.Context, e TurnStartEvent)
+	BeforeRequest  []BeforeRequestFunc
+	AfterResponse  []func(ctx context.Context, e ResponseEvent)
+	BeforeToolCall []BeforeToolCallFunc
+	BeforeAsk      []BeforeAskFunc
+	AfterAsk       []func(ctx context.Context, e AskEvent, err error)
+	BeforeEdit     []BeforeEditFunc
+	AfterEdit      []func(ctx context.Context, e EditEvent, r edits.Result, err error)
+	AfterToolCall  []AfterToolCallFunc
+	TurnEnd        []func(ctx context.Context, e TurnEndEvent)
+}
+
+// BeforeRequestFunc sees each model request before it is sent. It may
+// replace e.Request's fields (for example Messages, to fit a context
+// budget) but must not modify the messages it was given in place: they are
+// the session's history. An error ends the turn with that error.
+type BeforeRequestFunc func(ctx context.Context, e RequestEvent) error
+
+// BeforeToolCallFunc sees a tool call before it runs and returns the
+// arguments to run it with: a rewrite, or nil to keep e.Input. An error
+// refuses the call: the tool does not run, and the model reads the error's
+// text as the call's result; the turn goes on.
+type BeforeToolCallFunc func(ctx context.Context, e ToolCallEvent) (json.RawMessage, error)
+
+// BeforeAskFunc runs when a tool is about to ask for permission, before the
+// policy asks the user. An error refuses the call without asking; the tool
+// reports it to the model as a rejection.
+type BeforeAskFunc func(ctx context.Context, e AskEvent) error
+
+// BeforeEditFunc runs before each edit reaches the editor, with the file's
+// old content in e.Edit.Old; the edit waits for it. An error refuses the
+// edit: the tool reports a rejection with the error's text as the reason.
+type BeforeEditFunc func(ctx context.Context, e EditEvent) error
+
+// AfterToolCallFunc sees a call's result and returns the result the model
+// (and the editor) get: r unchanged, or a rewrite.
+type AfterToolCallFunc func(ctx context.Context, e ToolCallEvent, r ToolResult) ToolResult
+
+// TurnStartEvent is a prompt about to be handled.
+type TurnStartEvent struct {
+	SessionID string
+	Prompt    []ContentBlock
+}
+
+// TurnEndEvent is how a turn ended.
+type TurnEndEvent struct {
+	SessionID  string
+	StopReason StopReason
+	Err        error
+}
+
+// RequestEvent is one model request about to be sent.
+type RequestEvent struct {
+	SessionID string
+	Request   *llm.Request
+}
+
+// ResponseEvent is one complete model response; Response.Usage carries
+// what it cost.
+type ResponseEvent struct {
+	SessionID string
+	Response  *llm.Response
+}
+
+// ToolCallEvent is one tool call the model made.
+type ToolCallEvent struct {
+	SessionID  string
+	ToolCallID string
+	Tool       tools.Info
+	Input      json.RawMessage // the arguments, as rewritten so far
+}
+
+// AskEvent is a permission request a tool is about to make.
+type AskEvent struct {
+	SessionID string
+	Call      ToolCall // as the editor would show it
+	Tool      tools.Info
+	Ask       tools.Ask
+}
+
+// EditEvent is one edit a tool hands to the editor.
+type EditEvent struct {
+	SessionID  string
+	ToolCallID string
+	Edit       edits.FileEdit
+}
+
+// ToolResult is what a tool call returns to the model.
+type ToolResult struct {
+	Output  string
+	IsError bool
+}

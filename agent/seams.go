@@ -1,0 +1,112 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// The runners below call a seam's contributors with the reducer semantics
+// Pipeline documents.
+
+func (p *Pipeline) turnStart(ctx context.Context, e TurnStartEvent) {
+	for _, f := range p.TurnStart {
+		f(ctx, e)
+	}
+}
+
+func (p *Pipeline) turnEnd(ctx context.Context, e TurnEndEvent) {
+	for _, f := range p.TurnEnd {
+		f(ctx, e)
+	}
+}
+
+func (p *Pipeline) beforeRequest(ctx context.Context, e RequestEvent) error {
+	for _, f := range p.BeforeRequest {
+		if err := f(ctx, e); err != nil {
+			return fmt.Errorf("before the model request: %w", err)
+		}
+	}
+	return nil
+}
+
+func (p *Pipeline) afterResponse(ctx context.Context, e ResponseEvent) {
+	for _, f := range p.AfterResponse {
+		f(ctx, e)
+	}
+}
+
+// beforeToolCall returns the arguments to run the call with, or why not.
+// The mode check comes first: a tool the mode does not offer never reaches
+// a contributor.
+func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent) (json.RawMessage, error) {
+	if mode := s.Mode(); !mode.exposes(e.Tool.Group) {
+		return nil, fmt.Errorf("the tool %s is not available in %s mode", e.Tool.Name, mode)
+	}
+	for _, f := range s.a.cfg.Pipeline.BeforeToolCall {
+		in, err := f(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		if in != nil {
+			e.Input = in
+		}
+	}
+	return e.Input, nil
+}
+
+func (p *Pipeline) afterToolCall(ctx context.Context, e ToolCallEvent, r ToolResult) ToolResult {
+	for _, f := range p.AfterToolCall {
+		r = f(ctx, e, r)
+	}
+	return r
+}
+
+// beforeAsk runs the BeforeAsk contributors and then the permission policy
+// (Session.ask), which may ask the user; AfterAsk contributors see the
+// outcome. A contributor's refusal reaches the tool as tools.ErrRejected.
+func (s *Session) beforeAsk(ctx context.Context, e AskEvent) error {
+	p := &s.a.cfg.Pipeline
+	err := func() error {
+		for _, f := range p.BeforeAsk {
+			if err := f(ctx, e); err != nil {
+				if errors.Is(err, tools.ErrRejected) || ctx.Err() != nil {
+					return err
+				}
+				return fmt.Errorf("%w: %w", tools.ErrRejected, err)
+			}
+		}
+		return s.ask(ctx, e.Call, e.Tool, e.Ask)
+	}()
+	for _, f := range p.AfterAsk {
+		f(ctx, e, err)
+	}
+	return err
+}
+
+// editHost is the Host the tools see: every write goes through ApplyEdit
+// (invariant 2), so wrapping it is how the edit seams see every edit.
+type editHost struct {
+	tools.Host
+	pipe *Pipeline
+	e    EditEvent // SessionID and ToolCallID; Edit is set per call
+}
+
+func (h editHost) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
+	e := h.e
+	e.Edit = fe
+	for _, f := range h.pipe.BeforeEdit {
+		if err := f(ctx, e); err != nil {
+			return edits.Result{Applied: false, Reason: err.Error()}, nil
+		}
+	}
+	r, err := h.Host.ApplyEdit(ctx, fe)
+	for _, f := range h.pipe.AfterEdit {
+		f(ctx, e, r, err)
+	}
+	return r, err
+}

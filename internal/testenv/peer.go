@@ -1,0 +1,188 @@
+package testenv
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/textproto"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Framing is how a JSON-RPC stream delimits its messages.
+type Framing int
+
+const (
+	// Lines is one JSON message per line (ACP).
+	Lines Framing = iota
+	// ContentLength is LSP's header framing.
+	ContentLength
+)
+
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("rpc error %d: %s", e.Code, e.Message) }
+
+// Message is one JSON-RPC message as it was on the wire.
+type Message struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *RPCError       `json:"error,omitempty"`
+}
+
+// Handler answers one request from the server (its result, or an error);
+// for a notification the answer is dropped. Each runs on a goroutine of its
+// own, so a handler may block without stopping the stream.
+type Handler func(method string, params json.RawMessage) (any, *RPCError)
+
+// Peer is the client end of a JSON-RPC connection, speaking raw JSON over
+// the stream so tests do not depend on tandem's own wire code. It reads
+// until the stream ends; Close ends its writing side.
+type Peer struct {
+	t       testing.TB
+	framing Framing
+	w       io.WriteCloser
+	handle  Handler
+
+	writeMu sync.Mutex
+	mu      sync.Mutex // guards seq, pending
+	seq     int
+	pending map[string]chan Message
+	done    chan struct{}
+}
+
+// NewPeer starts reading r; requests and notifications from the server go
+// to handle. The read loop stops when r ends.
+func NewPeer(t testing.TB, r io.Reader, w io.WriteCloser, framing Framing, handle Handler) *Peer {
+	p := &Peer{t: t, framing: framing, w: w, handle: handle, pending: map[string]chan Message{}, done: make(chan struct{})}
+	go p.read(bufio.NewReader(r))
+	return p
+}
+
+// Done is closed when the server's stream has ended.
+func (p *Peer) Done() <-chan struct{} { return p.done }
+
+// Close closes the stream to the server.
+func (p *Peer) Close() error { return p.w.Close() }
+
+// Call sends a request and waits for its answer, decoded into result
+// (which may be nil).
+func (p *Peer) Call(method string, params, result any) error {
+	p.mu.Lock()
+	p.seq++
+	id := strconv.Itoa(p.seq)
+	ch := make(chan Message, 1)
+	p.pending[id] = ch
+	p.mu.Unlock()
+	if err := p.send(map[string]any{"jsonrpc": "2.0", "id": p.seq, "method": method, "params": params}); err != nil {
+		return err
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return m.Error
+		}
+		if result == nil || len(m.Result) == 0 {
+			return nil
+		}
+		return json.Unmarshal(m.Result, result)
+	case <-p.done:
+		return fmt.Errorf("%s: the server closed the stream before answering", method)
+	}
+}
+
+// Notify sends a notification.
+func (p *Peer) Notify(method string, params any) error {
+	return p.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+func (p *Peer) send(msg any) error {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	if p.framing == ContentLength {
+		_, err = fmt.Fprintf(p.w, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	} else {
+		_, err = p.w.Write(append(b, '\n'))
+	}
+	return err
+}
+
+func (p *Peer) read(r *bufio.Reader) {
+	defer close(p.done)
+	for {
+		b, err := p.frame(r)
+		if err != nil {
+			return
+		}
+		var m Message
+		if err := json.Unmarshal(b, &m); err != nil {
+			p.t.Errorf("testenv: the server sent a frame that is not JSON-RPC: %q", b)
+			return
+		}
+		switch {
+		case m.Method != "":
+			go p.serve(m)
+		default:
+			p.mu.Lock()
+			ch := p.pending[strings.Trim(string(m.ID), `"`)]
+			delete(p.pending, strings.Trim(string(m.ID), `"`))
+			p.mu.Unlock()
+			if ch != nil {
+				ch <- m
+			}
+		}
+	}
+}
+
+// serve answers one message from the server with the handler.
+func (p *Peer) serve(m Message) {
+	result, rerr := p.handle(m.Method, m.Params)
+	if len(m.ID) == 0 {
+		return
+	}
+	reply := map[string]any{"jsonrpc": "2.0", "id": m.ID}
+	if rerr != nil {
+		reply["error"] = rerr
+	} else {
+		reply["result"] = result
+	}
+	_ = p.send(reply)
+}
+
+func (p *Peer) frame(r *bufio.Reader) ([]byte, error) {
+	if p.framing == Lines {
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(strings.TrimSpace(string(line))) > 0 {
+				return line, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	h, err := textproto.NewReader(r).ReadMIMEHeader()
+	if err != nil {
+		return nil, err
+	}
+	n, err := strconv.Atoi(h.Get("Content-Length"))
+	if err != nil {
+		return nil, fmt.Errorf("bad Content-Length: %w", err)
+	}
+	b := make([]byte, n)
+	_, err = io.ReadFull(r, b)
+	return b, err
+}
