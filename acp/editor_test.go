@@ -267,7 +267,7 @@ type tandemProcess struct {
 	conn   *sdk.ClientSideConnection
 	stdin  io.Closer
 	cmd    *exec.Cmd
-	stderr *bytes.Buffer
+	stderr *testenv.SyncBuffer
 	ed     *editor
 }
 
@@ -286,8 +286,8 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &tandemProcess{cmd: cmd, stdin: stdin, stderr: &bytes.Buffer{}, ed: ed}
-	cmd.Stderr = &syncBuffer{b: p.stderr}
+	p := &tandemProcess{cmd: cmd, stdin: stdin, stderr: &testenv.SyncBuffer{}, ed: ed}
+	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -311,17 +311,6 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 		}
 	})
 	return p
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  *bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
 }
 
 // initialize runs initialize with the given client capabilities.
