@@ -80,19 +80,8 @@ func startClient(t *testing.T, env []string) *client {
 	bin := testenv.Tandem(t)
 	cmd := exec.Command(bin, "lsp")
 	cmd.Env = env
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testenv.Start(t, cmd, stderr)
 	wait := func() int {
 		err := cmd.Wait()
 		var ee *exec.ExitError

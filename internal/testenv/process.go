@@ -2,8 +2,13 @@ package testenv
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
+	"os/exec"
 	"sync"
+	"testing"
+	"time"
 )
 
 // ModelEnv is this process's environment plus what points a tandem child
@@ -37,4 +42,42 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// Start starts cmd with pipes to its stdin and stdout, its stderr going to
+// stderr (nil discards it), and stops the test if any of that fails.
+func Start(t testing.TB, cmd *exec.Cmd, stderr io.Writer) (stdin io.WriteCloser, stdout io.ReadCloser) {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err = cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout
+}
+
+// ErrNoExit is WaitExit's answer for a process that outlived its time.
+var ErrNoExit = errors.New("the process did not exit in time and was killed")
+
+// WaitExit waits up to d for a started cmd to exit and returns Wait's
+// error; a process still running then is killed and reaped, and the answer
+// is ErrNoExit.
+func WaitExit(cmd *exec.Cmd, d time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		_ = cmd.Process.Kill()
+		<-done
+		return ErrNoExit
+	}
 }
