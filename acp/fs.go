@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // ReadFile reads through fs/read_text_file when the client offers it, so the
@@ -26,7 +28,7 @@ func (h *host) ReadFile(ctx context.Context, path string) (string, error) {
 	if err := h.beforeRequest(ctx); err != nil {
 		return "", err
 	}
-	resp, err := h.srv.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: h.sessionID(), Path: path})
+	resp, err := call[sdk.ReadTextFileResponse](ctx, h.srv.conn, sdk.ClientMethodFsReadTextFile, sdk.ReadTextFileRequest{SessionId: h.sessionID(), Path: path})
 	if err == nil {
 		return resp.Content, nil
 	}
@@ -61,7 +63,7 @@ func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, e
 			return edits.Result{}, fmt.Errorf("create directory for %s: %w", e.Path, err)
 		}
 	}
-	_, err := h.srv.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: h.sessionID(), Path: e.Path, Content: e.New})
+	err := h.srv.conn.Call(ctx, sdk.ClientMethodFsWriteTextFile, sdk.WriteTextFileRequest{SessionId: h.sessionID(), Path: e.Path, Content: e.New}, nil)
 	if err == nil {
 		return edits.Result{Applied: true}, nil
 	}
@@ -76,32 +78,19 @@ func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, e
 }
 
 // isClientAnswer reports whether err is an error response from the client,
-// as opposed to the connection failing or the request being cancelled.
+// as opposed to the connection failing or the request being cancelled
+// (those are Go errors, not *jsonrpc.Error).
 func isClientAnswer(err error) bool {
-	var re *sdk.RequestError
-	if !errors.As(err, &re) {
-		return false
-	}
-	switch re.Code {
-	case -32800: // our own cancellation
-		return false
-	case -32603:
-		// The SDK reports a lost peer as an internal error of its own.
-		if m, ok := re.Data.(map[string]any); ok {
-			if s, _ := m["error"].(string); s == "peer disconnected before response" ||
-				s == "peer disconnected while waiting for pre-response notifications" {
-				return false
-			}
-		}
-	}
-	return true
+	var re *jsonrpc.Error
+	return errors.As(err, &re)
 }
 
 // clientMessage is the most specific text in a client's error response.
 func clientMessage(err error) string {
-	var re *sdk.RequestError
+	var re *jsonrpc.Error
 	if errors.As(err, &re) {
-		if m, ok := re.Data.(map[string]any); ok {
+		var m map[string]any
+		if raw, ok := re.Data.(json.RawMessage); ok && json.Unmarshal(raw, &m) == nil {
 			for _, k := range []string{"message", "error", "details"} {
 				if s, ok := m[k].(string); ok && s != "" {
 					return re.Message + ": " + s

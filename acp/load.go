@@ -20,8 +20,8 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 	if err := ss.out.flush(ctx); err != nil {
 		return sdk.LoadSessionResponse{}, toRequestError(err)
 	}
-	s.announceCommandsAfterResponse(ss)
-	return sdk.LoadSessionResponse{Meta: responseMeta(ss.id), Modes: modeState(ss.sess), ConfigOptions: s.configOptions(ss.sess)}, nil
+	s.announceCommandsAfterResponse(ctx, ss)
+	return sdk.LoadSessionResponse{Modes: modeState(ss.sess), ConfigOptions: s.configOptions(ss.sess)}, nil
 }
 
 // ResumeSession handles session/resume: like load, without the replay.
@@ -30,8 +30,8 @@ func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) 
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
-	s.announceCommandsAfterResponse(ss)
-	return sdk.ResumeSessionResponse{Meta: responseMeta(ss.id), Modes: modeState(ss.sess), ConfigOptions: s.configOptions(ss.sess)}, nil
+	s.announceCommandsAfterResponse(ctx, ss)
+	return sdk.ResumeSessionResponse{Modes: modeState(ss.sess), ConfigOptions: s.configOptions(ss.sess)}, nil
 }
 
 // reopen opens stored session id with load or resume.
@@ -66,13 +66,6 @@ func (s *server) reopen(id sdk.SessionId, cwd string, mcp []sdk.McpServer, how f
 		return nil, toRequestError(err)
 	}
 	return s.open(sess, h, out), nil
-}
-
-// responseMeta names the session in responses that otherwise would not
-// (load, resume), which lets the wire recognise them and hold
-// available_commands_update until they are written.
-func responseMeta(id string) map[string]any {
-	return map[string]any{"tandem": map[string]string{"sessionId": id}}
 }
 
 // listPageSize is how many sessions one session/list answer carries.

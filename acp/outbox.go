@@ -6,33 +6,54 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
 )
 
 var errOutboxClosed = errors.New("acp: the session's update stream is closed")
 
-// outbox is one session's FIFO of session/update notifications. Send never
-// blocks the agent: it appends an encoded update; one goroutine per session
-// writes them in order. Anything that must come after the updates queued so
-// far (a client request, the prompt's response) calls flush first.
+// maxQueuedUpdates bounds one session's queue. Beyond it Send waits for the
+// writer, which itself waits on the connection's bounded outbox: a client
+// that stops reading slows the agent down instead of growing memory.
+const maxQueuedUpdates = 256
+
+// notifier is the connection as the outbox needs it.
+type notifier interface {
+	Notify(ctx context.Context, method string, params any) error
+}
+
+// updateParams is session/update's params with the update already encoded:
+// agent.Update's JSON is ACP's update object, so it needs no conversion.
+type updateParams struct {
+	SessionID sdk.SessionId   `json:"sessionId"`
+	Update    json.RawMessage `json:"update"`
+}
+
+// outbox is one session's FIFO of session/update notifications. Send
+// returns as soon as the update is queued (waiting only while the queue is
+// full); one goroutine per session hands them to the connection in order.
+// Anything that must come after the updates queued so far (a client
+// request, the prompt's response) calls flush first: the connection has one
+// FIFO writer, so what is queued there after flush leaves after them.
 type outbox struct {
-	w *wire
+	conn notifier
 
 	mu       sync.Mutex // guards the fields below
-	sid      string
-	queue    [][]byte // encoded "update" objects not yet written
-	queued   uint64   // updates ever queued
-	written  uint64   // updates written (or dropped after a write error)
-	progress chan struct{}
+	sid      sdk.SessionId
+	queue    []json.RawMessage // encoded "update" objects not yet sent
+	queued   uint64            // updates ever queued
+	written  uint64            // updates sent (or dropped after a send error)
+	progress chan struct{}     // closed and replaced at every update sent
 	wake     chan struct{}
-	err      error // first write error; later updates are dropped
+	err      error // first send error; later updates are dropped
 	started  bool
 	closed   bool
 	done     chan struct{}
 }
 
-func newOutbox(w *wire) *outbox {
+func newOutbox(conn notifier) *outbox {
 	return &outbox{
-		w:        w,
+		conn:     conn,
 		progress: make(chan struct{}),
 		wake:     make(chan struct{}, 1),
 		done:     make(chan struct{}),
@@ -41,21 +62,33 @@ func newOutbox(w *wire) *outbox {
 
 // start binds the outbox to its session id and starts its writer; updates
 // queued before start wait for it. The writer stops when ctx ends or close
-// is called, after writing what was queued.
+// is called, after sending what was queued.
 func (o *outbox) start(ctx context.Context, sid string) {
 	o.mu.Lock()
 	if o.started || o.closed {
 		o.mu.Unlock()
 		return
 	}
-	o.sid, o.started = sid, true
+	o.sid, o.started = sdk.SessionId(sid), true
 	o.mu.Unlock()
 	go o.run(ctx)
 }
 
-// push queues one encoded update object.
-func (o *outbox) push(update []byte) {
+// push queues one encoded update, waiting while the queue is full. Before
+// start (the agent is still creating the session) it never waits, since no
+// writer could make room; the agent sends only a handful of updates then.
+func (o *outbox) push(update json.RawMessage) {
 	o.mu.Lock()
+	for len(o.queue) >= maxQueuedUpdates && !o.closed && o.started {
+		ch := o.progress
+		o.mu.Unlock()
+		select {
+		case <-ch:
+			o.mu.Lock()
+		case <-o.done:
+			return // the writer is gone: nothing would send it
+		}
+	}
 	if o.closed {
 		o.mu.Unlock()
 		return
@@ -79,7 +112,8 @@ func (o *outbox) pushValue(v any) error {
 	return nil
 }
 
-// flush waits until every update queued before the call is written.
+// flush waits until every update queued before the call is handed to the
+// connection.
 func (o *outbox) flush(ctx context.Context) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -106,7 +140,7 @@ func (o *outbox) flush(ctx context.Context) error {
 	return o.err
 }
 
-// close stops the writer once what is queued has been written.
+// close stops the writer once what is queued has been sent.
 func (o *outbox) close() {
 	o.mu.Lock()
 	already := o.closed
@@ -138,9 +172,6 @@ func (o *outbox) wait(d time.Duration) {
 
 func (o *outbox) run(ctx context.Context) {
 	defer close(o.done)
-	prefix, _ := json.Marshal(o.sid)
-	prefix = append([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":`), prefix...)
-	prefix = append(prefix, `,"update":`...)
 	for {
 		o.mu.Lock()
 		batch := o.queue
@@ -148,7 +179,7 @@ func (o *outbox) run(ctx context.Context) {
 		closed := o.closed
 		o.mu.Unlock()
 		for _, u := range batch {
-			o.write(prefix, u)
+			o.send(ctx, u)
 		}
 		if len(batch) > 0 {
 			continue
@@ -164,15 +195,16 @@ func (o *outbox) run(ctx context.Context) {
 	}
 }
 
-func (o *outbox) write(prefix, update []byte) {
+// send hands one update to the connection, waiting while its outbox is
+// full, and counts it.
+func (o *outbox) send(ctx context.Context, update json.RawMessage) {
 	o.mu.Lock()
 	failed := o.err != nil
+	sid := o.sid
 	o.mu.Unlock()
 	var err error
 	if !failed {
-		msg := make([]byte, 0, len(prefix)+len(update)+3)
-		msg = append(append(append(msg, prefix...), update...), "}}\n"...)
-		_, err = o.w.Write(msg)
+		err = o.conn.Notify(ctx, sdk.ClientMethodSessionUpdate, updateParams{SessionID: sid, Update: update})
 	}
 	o.mu.Lock()
 	if err != nil && o.err == nil {

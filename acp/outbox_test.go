@@ -1,39 +1,52 @@
 package acp
 
 import (
-	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
-	"log/slog"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// slowWriter records writes, taking a little time for each, like a client
-// that reads slowly.
-type slowWriter struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+// recorder is the connection as the outbox sees it, taking a little time
+// for each notification like a client that reads slowly; gate, when set,
+// holds every notification until it is closed.
+type recorder struct {
+	mu   sync.Mutex
+	got  []string
+	gate chan struct{}
 }
 
-func (s *slowWriter) Write(p []byte) (int, error) {
+func (r *recorder) Notify(ctx context.Context, method string, params any) error {
+	if r.gate != nil {
+		select {
+		case <-r.gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	time.Sleep(50 * time.Microsecond)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
+	b, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, method+" "+string(b))
+	return nil
 }
 
-func (s *slowWriter) lines() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return strings.Split(strings.TrimSuffix(s.buf.String(), "\n"), "\n")
+func (r *recorder) lines() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.got...)
 }
 
 func TestOutboxOrderAndFlush(t *testing.T) {
-	out := &slowWriter{}
-	o := newOutbox(newWire(out, slog.New(slog.DiscardHandler)))
+	rec := &recorder{}
+	o := newOutbox(rec)
 	// Updates queued before the session has its id wait for start.
 	o.push([]byte(`{"n":0}`))
 	o.start(context.Background(), "s_1")
@@ -46,15 +59,15 @@ func TestOutboxOrderAndFlush(t *testing.T) {
 	if err := o.flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	// flush returned: every update queued before it is on the wire, in order.
-	lines := out.lines()
+	// flush returned: every update queued before it was handed over, in order.
+	lines := rec.lines()
 	if len(lines) != n {
-		t.Fatalf("%d lines written before flush returned, want %d", len(lines), n)
+		t.Fatalf("%d updates sent before flush returned, want %d", len(lines), n)
 	}
 	for i, l := range lines {
-		want := fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s_1","update":{"n":%d}}}`, i)
+		want := fmt.Sprintf(`session/update {"sessionId":"s_1","update":{"n":%d}}`, i)
 		if l != want {
-			t.Fatalf("line %d: %s, want %s", i, l, want)
+			t.Fatalf("update %d: %s, want %s", i, l, want)
 		}
 	}
 	o.close()
@@ -63,17 +76,55 @@ func TestOutboxOrderAndFlush(t *testing.T) {
 	if err := o.flush(ctx); err != nil {
 		t.Errorf("flush after close with nothing pending: %v", err)
 	}
-	if got := len(out.lines()); got != n {
-		t.Errorf("an update pushed after close was written")
+	if got := len(rec.lines()); got != n {
+		t.Errorf("an update pushed after close was sent")
 	}
 }
 
 func TestOutboxFlushHonoursContext(t *testing.T) {
-	o := newOutbox(newWire(&slowWriter{}, slog.New(slog.DiscardHandler)))
-	o.push([]byte(`{}`)) // never started: nothing will write it
+	o := newOutbox(&recorder{})
+	o.push([]byte(`{}`)) // never started: nothing will send it
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	if err := o.flush(ctx); err == nil {
 		t.Error("flush of a stream that never starts returned nil")
 	}
+}
+
+// TestOutboxBounded: with a client that does not read, push blocks once the
+// queue is full instead of growing it, and goes on when the client reads.
+func TestOutboxBounded(t *testing.T) {
+	rec := &recorder{gate: make(chan struct{})}
+	o := newOutbox(rec)
+	o.start(context.Background(), "s")
+	var pushed atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 3 * maxQueuedUpdates {
+			o.push([]byte(`{}`))
+			pushed.Add(1)
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	// One update is with the stalled writer, one batch was taken by it, one
+	// queue is full.
+	if got := pushed.Load(); got > 2*maxQueuedUpdates+1 {
+		t.Errorf("%d updates queued for a client that does not read", got)
+	}
+	select {
+	case <-done:
+		t.Fatal("push never blocked")
+	default:
+	}
+	close(rec.gate)
+	<-done
+	if err := o.flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(rec.lines()); got != 3*maxQueuedUpdates {
+		t.Errorf("%d updates sent, want %d", got, 3*maxQueuedUpdates)
+	}
+	o.close()
+	o.wait(time.Second)
 }

@@ -12,7 +12,7 @@ import (
 // RequestPermission asks through session/request_permission. The tool call
 // it carries includes the diff or the exact command, so the editor shows
 // what it is approving. When ctx ends first (the prompt was cancelled) the
-// SDK withdraws the request with $/cancel_request and the answer is
+// connection withdraws the request with $/cancel_request and the answer is
 // "cancelled".
 func (h *host) RequestPermission(ctx context.Context, req agent.PermissionRequest) (agent.Decision, error) {
 	tc, err := toolCallUpdate(req.ToolCall)
@@ -33,7 +33,8 @@ func (h *host) RequestPermission(ctx context.Context, req agent.PermissionReques
 		}
 		return agent.Decision{}, err
 	}
-	resp, err := h.srv.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: h.sessionID(), ToolCall: tc, Options: opts})
+	resp, err := call[sdk.RequestPermissionResponse](ctx, h.srv.conn, sdk.ClientMethodSessionRequestPermission,
+		sdk.RequestPermissionRequest{SessionId: h.sessionID(), ToolCall: tc, Options: opts})
 	if ctx.Err() != nil {
 		return agent.Decision{Cancelled: true}, nil
 	}

@@ -25,10 +25,8 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
-	// The SDK cancels a prompt's context when another prompt for the same
-	// session arrives; that second prompt must be refused (ErrBusy), not
-	// end the first. So the turn runs on the connection's context and stops
-	// on session/cancel (ss.sess.Cancel) or disconnect only.
+	// A second prompt for the same session is refused (ErrBusy) and does
+	// not touch the first.
 	if !ss.running.CompareAndSwap(false, true) {
 		return sdk.PromptResponse{}, toRequestError(agent.ErrBusy)
 	}
@@ -36,8 +34,14 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		ss.cancelled.Store(false)
 		ss.running.Store(false)
 	}()
+	// The turn runs on the connection's context and is stopped the way
+	// session/cancel stops it, so that it ends with its updates flushed and
+	// stop reason cancelled: ctx ends on a $/cancel_request naming this
+	// request, or when the connection shuts down.
 	turnCtx, stop := context.WithCancel(s.ctx)
 	defer stop()
+	unwatch := context.AfterFunc(ctx, func() { s.cancelTurn(ss.id) })
+	defer unwatch()
 	model := ss.sess.Model()
 
 	reason, err := ss.sess.Prompt(turnCtx, blocks)
@@ -62,11 +66,11 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	return sdk.PromptResponse{StopReason: sdk.StopReason(reason)}, nil
 }
 
-// Cancel handles the session/cancel notification. It must not block: the
-// SDK runs notifications one at a time.
-func (s *server) Cancel(ctx context.Context, p sdk.CancelNotification) error {
+// Cancel handles the session/cancel notification. It runs on the
+// connection's read loop (see inline), so it must not block.
+func (s *server) Cancel(ctx context.Context, p sdk.CancelNotification) (any, error) {
 	s.cancelTurn(string(p.SessionId))
-	return nil
+	return nil, nil
 }
 
 // cancelTurn stops the running turn of a session, if any: for

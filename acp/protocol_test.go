@@ -41,6 +41,9 @@ func TestBadInput(t *testing.T) {
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"initialize"}]`, nil, -32600},
 		{"scalar", `42`, nil, -32600},
 		{"no method no id", `{"jsonrpc":"2.0"}`, nil, -32600},
+		{"wrong version", `{"jsonrpc":"1.0","id":"v","method":"initialize","params":{}}`, "v", -32600},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"initialize","params":{}}`, nil, -32600},
+		{"method not a string", `{"jsonrpc":"2.0","id":"n","method":7}`, "n", -32600},
 		{"empty method", `{"jsonrpc":"2.0","id":"e","method":""}`, "e", -32600},
 		{"unknown method", `{"jsonrpc":"2.0","id":"u","method":"session/teleport","params":{}}`, "u", -32601},
 		{"unknown extension method", `{"jsonrpc":"2.0","id":"x","method":"_tandem/nothing","params":{}}`, "x", -32601},
@@ -72,6 +75,22 @@ func TestBadInput(t *testing.T) {
 			}
 			c.alive("alive-" + string(rune('a'+i)))
 		})
+	}
+}
+
+// TestExactIDs: ids come back as sent, however a decoder would mangle them.
+func TestExactIDs(t *testing.T) {
+	c := newRawClient(t, nil)
+	for _, id := range []string{`""`, `"a\u0041\"<&>"`, `9007199254740993`, `123456789012345678901234567890`} {
+		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"initialize","params":{"protocolVersion":1}}`)
+		select {
+		case line := <-c.lines:
+			if want := `{"jsonrpc":"2.0","id":` + id + `,"result":`; !strings.HasPrefix(string(line), want) {
+				t.Errorf("id %s answered %.120s", id, line)
+			}
+		case <-timeoutC():
+			t.Fatalf("no answer for id %s", id)
+		}
 	}
 }
 

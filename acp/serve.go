@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // Options configure Serve.
@@ -27,6 +29,13 @@ type Options struct {
 	Log *slog.Logger
 }
 
+// MaxMessageBytes caps one JSON-RPC message (one line) in either direction.
+const MaxMessageBytes = 8 << 20
+
+// drainTimeout bounds how long Serve waits for answers after the client
+// has gone.
+const drainTimeout = 5 * time.Second
+
 // Serve speaks ACP as the agent side over in/out until in ends or ctx is
 // cancelled, then closes every session it opened. It never writes anything
 // but protocol messages to out.
@@ -41,39 +50,31 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	w := newWire(out, log)
-	fromWire, toSDK := io.Pipe()
-	s := newServer(ctx, o, w, log)
-	w.onCancelPrompt = s.cancelTurn
-	conn := sdk.NewAgentSideConnection(s, w, fromWire)
-	conn.SetLogger(log)
-	s.conn = conn
-
-	// The pump is the only reader of in. It ends when in does; when ctx ends
-	// first, closing the pipe makes its next write fail so it stops after
-	// the line it is reading.
-	go w.pump(in, toSDK)
-
-	select {
-	case <-conn.Done():
+	s := newServer(ctx, o, log)
+	s.conn = jsonrpc.NewConn(in, out, jsonrpc.Options{
+		Framing: jsonrpc.NewlineDelimited,
+		Handler: s.methods().Handle,
+		// A $/cancel_request naming a session/prompt cancels its handler's
+		// context, which Prompt turns into a cancelled turn; one from tandem
+		// withdraws a request the turn no longer waits for (a permission).
+		Cancel: jsonrpc.Cancel{Method: "$/cancel_request", Field: "requestId", Notify: true},
+		Inline: inline,
 		// The client closed its end. Requests already read are still
 		// answered (a script may pipe a few and close stdin); running turns
 		// are cancelled, since nobody waits for them.
-		s.cancelTurns()
-		if !w.drain(drainTimeout) {
-			log.Warn("acp: requests still unanswered after the client left", "waited", drainTimeout)
-		}
-	case <-ctx.Done():
-	}
+		PeerClosed:   s.cancelTurns,
+		MaxInbound:   MaxMessageBytes,
+		MaxOutbound:  MaxMessageBytes,
+		DrainTimeout: drainTimeout,
+		Log:          log,
+	})
+	err := s.conn.Serve(ctx)
 	s.closeAll()
-	cancel()
-	fromWire.Close()
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("acp: %w", err)
+	}
 	return nil
 }
-
-// drainTimeout bounds how long Serve waits for answers after the client
-// has gone.
-const drainTimeout = 5 * time.Second
 
 // cancelTurns cancels every running prompt.
 func (s *server) cancelTurns() {
@@ -87,13 +88,12 @@ func (s *server) cancelTurns() {
 	}
 }
 
-// server implements the SDK's Agent interface: one thin handler per method,
+// server answers ACP's methods (see methods): one thin handler per method,
 // spread over the files named after the method groups.
 type server struct {
 	ctx   context.Context // ends when the connection does
 	agent *agent.Agent
-	conn  *sdk.AgentSideConnection
-	wire  *wire
+	conn  *jsonrpc.Conn
 	local tools.Host
 	info  sdk.Implementation
 	log   *slog.Logger
@@ -105,12 +105,7 @@ type server struct {
 	sessions   map[string]*session
 }
 
-var (
-	_ sdk.Agent       = (*server)(nil)
-	_ sdk.AgentLoader = (*server)(nil)
-)
-
-func newServer(ctx context.Context, o Options, w *wire, log *slog.Logger) *server {
+func newServer(ctx context.Context, o Options, log *slog.Logger) *server {
 	local := o.Local
 	if local == nil {
 		local = diskHost()
@@ -123,7 +118,6 @@ func newServer(ctx context.Context, o Options, w *wire, log *slog.Logger) *serve
 	return &server{
 		ctx:      ctx,
 		agent:    o.Agent,
-		wire:     w,
 		local:    local,
 		info:     sdk.Implementation{Name: "tandem", Title: &title, Version: version},
 		log:      log,

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // session is one open agent session and what carries it to the client.
@@ -43,7 +44,7 @@ func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 		return sdk.NewSessionResponse{}, toRequestError(err)
 	}
 	ss := s.open(sess, h, out)
-	s.announceCommandsAfterResponse(ss)
+	s.announceCommandsAfterResponse(ctx, ss)
 	return sdk.NewSessionResponse{
 		SessionId:     sdk.SessionId(ss.id),
 		Modes:         modeState(sess),
@@ -82,7 +83,7 @@ func checkCwd(cwd string) error {
 // newHost makes the host and update stream for a session about to be
 // created; the stream starts once the session has its id.
 func (s *server) newHost() (*host, *outbox) {
-	out := newOutbox(s.wire)
+	out := newOutbox(s.conn)
 	return &host{srv: s, out: out, caps: s.clientCaps(), local: s.local}, out
 }
 
@@ -116,10 +117,11 @@ func (s *server) lookup(id sdk.SessionId) (*session, error) {
 }
 
 // announceCommandsAfterResponse sends available_commands_update once the
-// response that names the session is on the wire: clients that see updates
-// for a session id they have not been told about yet drop them or hang.
-func (s *server) announceCommandsAfterResponse(ss *session) {
-	s.wire.afterResponse(ss.id, func() {
+// response of the request handled under ctx (the one that names the
+// session) is on the wire: clients that see updates for a session id they
+// have not been told about yet drop them or hang.
+func (s *server) announceCommandsAfterResponse(ctx context.Context, ss *session) {
+	jsonrpc.AfterResponse(ctx, func() {
 		u := agent.Update{Type: agent.AvailableCommandsUpdate, Commands: ss.sess.Commands()}
 		if err := ss.out.pushValue(u); err != nil {
 			s.log.Error("acp: encoding available commands", "session", ss.id, "err", err)

@@ -34,7 +34,7 @@ func (h *host) RunCommand(ctx context.Context, spec agent.CommandSpec) (agent.Co
 	if spec.OutputLimit > 0 {
 		req.OutputByteLimit = &spec.OutputLimit
 	}
-	created, err := h.srv.conn.CreateTerminal(ctx, req)
+	created, err := call[sdk.CreateTerminalResponse](ctx, h.srv.conn, sdk.ClientMethodTerminalCreate, req)
 	if err != nil {
 		return agent.CommandResult{ExitCode: -1}, fmt.Errorf("terminal/create: %w", err)
 	}
@@ -51,7 +51,8 @@ func (h *host) RunCommand(ctx context.Context, spec agent.CommandSpec) (agent.Co
 		waitCtx, cancel = context.WithTimeout(ctx, spec.Timeout)
 	}
 	defer cancel()
-	exit, werr := h.srv.conn.WaitForTerminalExit(waitCtx, sdk.WaitForTerminalExitRequest{SessionId: sid, TerminalId: t.id})
+	exit, werr := call[sdk.WaitForTerminalExitResponse](waitCtx, h.srv.conn, sdk.ClientMethodTerminalWaitForExit,
+		sdk.WaitForTerminalExitRequest{SessionId: sid, TerminalId: t.id})
 	var res agent.CommandResult
 	switch {
 	case werr == nil:
@@ -91,7 +92,7 @@ type terminal struct {
 func (t terminal) output(ctx context.Context) agent.CommandResult {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
-	out, err := t.h.srv.conn.TerminalOutput(ctx, sdk.TerminalOutputRequest{SessionId: t.sid, TerminalId: t.id})
+	out, err := call[sdk.TerminalOutputResponse](ctx, t.h.srv.conn, sdk.ClientMethodTerminalOutput, sdk.TerminalOutputRequest{SessionId: t.sid, TerminalId: t.id})
 	if err != nil {
 		t.h.srv.log.Warn("acp: terminal/output", "terminal", t.id, "err", err)
 		return agent.CommandResult{ExitCode: -1}
@@ -102,7 +103,7 @@ func (t terminal) output(ctx context.Context) agent.CommandResult {
 func (t terminal) kill() {
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
-	if _, err := t.h.srv.conn.KillTerminal(ctx, sdk.KillTerminalRequest{SessionId: t.sid, TerminalId: t.id}); err != nil {
+	if err := t.h.srv.conn.Call(ctx, sdk.ClientMethodTerminalKill, sdk.KillTerminalRequest{SessionId: t.sid, TerminalId: t.id}, nil); err != nil {
 		t.h.srv.log.Warn("acp: terminal/kill", "terminal", t.id, "err", err)
 	}
 }
@@ -110,7 +111,7 @@ func (t terminal) kill() {
 func (t terminal) release() {
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
-	if _, err := t.h.srv.conn.ReleaseTerminal(ctx, sdk.ReleaseTerminalRequest{SessionId: t.sid, TerminalId: t.id}); err != nil {
+	if err := t.h.srv.conn.Call(ctx, sdk.ClientMethodTerminalRelease, sdk.ReleaseTerminalRequest{SessionId: t.sid, TerminalId: t.id}, nil); err != nil {
 		t.h.srv.log.Warn("acp: terminal/release", "terminal", t.id, "err", err)
 	}
 }

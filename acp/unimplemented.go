@@ -6,11 +6,10 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 )
 
-// What tandem does not implement, in one place. The SDK answers "method not
-// found" by itself for the unstable methods tandem leaves out (session/fork,
-// session/delete, document/*, nes/*, providers/*) because server does not
-// implement their optional interfaces; the stable ones it must answer are
-// here.
+// What tandem does not implement, in one place. Methods missing from the
+// table in methods.go (the unstable session/fork, session/delete,
+// document/*, nes/*, providers/*) are answered "method not found"; the
+// stable ones it must answer anyway are here.
 
 // Authenticate handles authenticate. initialize advertises no methods, so a
 // client has nothing to choose.

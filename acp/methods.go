@@ -1,0 +1,42 @@
+package acp
+
+import (
+	"context"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/tandemhq/tandem/internal/jsonrpc"
+)
+
+// methods is the table of ACP methods tandem answers, each a thin handler
+// in the file of its method group. Params are decoded into the SDK's types
+// and checked with their Validate methods (-32602 when they do not fit);
+// any other method is answered -32601, the unstable ones tandem leaves out
+// (session/fork, session/delete, document/*, nes/*, providers/*) included.
+func (s *server) methods() jsonrpc.Methods {
+	return jsonrpc.Methods{
+		sdk.AgentMethodInitialize:             jsonrpc.Typed(s.Initialize),
+		sdk.AgentMethodAuthenticate:           jsonrpc.Typed(s.Authenticate),
+		sdk.AgentMethodLogout:                 jsonrpc.Typed(s.Logout),
+		sdk.AgentMethodSessionNew:             jsonrpc.Typed(s.NewSession),
+		sdk.AgentMethodSessionLoad:            jsonrpc.Typed(s.LoadSession),
+		sdk.AgentMethodSessionResume:          jsonrpc.Typed(s.ResumeSession),
+		sdk.AgentMethodSessionList:            jsonrpc.Typed(s.ListSessions),
+		sdk.AgentMethodSessionClose:           jsonrpc.Typed(s.CloseSession),
+		sdk.AgentMethodSessionPrompt:          jsonrpc.Typed(s.Prompt),
+		sdk.AgentMethodSessionCancel:          jsonrpc.Typed(s.Cancel),
+		sdk.AgentMethodSessionSetMode:         jsonrpc.Typed(s.SetSessionMode),
+		sdk.AgentMethodSessionSetConfigOption: jsonrpc.Typed(s.SetSessionConfigOption),
+	}
+}
+
+// inline names the methods that run on the connection's read loop, in
+// arrival order: session/cancel must act at once and never waits.
+func inline(method string) bool { return method == sdk.AgentMethodSessionCancel }
+
+// call makes a request to the client and decodes its answer.
+func call[R any](ctx context.Context, c *jsonrpc.Conn, method string, params any) (R, error) {
+	var r R
+	err := c.Call(ctx, method, params, &r)
+	return r, err
+}
