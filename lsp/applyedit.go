@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/local"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // noReason stands in when the editor rejects without saying why. The edit
@@ -50,7 +49,7 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 	}
 	var res applyEditResult
 	err := s.conn.call(ctx, "workspace/applyEdit", applyEditParams{Label: fe.Label, Edit: *plan.edit}, &res)
-	var rerr *jsonrpc2.Error
+	var rerr *jsonrpc.Error
 	switch {
 	case errors.As(err, &rerr):
 		// eglot answers a stale version with an error, not applied:false.

@@ -8,14 +8,14 @@
 // policy, tools), never write to stdout except through the connection, and
 // never write a file the editor could have edited itself.
 //
-// The JSON-RPC dispatcher (conn.go, frame.go) is our own, built on
-// go.lsp.dev/jsonrpc2 v0.10.0's message types (DecodeMessage, Call,
-// Response, ID, Error): that version's Conn closes the connection on a
-// malformed frame or a handler error, its Handlers chain serializes every
-// request, and a handler that calls the client deadlocks, none of which a
-// long-running prompt can live with. Here requests run concurrently,
-// notifications in arrival order on the read loop, and calls to the client
-// are answered through the read loop from any goroutine.
+// The wire is internal/jsonrpc's Conn in Content-Length framing, with
+// $/cancelRequest as its cancel notification: requests run concurrently,
+// lifecycle requests and notifications in arrival order on the read loop,
+// calls to the client work from any goroutine, and every message leaves
+// through the Conn's bounded outbox, so a session's updates keep their
+// order and a prompt's response follows its last update. conn.go holds
+// the settings; frame.go keeps a malformed header from ending the
+// connection and lets exit or a signal stop a blocked stdin read.
 //
 // Files: one per method group (lifecycle, sync, sessions, prompt,
 // symbols, codeaction, instructions, workspacesymbol); the Host side in

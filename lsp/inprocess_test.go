@@ -20,6 +20,13 @@ import (
 // checks the server's own goroutines (the subprocess tests cannot).
 func startInProcess(t *testing.T, model *llmtest.Server) *client {
 	t.Helper()
+	return startInProcessReading(t, model, func(r io.Reader) io.Reader { return r })
+}
+
+// startInProcessReading is startInProcess with the client reading the
+// server's output through wrap (a slow reader, to fill the outbox).
+func startInProcessReading(t *testing.T, model *llmtest.Server, wrap func(io.Reader) io.Reader) *client {
+	t.Helper()
 	a := agent.New(agent.Config{
 		Provider: anthropic.New(anthropic.Options{APIKey: "test", BaseURL: model.BaseURL(llmtest.Anthropic)}),
 		Model:    "test-model",
@@ -38,7 +45,7 @@ func startInProcess(t *testing.T, model *llmtest.Server) *client {
 		}
 		done <- 0
 	}()
-	return newClient(t, inW, outR, stderr, func() int { return <-done }, func() { inW.Close() })
+	return newClient(t, inW, wrap(outR), stderr, func() int { return <-done }, func() { inW.Close() })
 }
 
 // TestConcurrentTraffic types into a buffer, asks for symbols and cancels

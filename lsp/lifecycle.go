@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // Command ids workspace/executeCommand accepts (offered by codeAction).
@@ -65,7 +66,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
 	if s.state != stateNew {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received")
+		return nil, rpcError(jsonrpc.CodeInvalidRequest, "initialize was already received")
 	}
 	s.state, s.caps, s.enc, s.encName, s.folders = stateRunning, caps, enc, encName, folders
 	s.log.Info("initialized", "encoding", encName, "folders", folders)
@@ -103,4 +104,9 @@ func (s *Server) shutdown(ctx context.Context, _ json.RawMessage) (any, error) {
 	return nil, nil
 }
 
-func (s *Server) exit(context.Context, json.RawMessage) error { return errStop }
+// exit ends the connection. It runs on the read loop, so closing the
+// client's stream here means nothing after exit is read.
+func (s *Server) exit(context.Context, json.RawMessage) error {
+	s.endConn()
+	return s.in.Close()
+}

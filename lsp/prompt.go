@@ -44,10 +44,11 @@ func (s *Server) prompt(ctx context.Context, params json.RawMessage) (any, error
 	return s.runPrompt(ctx, ss, blocks)
 }
 
-// runPrompt runs one turn with a progress indicator around it.
+// runPrompt runs one turn with a progress indicator around it. The turn
+// runs on ctx, so $/cancelRequest (or the connection ending) stops it;
+// nothing else may call Session.Cancel for it, since a late call would hit
+// the next turn instead.
 func (s *Server) runPrompt(ctx context.Context, ss *session, blocks []agent.ContentBlock) (promptResult, error) {
-	stop := context.AfterFunc(ctx, ss.sess.Cancel)
-	defer stop()
 	pr := s.beginProgress(ctx, "tandem", "thinking")
 	ss.setProgress(pr)
 	reason, err := ss.sess.Prompt(ctx, blocks)

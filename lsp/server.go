@@ -9,10 +9,9 @@ import (
 	"log/slog"
 	"sync"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // ErrExitWithoutShutdown is Serve's result when the client sent exit (or
@@ -45,6 +44,8 @@ type Server struct {
 	log     *slog.Logger
 	version string
 	conn    *conn
+	in      *clientReader      // the client's stream, closed by exit
+	endConn context.CancelFunc // ends the connection (exit)
 	docs    *documents
 	indexes indexes // workspace folders' code indexes, for workspace/symbol
 
@@ -88,19 +89,21 @@ func NewServer(o Options) *Server {
 // returns nil after shutdown+exit and ErrExitWithoutShutdown otherwise.
 // Sessions the connection started are closed before it returns.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	s.conn = newConn(r, w, s.log)
-	if c, ok := r.(io.Closer); ok {
-		// Unblock the read loop when ctx ends (a signal) rather than
-		// waiting for the client to close the stream.
-		defer context.AfterFunc(ctx, func() { c.Close() })()
-	}
 	base, cancel := context.WithCancel(ctx)
+	defer cancel()
 	s.baseCtx = base
-	err := s.conn.run(ctx, s)
+	// exit ends the connection by cancelling its context: a signal (ctx)
+	// does the same.
+	connCtx, endConn := context.WithCancel(ctx)
+	defer endConn()
+	s.in = newClientReader(r, s.log)
+	s.endConn = endConn
+	s.conn = newConn(s, s.in, w, base)
+	err := s.conn.rpc.Serve(connCtx)
 	s.closeSessions()
 	s.indexes.releaseAll()
 	cancel()
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
+	if err != nil && !errors.Is(err, context.Canceled) {
 		s.log.Warn("connection ended", "err", err)
 	}
 	s.stateMu.Lock()
@@ -155,8 +158,18 @@ func (s *Server) methods() map[string]method {
 func ignoreNotification(context.Context, json.RawMessage) error { return nil }
 
 // inline keeps lifecycle requests on the read loop so nothing overtakes
-// initialize and nothing runs after shutdown has answered.
-func (s *Server) inline(m string) bool { return m == "initialize" || m == "shutdown" }
+// initialize and nothing runs after shutdown has answered. Notifications
+// tandem serves run there too, in arrival order: they are quick and
+// order-sensitive (didChange must land before the request that follows
+// it). None of these may call the client.
+func (s *Server) inline(m string) bool {
+	return m == "initialize" || m == "shutdown" || s.table[m].notify != nil
+}
+
+// serve is the connection's handler.
+func (s *Server) serve(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return s.handle(ctx, req.Method, req.Params, !req.IsNotification())
+}
 
 func (s *Server) handle(ctx context.Context, name string, params json.RawMessage, isCall bool) (any, error) {
 	s.stateMu.Lock()
@@ -170,9 +183,9 @@ func (s *Server) handle(ctx context.Context, name string, params json.RawMessage
 		if !isCall {
 			return nil, nil // LSP: notifications before initialize are dropped
 		}
-		return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first")
+		return nil, rpcError(codeServerNotInitialized, "the server is not initialized: send initialize first")
 	case state == stateShutdown:
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down: only exit is accepted")
+		return nil, rpcError(jsonrpc.CodeInvalidRequest, "the server is shutting down: only exit is accepted")
 	}
 	m, ok := s.table[name]
 	switch {
@@ -180,11 +193,11 @@ func (s *Server) handle(ctx context.Context, name string, params json.RawMessage
 		return nil, nil // unknown notifications ($/ and others) are ignored
 	case !ok:
 		if why, known := unimplemented()[name]; known {
-			return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, name+": "+why)
+			return nil, rpcError(jsonrpc.CodeMethodNotFound, name+": "+why)
 		}
-		return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method %q is not supported by tandem", name))
+		return nil, rpcError(jsonrpc.CodeMethodNotFound, fmt.Sprintf("method %q is not supported by tandem", name))
 	case isCall && m.call == nil:
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s is a notification; send it without an id", name))
+		return nil, rpcError(jsonrpc.CodeInvalidRequest, fmt.Sprintf("%s is a notification; send it without an id", name))
 	case !isCall && m.notify == nil:
 		return nil, nil // a request sent as a notification: nobody to answer
 	case isCall:
@@ -197,16 +210,16 @@ func (s *Server) handle(ctx context.Context, name string, params json.RawMessage
 // decode reads params into v, answering InvalidParams on a mismatch.
 func decode(params json.RawMessage, v any) error {
 	if len(params) == 0 || string(params) == "null" {
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "params are required")
+		return rpcError(jsonrpc.CodeInvalidParams, "params are required")
 	}
 	if err := json.Unmarshal(params, v); err != nil {
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+err.Error())
+		return rpcError(jsonrpc.CodeInvalidParams, "invalid params: "+err.Error())
 	}
 	return nil
 }
 
 func invalidParams(format string, args ...any) error {
-	return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf(format, args...))
+	return rpcError(jsonrpc.CodeInvalidParams, fmt.Sprintf(format, args...))
 }
 
 // encoding returns the negotiated position encoding.

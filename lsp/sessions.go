@@ -6,15 +6,10 @@ import (
 	"errors"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
-
-// codeRequestFailed is LSP 3.17's RequestFailed: the request was valid but
-// could not be served (no model configured, a prompt already running).
-const codeRequestFailed jsonrpc2.Code = -32803
 
 // agentError gives agent errors their JSON-RPC codes; the messages already
 // say what to do.
@@ -23,9 +18,9 @@ func agentError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, agent.ErrNoSession), errors.Is(err, agent.ErrInvalidCwd):
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		return rpcError(jsonrpc.CodeInvalidParams, err.Error())
 	case errors.Is(err, agent.ErrBusy), errors.Is(err, agent.ErrClosed), errors.Is(err, agent.ErrNotConfigured):
-		return jsonrpc2.NewError(codeRequestFailed, err.Error())
+		return rpcError(codeRequestFailed, err.Error())
 	}
 	return err
 }
@@ -63,10 +58,10 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return afterReply{
-		result: newSessionResult{SessionID: ss.id, Modes: modesOf(ss.sess.Mode())},
-		then:   ss.release,
-	}, nil
+	// Updates the session produced while starting go out once the client
+	// has its id, after this response.
+	jsonrpc.AfterResponse(ctx, ss.release)
+	return newSessionResult{SessionID: ss.id, Modes: modesOf(ss.sess.Mode())}, nil
 }
 
 // startSession creates a session; its updates are held until release.
@@ -182,7 +177,7 @@ func (s *Server) session(id string) (*session, error) {
 	if ss := s.sessions[id]; ss != nil {
 		return ss, nil
 	}
-	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "no session "+quote(id)+" on this connection: call tandem/newSession or tandem/loadSession first")
+	return nil, rpcError(jsonrpc.CodeInvalidParams, "no session "+quote(id)+" on this connection: call tandem/newSession or tandem/loadSession first")
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
