@@ -141,12 +141,13 @@ func NewConn(r io.Reader, w io.Writer, o Options) *Conn {
 // cancelled, and returns once every goroutine it started has stopped: nil
 // after a clean end of input, ctx's error, or the read or framing error.
 //
-// When ctx ends, Serve closes the reader if it is an io.Closer, so that a
-// read in progress returns (a reader that cannot be closed, or whose read
-// ignores the close, is left to finish on its own; what it reads then is
-// dropped). A writer stuck for DrainTimeout (a peer that no
-// longer reads) is closed the same way if it is an io.Closer. Serve may be
-// called once.
+// When ctx ends, Serve stops reading at once: the input is read on a
+// goroutine of its own (see pump), so a read that nothing can interrupt
+// does not hold Serve. That goroutine is the one Serve may leave behind;
+// it ends when its Read returns, and what it read then is dropped. The
+// reader is also closed if it is an io.Closer, so that such a read
+// returns. A writer stuck for DrainTimeout (a peer that no longer reads)
+// is closed the same way if it is an io.Closer. Serve may be called once.
 func (c *Conn) Serve(ctx context.Context) error {
 	err := ErrClosed
 	c.serveOnce.Do(func() { err = c.serve(ctx) })
@@ -158,8 +159,11 @@ func (c *Conn) serve(ctx context.Context) error {
 	defer cancelHandlers()
 	go c.writer()
 
+	stopReading := make(chan struct{})
+	stopPump := sync.OnceFunc(func() { close(stopReading) })
+	defer stopPump() // ends the pump once the input is done with
 	readDone := make(chan error, 1)
-	go func() { readDone <- c.readLoop(handlerCtx) }()
+	go func() { readDone <- c.readLoop(handlerCtx, ctx, stopReading) }()
 
 	var err error
 	select {
@@ -169,18 +173,13 @@ func (c *Conn) serve(ctx context.Context) error {
 		}
 	case <-ctx.Done():
 		err = ctx.Err()
+		stopPump()
 		if cl, ok := c.r.(io.Closer); ok {
 			cl.Close()
-			// Closing does not interrupt a read on every kind of file
-			// (a terminal, say); such a reader is left behind, bounded.
-			t := time.NewTimer(c.o.DrainTimeout)
-			select {
-			case <-readDone:
-			case <-t.C:
-				c.log.Warn("jsonrpc: the input did not end when closed; leaving its reader behind")
-			}
-			t.Stop()
 		}
+		// An inline handler on the read loop returns once its ctx ends.
+		cancelHandlers()
+		<-readDone
 	}
 	// No handler starts from here on, so the wait below is final.
 	c.inflightMu.Lock()

@@ -3,14 +3,18 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
 // readLoop reads frames until the input ends, answering what is invalid
 // itself, handing requests and notifications to dispatch and responses to
-// the Calls waiting for them.
-func (c *Conn) readLoop(ctx context.Context) error {
-	fr := newFrameReader(c.o.Framing, c.r, c.o.MaxInbound)
+// the Calls waiting for them. It reads through a pump, so it returns
+// errStopped as soon as stop is closed, even while the input blocks, and
+// reads no further frame once serveCtx has ended (an inline exit handler
+// that ends it is the last thing read).
+func (c *Conn) readLoop(ctx, serveCtx context.Context, stop chan struct{}) error {
+	fr := newFrameReader(c.o.Framing, newPump(c.r, stop), c.o.MaxInbound)
 	for {
 		raw, size, err := fr.next()
 		if size > c.o.MaxInbound {
@@ -18,8 +22,17 @@ func (c *Conn) readLoop(ctx context.Context) error {
 		} else if size > 0 {
 			c.handleFrame(ctx, raw)
 		}
+		var he *headerError
+		if errors.As(err, &he) {
+			c.log.Warn("jsonrpc: skipping an unusable header block", "reason", he.reason)
+			c.reply(ctx, nullID, nil, &Error{Code: CodeParseError, Message: "Parse error: " + he.reason})
+			continue
+		}
 		if err != nil {
 			return err
+		}
+		if serveCtx.Err() != nil {
+			return errStopped
 		}
 	}
 }
