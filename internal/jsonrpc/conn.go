@@ -141,12 +141,11 @@ func NewConn(r io.Reader, w io.Writer, o Options) *Conn {
 // cancelled, and returns once every goroutine it started has stopped: nil
 // after a clean end of input, ctx's error, or the read or framing error.
 //
-// When ctx ends, Serve stops reading at once: the input is read on a
-// goroutine of its own (see pump), so a read that nothing can interrupt
-// does not hold Serve. That goroutine is the one Serve may leave behind;
-// it ends when its Read returns, and what it read then is dropped. The
-// reader is also closed if it is an io.Closer, so that such a read
-// returns. A writer stuck for DrainTimeout (a peer that no longer reads)
+// When ctx ends, Serve closes the reader if it is an io.Closer and stops
+// reading at once, without waiting for a read in progress (see readGate):
+// a read that closing does not interrupt cannot hold Serve. The read
+// loop's goroutine is then the one Serve leaves behind; it ends as soon as
+// that Read returns, and what it read is dropped. A writer stuck for DrainTimeout (a peer that no longer reads)
 // is closed the same way if it is an io.Closer. Serve may be called once.
 func (c *Conn) Serve(ctx context.Context) error {
 	err := ErrClosed
@@ -159,11 +158,9 @@ func (c *Conn) serve(ctx context.Context) error {
 	defer cancelHandlers()
 	go c.writer()
 
-	stopReading := make(chan struct{})
-	stopPump := sync.OnceFunc(func() { close(stopReading) })
-	defer stopPump() // ends the pump once the input is done with
-	readDone := make(chan error, 1)
-	go func() { readDone <- c.readLoop(handlerCtx, ctx, stopReading) }()
+	gate := &readGate{}
+	readDone := make(chan error, 1) // buffered: a read loop left behind must not block
+	go func() { readDone <- c.readLoop(handlerCtx, ctx, gate) }()
 
 	var err error
 	select {
@@ -173,13 +170,13 @@ func (c *Conn) serve(ctx context.Context) error {
 		}
 	case <-ctx.Done():
 		err = ctx.Err()
-		stopPump()
 		if cl, ok := c.r.(io.Closer); ok {
 			cl.Close()
 		}
-		// An inline handler on the read loop returns once its ctx ends.
+		// An inline handler on the read loop returns once its ctx ends;
+		// then the gate closes, and nothing more is handled.
 		cancelHandlers()
-		<-readDone
+		gate.close()
 	}
 	// No handler starts from here on, so the wait below is final.
 	c.inflightMu.Lock()

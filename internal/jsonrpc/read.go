@@ -3,31 +3,23 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 )
 
 // readLoop reads frames until the input ends, answering what is invalid
 // itself, handing requests and notifications to dispatch and responses to
-// the Calls waiting for them. It reads through a pump, so it returns
-// errStopped as soon as stop is closed, even while the input blocks, and
-// reads no further frame once serveCtx has ended (an inline exit handler
-// that ends it is the last thing read).
-func (c *Conn) readLoop(ctx, serveCtx context.Context, stop chan struct{}) error {
-	fr := newFrameReader(c.o.Framing, newPump(c.r, stop), c.o.MaxInbound)
+// the Calls waiting for them. It handles each frame inside gate (see
+// readGate), and reads no further frame once serveCtx has ended (an inline
+// exit handler that ends it is the last thing handled).
+func (c *Conn) readLoop(ctx, serveCtx context.Context, gate *readGate) error {
+	fr := newFrameReader(c.o.Framing, c.r, c.o.MaxInbound)
 	for {
 		raw, size, err := fr.next()
-		if size > c.o.MaxInbound {
-			c.refuseOversized(ctx, raw, size)
-		} else if size > 0 {
-			c.handleFrame(ctx, raw)
+		if !gate.enter() {
+			return errStopped
 		}
-		var he *headerError
-		if errors.As(err, &he) {
-			c.log.Warn("jsonrpc: skipping an unusable header block", "reason", he.reason)
-			c.reply(ctx, nullID, nil, &Error{Code: CodeParseError, Message: "Parse error: " + he.reason})
-			continue
-		}
+		err = c.handleRead(ctx, raw, size, err)
+		gate.leave()
 		if err != nil {
 			return err
 		}
@@ -35,6 +27,24 @@ func (c *Conn) readLoop(ctx, serveCtx context.Context, stop chan struct{}) error
 			return errStopped
 		}
 	}
+}
+
+// handleRead handles what one fr.next returned; the error it returns ends
+// the read loop.
+func (c *Conn) handleRead(ctx context.Context, raw []byte, size int, err error) error {
+	if size > c.o.MaxInbound {
+		c.refuseOversized(ctx, raw, size)
+	} else if size > 0 {
+		c.handleFrame(ctx, raw)
+	}
+	// headerReader returns it unwrapped; a type assertion keeps the
+	// common path (err nil) free of allocations.
+	if he, ok := err.(*headerError); ok {
+		c.log.Warn("jsonrpc: skipping an unusable header block", "reason", he.reason)
+		c.reply(ctx, nullID, nil, &Error{Code: CodeParseError, Message: "Parse error: " + he.reason})
+		return nil
+	}
+	return err
 }
 
 func (c *Conn) handleFrame(ctx context.Context, raw []byte) {

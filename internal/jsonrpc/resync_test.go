@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -95,14 +96,15 @@ func TestCutShort(t *testing.T) {
 // stuckReader blocks in Read until released, whatever else happens to it,
 // as a read on a blocking stdin pipe does when the pipe is closed.
 type stuckReader struct {
+	once    sync.Once
 	entered chan struct{}
 	release chan struct{}
 }
 
 func (s *stuckReader) Read(p []byte) (int, error) {
-	close(s.entered)
+	s.once.Do(func() { close(s.entered) })
 	<-s.release
-	return copy(p, "x"), nil
+	return copy(p, "Content-Length: 2\r\n\r\n{}"), nil
 }
 
 func (s *stuckReader) Close() error { return nil } // does not interrupt Read
