@@ -29,10 +29,6 @@ type Config struct {
 
 	MaxTokens       int
 	MaxTurnRequests int
-
-	// Raw is config.json as read, for packages that own their own section
-	// (instructions, mcp).
-	Raw map[string]json.RawMessage
 }
 
 // File is the shape of config.json. Keys mirror the environment names.
@@ -91,7 +87,10 @@ func Load(getenv func(string) string) (Config, error) {
 	case err != nil:
 		return c, fmt.Errorf("config: %w", err)
 	default:
-		if err := json.Unmarshal(b, &c.Raw); err != nil {
+		// Checked on its own so a syntax error reads as one, apart from a
+		// field of the wrong type.
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(b, &obj); err != nil {
 			return c, fmt.Errorf("config: %s is not valid JSON: %w", path, err)
 		}
 		if err := json.Unmarshal(b, &f); err != nil {
@@ -156,19 +155,6 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
-}
-
-// Section decodes one top-level section of config.json into v. A missing
-// section leaves v unchanged.
-func (c Config) Section(name string, v any) error {
-	raw, ok := c.Raw[name]
-	if !ok {
-		return nil
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("config: %s section: %w", name, err)
-	}
-	return nil
 }
 
 // String describes the configuration without secrets.
