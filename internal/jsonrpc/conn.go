@@ -145,8 +145,9 @@ func NewConn(r io.Reader, w io.Writer, o Options) *Conn {
 // reading at once, without waiting for a read in progress (see readGate):
 // a read that closing does not interrupt cannot hold Serve. The read
 // loop's goroutine is then the one Serve leaves behind; it ends as soon as
-// that Read returns, and what it read is dropped. A writer stuck for DrainTimeout (a peer that no longer reads)
-// is closed the same way if it is an io.Closer. Serve may be called once.
+// that Read returns, and what it read is dropped. A writer stuck for
+// DrainTimeout (a peer that no longer reads) is closed the same way if it
+// is an io.Closer. Serve may be called once.
 func (c *Conn) Serve(ctx context.Context) error {
 	err := ErrClosed
 	c.serveOnce.Do(func() { err = c.serve(ctx) })
