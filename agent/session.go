@@ -75,6 +75,7 @@ type actorState struct {
 	always  map[string]PermissionKind // remembered "always" answers, by tool name
 	catalog *tools.Registry           // used from the actor only
 	extra   extraState
+	usage   usageState
 }
 
 // NewSession starts a session in o.Cwd.

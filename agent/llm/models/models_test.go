@@ -49,9 +49,9 @@ func TestWindowsPrecedence(t *testing.T) {
 		want  int
 		src   models.Source
 	}{
-		{"gpt-4.1", 50_000, models.FromEnv},          // env wins over the file for the current model
-		{"local", 12_000, models.FromConfig},         // env applies to the current model only
-		{"served", 24_576, models.FromServer},        // discovered
+		{"gpt-4.1", 50_000, models.FromEnv},   // env wins over the file for the current model
+		{"local", 12_000, models.FromConfig},  // env applies to the current model only
+		{"served", 24_576, models.FromServer}, // discovered
 		{"claude-haiku-4-5", 200_000, models.FromBuiltin},
 		{"mystery", models.DefaultContext, models.FromFallback},
 		{"mystery", models.DefaultContext, models.FromFallback},
