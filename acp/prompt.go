@@ -82,7 +82,7 @@ func turnUsage(s *agent.Session) *sdk.Usage {
 		}
 		return &n
 	}
-	in := t.InputTokens + t.CacheReadTokens + t.CacheWriteTokens
+	in := t.PromptTokens()
 	return &sdk.Usage{InputTokens: in, OutputTokens: t.OutputTokens, TotalTokens: in + t.OutputTokens,
 		CachedReadTokens: opt(t.CacheReadTokens), CachedWriteTokens: opt(t.CacheWriteTokens), ThoughtTokens: opt(t.ReasoningTokens)}
 }

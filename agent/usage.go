@@ -58,9 +58,12 @@ func (t *UsageTotals) add(model string, u llm.Usage) {
 	}
 }
 
+// PromptTokens counts every input token, cached or not.
+func (t UsageTotals) PromptTokens() int { return models.Reported(t.Usage) }
+
 // CacheHitRate is the share of input tokens read from the provider's cache.
 func (t UsageTotals) CacheHitRate() float64 {
-	in := models.Reported(t.Usage)
+	in := t.PromptTokens()
 	if in == 0 {
 		return 0
 	}

@@ -17,6 +17,14 @@
 // the settings; frame.go keeps a malformed header from ending the
 // connection and lets exit or a signal stop a blocked stdin read.
 //
+// Usage: after every model request a session sends tandem/update whose
+// update is ACP's usage_update ({"sessionUpdate":"usage_update","used":
+// tokens in the context, "size": the model's window, "cost": {"amount",
+// "currency":"USD"} cumulative for the session when the price is known}),
+// and the tandem/prompt result carries "usage", the turn's tokens in ACP's
+// Usage shape (inputTokens, outputTokens, totalTokens, cachedReadTokens,
+// cachedWriteTokens, thoughtTokens) plus "cost" in dollars when known.
+//
 // Files: one per method group (lifecycle, sync, sessions, prompt,
 // symbols, codeaction, instructions, workspacesymbol); the Host side in
 // session, applyedit, permission and progress; what is left out in

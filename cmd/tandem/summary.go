@@ -18,7 +18,7 @@ func (h *cliHost) summary(t agent.UsageTotals) {
 	defer h.mu.Unlock()
 	parts := []string{
 		plural(t.Requests, "request"),
-		fmt.Sprintf("%s input tokens (%.0f%% cached)", thousands(t.InputTokens+t.CacheReadTokens+t.CacheWriteTokens), 100*t.CacheHitRate()),
+		fmt.Sprintf("%s input tokens (%.0f%% cached)", thousands(t.PromptTokens()), 100*t.CacheHitRate()),
 		thousands(t.OutputTokens) + " output",
 	}
 	if t.ReasoningTokens > 0 {
