@@ -38,10 +38,6 @@ type Config struct {
 	// CompactAt is the share of the window at which compaction starts
 	// (config.json "compactAt", default DefaultCompactAt).
 	CompactAt float64
-
-	// Raw is config.json as read, for packages that own their own section
-	// (instructions, mcp).
-	Raw map[string]json.RawMessage
 }
 
 // File is the shape of config.json. Keys mirror the environment names.
@@ -107,7 +103,10 @@ func Load(getenv func(string) string) (Config, error) {
 	case err != nil:
 		return c, fmt.Errorf("config: %w", err)
 	default:
-		if err := json.Unmarshal(b, &c.Raw); err != nil {
+		// Checked on its own so a syntax error reads as one, apart from a
+		// field of the wrong type.
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(b, &obj); err != nil {
 			return c, fmt.Errorf("config: %s is not valid JSON: %w", path, err)
 		}
 		if err := json.Unmarshal(b, &f); err != nil {
@@ -176,19 +175,6 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
-}
-
-// Section decodes one top-level section of config.json into v. A missing
-// section leaves v unchanged.
-func (c Config) Section(name string, v any) error {
-	raw, ok := c.Raw[name]
-	if !ok {
-		return nil
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("config: %s section: %w", name, err)
-	}
-	return nil
 }
 
 // String describes the configuration without secrets.

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/local"
 )
 
@@ -158,11 +159,11 @@ func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionReq
 	for _, c := range req.ToolCall.Content {
 		switch {
 		case c.Type == "diff" && c.NewText != nil:
-			old := ""
+			fe := edits.FileEdit{Path: c.Path, New: *c.NewText, Create: c.OldText == nil}
 			if c.OldText != nil {
-				old = *c.OldText
+				fe.Old = *c.OldText
 			}
-			fmt.Fprint(h.errw, lineDiff(old, *c.NewText))
+			fmt.Fprint(h.errw, edits.Unified(c.Path, fe))
 		case c.Content != nil:
 			fmt.Fprintln(h.errw, c.Content.Text)
 		}
@@ -192,22 +193,4 @@ func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionReq
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
-}
-
-// lineDiff is a plain removed/added listing for the terminal prompt.
-func lineDiff(old, new string) string {
-	var b strings.Builder
-	if old != "" {
-		for _, l := range strings.SplitAfter(old, "\n") {
-			if l != "" {
-				b.WriteString("- " + strings.TrimSuffix(l, "\n") + "\n")
-			}
-		}
-	}
-	for _, l := range strings.SplitAfter(new, "\n") {
-		if l != "" {
-			b.WriteString("+ " + strings.TrimSuffix(l, "\n") + "\n")
-		}
-	}
-	return b.String()
 }
