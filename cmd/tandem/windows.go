@@ -24,7 +24,7 @@ func newWindows(cfg config.Config, log *slog.Logger) *models.Windows {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
 	defer cancel()
-	n, err := models.Discover(ctx, nil, cfg.OpenAIBaseURL, cfg.Model)
+	n, err := models.Discover(ctx, nil, cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model)
 	if err != nil {
 		log.Debug("context window not reported", "model", cfg.Model, "err", err)
 		return w

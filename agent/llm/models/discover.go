@@ -16,8 +16,10 @@ import (
 // /api/show (model_info "<arch>.context_length"). baseURL is the OpenAI
 // base ("http://host:port/v1"). It returns 0 and an error when no route
 // answers with a size; hosted APIs report none, which is not a problem.
-// The caller bounds the time with ctx.
-func Discover(ctx context.Context, client *http.Client, baseURL, model string) (int, error) {
+// The caller bounds the time with ctx. apiKey, when set, goes with each
+// request as a bearer token (vLLM started with --api-key wants it); it is
+// sent to baseURL's server only, like every model request.
+func Discover(ctx context.Context, client *http.Client, baseURL, apiKey, model string) (int, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
@@ -31,19 +33,19 @@ func Discover(ctx context.Context, client *http.Client, baseURL, model string) (
 		}
 		return n
 	}
-	if n := try("models", func() (int, error) { return fromModels(ctx, client, base+"/models", model) }); n > 0 {
+	if n := try("models", func() (int, error) { return fromModels(ctx, get{client, apiKey}, base+"/models", model) }); n > 0 {
 		return n, nil
 	}
-	if n := try("props", func() (int, error) { return fromProps(ctx, client, root+"/props") }); n > 0 {
+	if n := try("props", func() (int, error) { return fromProps(ctx, get{client, apiKey}, root+"/props") }); n > 0 {
 		return n, nil
 	}
-	if n := try("api/show", func() (int, error) { return fromOllama(ctx, client, root+"/api/show", model) }); n > 0 {
+	if n := try("api/show", func() (int, error) { return fromOllama(ctx, get{client, apiKey}, root+"/api/show", model) }); n > 0 {
 		return n, nil
 	}
 	return 0, fmt.Errorf("models: %s reports no context window for %s (%s)", base, model, strings.Join(errs, "; "))
 }
 
-func fromModels(ctx context.Context, c *http.Client, url, model string) (int, error) {
+func fromModels(ctx context.Context, c get, url, model string) (int, error) {
 	var body struct {
 		Data []struct {
 			ID          string `json:"id"`
@@ -54,7 +56,7 @@ func fromModels(ctx context.Context, c *http.Client, url, model string) (int, er
 			} `json:"meta"`
 		} `json:"data"`
 	}
-	if err := getJSON(ctx, c, http.MethodGet, url, nil, &body); err != nil {
+	if err := c.json(ctx, http.MethodGet, url, nil, &body); err != nil {
 		return 0, err
 	}
 	for _, m := range body.Data {
@@ -74,14 +76,14 @@ func fromModels(ctx context.Context, c *http.Client, url, model string) (int, er
 	return 0, nil
 }
 
-func fromProps(ctx context.Context, c *http.Client, url string) (int, error) {
+func fromProps(ctx context.Context, c get, url string) (int, error) {
 	var body struct {
 		NCtx     int `json:"n_ctx"`
 		Settings struct {
 			NCtx int `json:"n_ctx"`
 		} `json:"default_generation_settings"`
 	}
-	if err := getJSON(ctx, c, http.MethodGet, url, nil, &body); err != nil {
+	if err := c.json(ctx, http.MethodGet, url, nil, &body); err != nil {
 		return 0, err
 	}
 	if body.Settings.NCtx > 0 {
@@ -90,12 +92,12 @@ func fromProps(ctx context.Context, c *http.Client, url string) (int, error) {
 	return body.NCtx, nil
 }
 
-func fromOllama(ctx context.Context, c *http.Client, url, model string) (int, error) {
+func fromOllama(ctx context.Context, c get, url, model string) (int, error) {
 	req, _ := json.Marshal(map[string]string{"model": model})
 	var body struct {
 		ModelInfo map[string]json.RawMessage `json:"model_info"`
 	}
-	if err := getJSON(ctx, c, http.MethodPost, url, req, &body); err != nil {
+	if err := c.json(ctx, http.MethodPost, url, req, &body); err != nil {
 		return 0, err
 	}
 	for k, v := range body.ModelInfo {
@@ -109,8 +111,14 @@ func fromOllama(ctx context.Context, c *http.Client, url, model string) (int, er
 	return 0, nil
 }
 
-// getJSON reads one small JSON answer; anything but 200 is an error.
-func getJSON(ctx context.Context, c *http.Client, method, url string, body []byte, into any) error {
+// get is the client and key the metadata requests go with.
+type get struct {
+	client *http.Client
+	key    string
+}
+
+// json reads one small JSON answer; anything but 200 is an error.
+func (c get) json(ctx context.Context, method, url string, body []byte, into any) error {
 	var r io.Reader
 	if body != nil {
 		r = bytes.NewReader(body)
@@ -122,7 +130,10 @@ func getJSON(ctx context.Context, c *http.Client, method, url string, body []byt
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := c.Do(req)
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	resp, err := c.client.Do(req)
 	if err != nil {
 		return err
 	}

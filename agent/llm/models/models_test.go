@@ -2,6 +2,9 @@ package models_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -73,7 +76,7 @@ func TestDiscover(t *testing.T) {
 			srv.ReportWindow(style, "qwen3:8b", 40_960)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			n, err := models.Discover(ctx, nil, srv.BaseURL(llmtest.OpenAI), "qwen3:8b")
+			n, err := models.Discover(ctx, nil, srv.BaseURL(llmtest.OpenAI), "", "qwen3:8b")
 			if err != nil || n != 40_960 {
 				t.Fatalf("Discover = %d, %v; want 40960", n, err)
 			}
@@ -81,7 +84,7 @@ func TestDiscover(t *testing.T) {
 	}
 	t.Run("nothing reported", func(t *testing.T) {
 		srv := llmtest.NewServer(t)
-		n, err := models.Discover(context.Background(), nil, srv.BaseURL(llmtest.OpenAI), "gpt-5")
+		n, err := models.Discover(context.Background(), nil, srv.BaseURL(llmtest.OpenAI), "", "gpt-5")
 		if err == nil || n != 0 {
 			t.Fatalf("Discover = %d, %v; want an error", n, err)
 		}
@@ -121,5 +124,23 @@ func TestEstimatorCalibrates(t *testing.T) {
 	other := &llm.Request{Model: "other", System: req.System, Messages: req.Messages}
 	if got := e.Estimate(other); got != first {
 		t.Errorf("calibration leaked to another model: %d, want %d", got, first)
+	}
+}
+
+// A vLLM started with --api-key answers /v1/models only with the key.
+func TestDiscoverSendsKey(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer sk-local" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprint(w, `{"data":[{"id":"m","max_model_len":8192}]}`)
+	}))
+	defer hs.Close()
+	if n, err := models.Discover(context.Background(), hs.Client(), hs.URL+"/v1", "sk-local", "m"); n != 8192 {
+		t.Errorf("with the key: %d, %v", n, err)
+	}
+	if n, _ := models.Discover(context.Background(), hs.Client(), hs.URL+"/v1", "", "m"); n != 0 {
+		t.Errorf("without the key: %d, want nothing", n)
 	}
 }
