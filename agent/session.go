@@ -76,6 +76,7 @@ type actorState struct {
 	grants  policy.Rules    // remembered "always" answers, as rules
 	catalog *tools.Registry // used from the actor only
 	extra   extraState
+	usage   usageState
 }
 
 // NewSession starts a session in o.Cwd.

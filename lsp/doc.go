@@ -18,6 +18,14 @@
 // header with a parse error and goes on, and exit or a signal stops it
 // even while a stdin read blocks.
 //
+// Usage: after every model request a session sends tandem/update whose
+// update is ACP's usage_update ({"sessionUpdate":"usage_update","used":
+// tokens in the context, "size": the model's window, "cost": {"amount",
+// "currency":"USD"} cumulative for the session when the price is known}),
+// and the tandem/prompt result carries "usage", the turn's tokens in ACP's
+// Usage shape (inputTokens, outputTokens, totalTokens, cachedReadTokens,
+// cachedWriteTokens, thoughtTokens) plus "cost" in dollars when known.
+//
 // Files: one per method group (lifecycle, sync, sessions, prompt,
 // symbols, codeaction, instructions, workspacesymbol); the Host side in
 // session, applyedit, permission and progress; what is left out in

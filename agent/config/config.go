@@ -29,6 +29,15 @@ type Config struct {
 
 	MaxTokens       int
 	MaxTurnRequests int
+
+	// ContextWindows are config.json's per-model windows (tokens);
+	// ContextWindow is TANDEM_CONTEXT_WINDOW, which applies to the model in
+	// use and wins over the file (0: unset).
+	ContextWindows map[string]int
+	ContextWindow  int
+	// CompactAt is the share of the window at which compaction starts
+	// (config.json "compactAt", default DefaultCompactAt).
+	CompactAt float64
 }
 
 // File is the shape of config.json. Keys mirror the environment names.
@@ -42,7 +51,14 @@ type File struct {
 	OpenAIBaseURL    string   `json:"openaiBaseUrl"`
 	MaxTokens        int      `json:"maxTokens"`
 	MaxTurnRequests  int      `json:"maxTurnRequests"`
+
+	ContextWindows map[string]int `json:"contextWindows"`
+	CompactAt      float64        `json:"compactAt"`
 }
+
+// DefaultCompactAt is the share of the context window a request may fill
+// before compaction starts.
+const DefaultCompactAt = 0.8
 
 // Default models per provider, used when none is configured.
 const (
@@ -117,6 +133,10 @@ func Load(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("config: TANDEM_MAX_TURN_REQUESTS=%q is not a positive number", v)
 		}
 		c.MaxTurnRequests = n
+	}
+
+	if err := c.loadContext(getenv, f); err != nil {
+		return c, err
 	}
 
 	switch c.Provider {

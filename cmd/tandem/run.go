@@ -59,6 +59,8 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	defer stop()
 	reason, err := s.Prompt(context.WithoutCancel(ctx), []agent.ContentBlock{{Type: "text", Text: text}})
 	h.finish()
+	turn, _ := s.Usage()
+	h.summary(turn)
 	if err != nil {
 		return err
 	}
@@ -82,7 +84,8 @@ type cliHost struct {
 
 	mu      sync.Mutex // guards the fields below and the writers
 	titles  map[string]string
-	midLine bool // stdout does not end in a newline
+	midLine bool                // stdout does not end in a newline
+	context *agent.ContextUsage // the latest usage_update
 }
 
 var _ agent.Host = (*cliHost)(nil)
@@ -114,6 +117,8 @@ func (h *cliHost) Send(u agent.Update) {
 			}
 			fmt.Fprintf(h.errw, "  ✗ %s%s\n", h.titles[u.Tool.ID], msg)
 		}
+	case agent.UsageUpdated:
+		h.context = u.Usage
 	case agent.PlanUpdated:
 		h.endLine()
 		for _, e := range u.Plan {
