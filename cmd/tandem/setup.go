@@ -51,6 +51,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Store:           st,
 		Instructions:    &instr,
 		RepoMapTokens:   mapTokens,
+		Windows:         newWindows(cfg, log),
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 	})
