@@ -38,6 +38,9 @@ type Config struct {
 	// CompactAt is the share of the window at which compaction starts
 	// (config.json "compactAt", default DefaultCompactAt).
 	CompactAt float64
+	// RepoMapTokens is config.json's repoMap.tokens, the budget of the
+	// repository map; nil when the file does not set it.
+	RepoMapTokens *int
 }
 
 // File is the shape of config.json. Keys mirror the environment names.
@@ -54,6 +57,9 @@ type File struct {
 
 	ContextWindows map[string]int `json:"contextWindows"`
 	CompactAt      float64        `json:"compactAt"`
+	RepoMap        struct {
+		Tokens *int `json:"tokens"`
+	} `json:"repoMap"`
 }
 
 // DefaultCompactAt is the share of the context window a request may fill
@@ -135,6 +141,7 @@ func Load(getenv func(string) string) (Config, error) {
 		c.MaxTurnRequests = n
 	}
 
+	c.RepoMapTokens = f.RepoMap.Tokens
 	if err := c.loadContext(getenv, f); err != nil {
 		return c, err
 	}

@@ -15,19 +15,14 @@ import (
 // of the map a session's first request carries. Absent means the default;
 // 0 turns the map off; a negative budget is a mistake worth saying so.
 func repoMapTokens(cfg config.Config) (int, error) {
-	sec := struct {
-		Tokens *int `json:"tokens"`
-	}{}
-	if err := cfg.Section("repoMap", &sec); err != nil {
-		return 0, err
-	}
-	if sec.Tokens == nil {
+	t := cfg.RepoMapTokens
+	if t == nil {
 		return codeindex.DefaultMapTokens, nil
 	}
-	if *sec.Tokens < 0 {
-		return 0, fmt.Errorf("config: repoMap.tokens is %d; use 0 to turn the map off", *sec.Tokens)
+	if *t < 0 {
+		return 0, fmt.Errorf("config: repoMap.tokens is %d; use 0 to turn the map off", *t)
 	}
-	return *sec.Tokens, nil
+	return *t, nil
 }
 
 // focusList collects repeated --focus flags.
