@@ -73,8 +73,8 @@ func buildGraph(files []*File) *refGraph {
 	}
 	// users[id] counts the files using name id. A name nearly every file
 	// uses (a builtin type such as string, err, ctx) links everything to
-	// whatever happens to define it; such names weigh less, and past half
-	// the files nothing.
+	// whatever happens to define it; such names weigh less (the square of
+	// their inverse document frequency), and past half the files nothing.
 	// Each name is looked up once; resolved[lo[f]:lo[f+1]] are f's.
 	users := make([]int32, len(g.defs))
 	var resolved []int32
@@ -104,7 +104,8 @@ func buildGraph(files []*File) *refGraph {
 			if len(ds) == 1 && ds[0] == int32(fi) {
 				continue // only this file defines it: no link
 			}
-			w := math.Log2(1+n/float64(users[id])) / float64(len(ds))
+			idf := math.Log(1 + n/float64(users[id]))
+			w := idf * idf / float64(len(ds))
 			g.uses[fi] = append(g.uses[fi], use{id, w})
 			for _, d := range ds {
 				if d != int32(fi) {
