@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // Call is one tool call as the policy sees it.
@@ -49,7 +50,7 @@ func newTarget(c Call) target {
 	case c.Path != "":
 		t.kind = kindPath
 		t.protected = c.Protected
-		if rel, err := filepath.Rel(c.Root, c.Path); err == nil && filepath.IsLocal(rel) {
+		if rel, ok := pathx.Within(c.Root, c.Path); ok {
 			t.rel = filepath.ToSlash(rel)
 		} else {
 			// Outside the root (Resolve refuses such paths before any
