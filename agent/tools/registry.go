@@ -72,6 +72,13 @@ func (r *Registry) index(name string) int {
 // Builtin returns tandem's built-in tools in their fixed order: reading
 // tools first, then edits, commands and the plan.
 func Builtin() []Tool {
+	return slices.Clone(builtin())
+}
+
+// builtin builds the built-in tools once per process: deriving and
+// rendering their schemas cost some 50 KB per call, and every session
+// asks. The tools hold no state, so sharing them is safe.
+var builtin = sync.OnceValue(func() []Tool {
 	return []Tool{
 		NewReadFile(),
 		NewListFiles(),
@@ -83,4 +90,4 @@ func Builtin() []Tool {
 		NewRunCommand(),
 		NewUpdatePlan(),
 	}
-}
+})
