@@ -21,7 +21,8 @@ type turnRun struct {
 	prompt  []ContentBlock
 	history []llm.Message
 	instr   *instrState
-	catalog []tools.Tool // the tools offered in the latest request
+	catalog []tools.Tool // the session's tools at the latest request
+	mode    Mode         // the mode of the latest request: which of them were offered
 	result  chan turnResult
 }
 
@@ -175,6 +176,7 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 		model string
 	)
 	s.read(func() { mode, model, t.catalog = s.st.mode, s.st.model, s.st.catalog.List() })
+	t.mode = mode
 	req := &llm.Request{
 		Model:     model,
 		System:    s.systemPrompt(),
