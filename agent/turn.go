@@ -90,7 +90,11 @@ func (t *turnRun) run() {
 	var meta *store.Meta
 	s.do(context.Background(), func() { meta = s.endTurn(t, r) }) // the actor waits for this turn, so it answers
 	s.saveMeta(meta)
-	s.out.flush()
+	// The turn is on stable storage before Prompt returns; a failure to
+	// save it ends the turn with that error rather than losing it.
+	if err := s.out.flush(); err != nil && r.err == nil {
+		r.err = err
+	}
 	t.result <- r
 }
 
