@@ -277,8 +277,13 @@ type tandemProcess struct {
 // TANDEM_HOME, shared by processes that must see the same sessions.
 func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
 	t.Helper()
-	bin := testenv.Tandem(t)
-	cmd := exec.Command(bin, "acp")
+	return startCmd(t, exec.Command(testenv.Tandem(t), "acp"), srv, home, ed)
+}
+
+// startCmd is startTandem for a command line that runs `tandem acp`
+// (possibly through a wrapper that sets limits first).
+func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
+	t.Helper()
 	cmd.Env = append(os.Environ(),
 		"ANTHROPIC_API_KEY=test",
 		"ANTHROPIC_BASE_URL="+srv.BaseURL(llmtest.Anthropic),

@@ -16,7 +16,7 @@ func saveError(err error) error {
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
 		return fmt.Errorf("%w: disk full: %w", ErrSave, err)
 	case errors.Is(err, syscall.EFBIG):
-		return fmt.Errorf("%w: file size limit reached: %w", ErrSave, err)
+		return fmt.Errorf("%w: disk full (the file size limit was reached): %w", ErrSave, err)
 	case errors.Is(err, syscall.EIO):
 		return fmt.Errorf("%w: I/O error: %w", ErrSave, err)
 	}
