@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -268,7 +269,7 @@ type tandemProcess struct {
 	conn   *sdk.ClientSideConnection
 	stdin  io.Closer
 	cmd    *exec.Cmd
-	stderr *bytes.Buffer
+	stderr *testenv.SyncBuffer
 	ed     *editor
 	killed atomic.Bool // a crash test killed it on purpose
 }
@@ -284,57 +285,25 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 // (possibly through a wrapper that sets limits first).
 func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
 	t.Helper()
-	cmd.Env = append(os.Environ(),
-		"ANTHROPIC_API_KEY=test",
-		"ANTHROPIC_BASE_URL="+srv.BaseURL(llmtest.Anthropic),
-		"TANDEM_PROVIDER=anthropic",
-		"TANDEM_HOME="+home,
-		"TANDEM_LOG=debug",
-	)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &tandemProcess{cmd: cmd, stdin: stdin, stderr: &bytes.Buffer{}, ed: ed}
-	cmd.Stderr = &syncBuffer{b: p.stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+	p := &tandemProcess{cmd: cmd, stderr: &testenv.SyncBuffer{}, ed: ed}
+	stdin, stdout := testenv.Start(t, cmd, p.stderr)
+	p.stdin = stdin
 	p.conn = sdk.NewClientSideConnection(ed, stdin, &wireTap{r: stdout, ed: ed})
 	p.conn.SetLogger(slog.New(slog.DiscardHandler))
 	t.Cleanup(func() {
 		stdin.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil && !p.killed.Load() {
-				t.Errorf("tandem acp exited with %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
+		switch err := testenv.WaitExit(cmd, 10*time.Second); {
+		case errors.Is(err, testenv.ErrNoExit):
 			t.Errorf("tandem acp did not exit 10s after stdin closed")
+		case err != nil && !p.killed.Load():
+			t.Errorf("tandem acp exited with %v", err)
 		}
 		if t.Failed() {
 			t.Logf("tandem stderr:\n%s", p.stderr.String())
 		}
 	})
 	return p
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  *bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
 }
 
 // initialize runs initialize with the given client capabilities.

@@ -56,14 +56,35 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	if ferr := ss.out.flush(flushCtx); ferr != nil {
 		s.log.Warn("acp: updates of a turn not delivered", "session", ss.id, "err", ferr)
 	}
+	usage := turnUsage(ss.sess)
 	if ss.cancelled.Load() || reason == agent.StopCancelled {
 		// A cancelled turn is never an error, whatever it was doing.
-		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: usage}, nil
 	}
 	if err != nil {
 		return sdk.PromptResponse{}, toRequestError(err)
 	}
-	return sdk.PromptResponse{StopReason: sdk.StopReason(reason)}, nil
+	return sdk.PromptResponse{StopReason: sdk.StopReason(reason), Usage: usage}, nil
+}
+
+// turnUsage is the latest turn's tokens in the schema's unstable Usage
+// shape; nil when the turn sent no model request (a slash command).
+// inputTokens counts every prompt token, cached or not, so the cache
+// fields are parts of it.
+func turnUsage(s *agent.Session) *sdk.Usage {
+	t, _ := s.Usage()
+	if t.Requests == 0 {
+		return nil
+	}
+	opt := func(n int) *int {
+		if n == 0 {
+			return nil
+		}
+		return &n
+	}
+	in := t.PromptTokens()
+	return &sdk.Usage{InputTokens: in, OutputTokens: t.OutputTokens, TotalTokens: in + t.OutputTokens,
+		CachedReadTokens: opt(t.CacheReadTokens), CachedWriteTokens: opt(t.CacheWriteTokens), ThoughtTokens: opt(t.ReasoningTokens)}
 }
 
 // Cancel handles the session/cancel notification. It runs on the

@@ -36,11 +36,7 @@ func editScript(t *testing.T) *llmtest.Server {
 }
 
 func thirdPartyEnv(srv *llmtest.Server, home string) []string {
-	return append(os.Environ(),
-		"ANTHROPIC_API_KEY=test",
-		"ANTHROPIC_BASE_URL="+srv.BaseURL(llmtest.Anthropic),
-		"TANDEM_PROVIDER=anthropic",
-		"TANDEM_HOME="+home,
+	return append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)),
 		"HOME="+home, // acpx keeps its state under ~/.acpx
 	)
 }

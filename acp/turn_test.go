@@ -318,9 +318,18 @@ func TestLocalCommandWithoutTerminal(t *testing.T) {
 	if created != 0 {
 		t.Error("a terminal was created for a client without the terminal capability")
 	}
-	// allow_always is remembered: the same command again does not ask.
+	// allow_always is remembered for the command's prefix (echo
+	// local-output-line), not for run_command: the same prefix again does
+	// not ask, another command does.
+	ed.mu.Lock()
+	offered := ed.permissions[0].Options
+	ed.mu.Unlock()
+	if len(offered) < 2 || offered[1].Name != "Always allow `echo local-output-line …` in this session" {
+		t.Errorf("options offered: %+v", offered)
+	}
 	srv.Enqueue(
-		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo again"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo local-output-line again"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"printf again"}`}}},
 		llmtest.Reply{Text: []string{"ok"}},
 	)
 	if r, err := p.prompt(t, sid, "run it again"); err != nil || r != sdk.StopReasonEndTurn {
@@ -329,7 +338,7 @@ func TestLocalCommandWithoutTerminal(t *testing.T) {
 	ed.mu.Lock()
 	perms := len(ed.permissions)
 	ed.mu.Unlock()
-	if perms != 1 {
-		t.Errorf("%d permission requests; allow_always should have been remembered", perms)
+	if perms != 2 {
+		t.Errorf("%d permission requests, want 2: allow_always remembers echo local-output-line, and printf asks", perms)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -58,6 +59,9 @@ type Config struct {
 	ExtraTools []tools.Tool
 	// Log receives diagnostics (never secrets). Nil: discarded.
 	Log *slog.Logger
+	// Windows knows each model's context window. Nil: the built-in table,
+	// then models.DefaultContext.
+	Windows *models.Windows
 	// Pipeline holds contributors to the turn's seams, shared by every
 	// session; empty by default. See Pipeline.
 	Pipeline Pipeline
@@ -67,6 +71,7 @@ type Config struct {
 type Agent struct {
 	cfg Config
 	log *slog.Logger
+	est *models.Estimator // token estimates, calibrated per model by every session
 
 	// sessionsMu guards sessions and closed: the set of open sessions is
 	// the agent's own state, not a session's.
@@ -84,7 +89,7 @@ func New(cfg Config) *Agent {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Agent{cfg: cfg, log: log, sessions: map[*Session]struct{}{}}
+	return &Agent{cfg: cfg, log: log, est: new(models.Estimator), sessions: map[*Session]struct{}{}}
 }
 
 // SessionOptions configure a new or loaded session.

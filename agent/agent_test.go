@@ -251,21 +251,41 @@ func TestAlwaysAnswersAreRemembered(t *testing.T) {
 	s, h, _ := f.session(ModeCode, nil)
 	h.answer = func(PermissionRequest) (Decision, error) { return Decision{Kind: AllowAlways}, nil }
 	f.srv.Enqueue(
-		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w1", "write_file", `{"path":"a.txt","content":"1"}`)}},
-		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w2", "write_file", `{"path":"b.txt","content":"2"}`)}},
-		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w3", "write_file", `{"path":"AGENTS.md","content":"3"}`)}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w1", "write_file", `{"path":"src/a.txt","content":"1"}`)}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w2", "edit_file", `{"path":"src/a.txt","old_string":"1","new_string":"2"}`)}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w3", "write_file", `{"path":"src/deep/b.txt","content":"3"}`)}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w4", "write_file", `{"path":"lib/c.txt","content":"4"}`)}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w5", "write_file", `{"path":"src/AGENTS.md","content":"5"}`)}},
 		llmtest.Reply{Text: []string{"done"}},
 	)
 	if _, err := s.Prompt(context.Background(), prompt("write")); err != nil {
 		t.Fatal(err)
 	}
-	// The first write asks; the second is remembered; AGENTS.md is
-	// protected and asks again.
-	if h.askCount() != 2 {
-		t.Fatalf("asks = %d, want 2", h.askCount())
+	// The first write asks and grants edits in src/; the edit and the
+	// deeper write there are remembered; lib/ is outside the grant; the
+	// AGENTS.md under src/ is protected and asks again.
+	if h.askCount() != 3 {
+		t.Fatalf("asks = %d, want 3", h.askCount())
 	}
-	if !strings.Contains(h.asks[1].ToolCall.Title, "protected") {
-		t.Errorf("second ask = %q, want the protected file", h.asks[1].ToolCall.Title)
+	var always []string
+	for _, o := range h.asks[0].Options {
+		if o.Kind == AllowAlways {
+			always = append(always, o.Name)
+		}
+	}
+	if len(always) != 1 || always[0] != "Always allow edits in src/ in this session" {
+		t.Errorf("first ask offers %q", always)
+	}
+	if !strings.Contains(h.asks[1].ToolCall.Title, "lib/c.txt") {
+		t.Errorf("second ask = %q, want lib/c.txt", h.asks[1].ToolCall.Title)
+	}
+	if !strings.Contains(h.asks[2].ToolCall.Title, "protected") {
+		t.Errorf("third ask = %q, want the protected file", h.asks[2].ToolCall.Title)
+	}
+	for _, o := range h.asks[2].Options {
+		if o.Kind == AllowAlways || o.Kind == RejectAlways {
+			t.Errorf("the protected file offers %q, which would be remembered", o.Name)
+		}
 	}
 }
 

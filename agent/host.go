@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -42,7 +43,9 @@ type Host interface {
 	// ApplyEdit hands one change to the editor. A refusal is a Result
 	// with Applied false and a Reason, not an error.
 	ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error)
-	// RequestPermission asks the user and blocks until they answer or ctx ends.
+	// RequestPermission asks the user and blocks until they answer or ctx
+	// ends. A front door whose client has no way to ask returns
+	// ErrCannotAsk; it never answers on the user's behalf.
 	RequestPermission(ctx context.Context, req PermissionRequest) (Decision, error)
 	// RunCommand runs a shell command in the editor's terminal or locally.
 	RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error)
@@ -51,6 +54,11 @@ type Host interface {
 	// block for long (the turn waits on it).
 	Send(u Update)
 }
+
+// ErrCannotAsk is what RequestPermission returns when the editor cannot show
+// a permission prompt at all. The policy then refuses whatever needed one,
+// with a reason the model and the user both see.
+var ErrCannotAsk = errors.New("this editor cannot show permission prompts")
 
 // CommandSpec and CommandResult are the run_command contract.
 type (

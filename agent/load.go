@@ -62,6 +62,8 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 			s.st.history = append(s.st.history, m)
 		case recInstructions:
 			instr = append(instr, r.Data)
+		case recUsage:
+			s.restoreUsage(r.Data)
 		case recCompaction:
 			// Reserved for compaction; this tandem writes none yet.
 		case recUpdate:

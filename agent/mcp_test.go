@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -61,11 +60,7 @@ func TestMCPToolThroughTheModel(t *testing.T) {
 func TestProjectMCPServersNeedConsent(t *testing.T) {
 	for _, allow := range []bool{false, true} {
 		f := newFixture(t)
-		dir := t.TempDir()
-		ev := everythingServer(t, "proj")
-		os.MkdirAll(filepath.Join(dir, ".tandem"), 0o755)
-		cfg := `{"servers":{"proj":{"command":"` + ev.Command + `","args":["` + ev.Args[0] + `","stdio"]}}}`
-		os.WriteFile(filepath.Join(dir, ".tandem", "mcp.json"), []byte(cfg), 0o644)
+		dir := projectMCPWorkspace(t, "proj")
 		h := &testHost{}
 		if !allow {
 			h.answer = func(PermissionRequest) (Decision, error) { return Decision{Kind: RejectOnce}, nil }

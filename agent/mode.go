@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -11,10 +12,10 @@ import (
 type Mode string
 
 const (
-	ModeAsk      Mode = "ask"       // read and plan tools only
-	ModeCode     Mode = "code"      // default: edits and commands ask
-	ModeAutoEdit Mode = "auto-edit" // edits inside the workspace approved, commands ask
-	ModeFullAuto Mode = "full-auto" // nothing asks (protected paths still do)
+	ModeAsk      = Mode(policy.ModeAsk)      // read and plan tools only
+	ModeCode     = Mode(policy.ModeCode)     // default: edits and commands ask
+	ModeAutoEdit = Mode(policy.ModeAutoEdit) // edits inside the workspace approved, commands ask
+	ModeFullAuto = Mode(policy.ModeFullAuto) // nothing asks (protected paths still do)
 )
 
 // ModeInfo describes a mode to an editor.
@@ -70,21 +71,4 @@ func (m Mode) exposes(g tools.Group) bool {
 		return g == tools.GroupRead || g == tools.GroupPlan
 	}
 	return true
-}
-
-// autoApproves reports whether a call of group g is approved without asking.
-// inWorkspace is false for targets outside the session root; protected
-// targets never reach here (they always ask).
-func (m Mode) autoApproves(g tools.Group) bool {
-	switch g {
-	case tools.GroupRead, tools.GroupPlan:
-		return true
-	}
-	switch m {
-	case ModeFullAuto:
-		return true
-	case ModeAutoEdit:
-		return g == tools.GroupEdit
-	}
-	return false
 }

@@ -2,29 +2,65 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// ask decides whether a tool call may go ahead: the mode's policy first,
-// then remembered "always" answers, then the user. Writes to protected
-// paths skip both shortcuts and always reach the user.
+// ask decides whether a tool call may go ahead. agent/policy judges it
+// against the mode and the session's grants; only when the verdict is "ask"
+// does the host put the question to the user, and an "always" answer is
+// remembered as the rule the option named. A host that cannot ask
+// (ErrCannotAsk) gets the policy's refusal instead.
 func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
-	protected := a.Path != "" && tools.Protected(s.root, a.Path, s.a.instructionsConfig().FileNames())
-	if !protected {
-		if s.Mode().autoApproves(info.Group) {
-			return nil
-		}
-		switch s.remembered(info.Name) {
-		case AllowAlways:
-			return nil
-		case RejectAlways:
-			return tools.ErrRejected
-		}
+	call := policy.Call{Tool: info.Name, Group: info.Group, Root: s.root, Path: a.Path, Command: a.Command,
+		Protected: a.Path != "" && tools.Protected(s.root, a.Path, s.a.instructionsConfig().FileNames())}
+	v := s.judge(policy.Mode(s.Mode()), call)
+	switch v.Decision {
+	case policy.Allow:
+		return nil
+	case policy.Deny:
+		return policy.Refusal(v.Reason)
 	}
 
-	req := PermissionRequest{ToolCall: tc, Options: DefaultPermissionOptions()}
+	s.setLifecycle(AwaitingPermission)
+	d, err := s.host.RequestPermission(ctx, permissionRequest(tc, a, v))
+	s.setLifecycle(Running)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, ErrCannotAsk):
+		return policy.Refusal(v.CannotAsk)
+	case err != nil:
+		return fmt.Errorf("asking for permission: %w", err)
+	case d.Cancelled:
+		// The editor withdrew the question: the user cancelled the turn.
+		s.Cancel()
+		return context.Canceled
+	}
+	switch d.Kind {
+	case AllowOnce:
+		return nil
+	case AllowAlways:
+		if v.AllowAlways != nil {
+			s.grant(policy.Allow, v.AllowAlways.Rules)
+		}
+		return nil
+	case RejectAlways:
+		if v.RejectAlways != nil {
+			s.grant(policy.Deny, v.RejectAlways.Rules)
+		}
+	}
+	return tools.ErrRejected
+}
+
+// permissionRequest is the question for one call: the tool call with its
+// diff or command, and the options the verdict allows, each "always" named
+// after exactly what it remembers.
+func permissionRequest(tc ToolCall, a tools.Ask, v policy.Verdict) PermissionRequest {
+	req := PermissionRequest{ToolCall: tc}
 	req.ToolCall.Status = ToolPending
 	if a.Title != "" {
 		req.ToolCall.Title = a.Title
@@ -39,43 +75,27 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 	case a.Command != "":
 		req.ToolCall.Content = []ToolContent{TextContent("$ " + a.Command)}
 	}
-	if protected {
+	if v.Protected {
 		req.ToolCall.Title += " (protected file)"
 	}
-
-	s.setLifecycle(AwaitingPermission)
-	d, err := s.host.RequestPermission(ctx, req)
-	s.setLifecycle(Running)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("asking for permission: %w", err)
+	req.Options = []PermissionOption{{ID: string(AllowOnce), Name: "Allow", Kind: AllowOnce}}
+	if v.AllowAlways != nil {
+		req.Options = append(req.Options, PermissionOption{ID: string(AllowAlways), Name: v.AllowAlways.Option, Kind: AllowAlways})
 	}
-	if d.Cancelled {
-		// The editor withdrew the question: the user cancelled the turn.
-		s.Cancel()
-		return context.Canceled
+	req.Options = append(req.Options, PermissionOption{ID: string(RejectOnce), Name: "Reject", Kind: RejectOnce})
+	if v.RejectAlways != nil {
+		req.Options = append(req.Options, PermissionOption{ID: string(RejectAlways), Name: v.RejectAlways.Option, Kind: RejectAlways})
 	}
-	switch d.Kind {
-	case AllowOnce:
-		return nil
-	case AllowAlways:
-		if !protected {
-			s.remember(info.Name, AllowAlways)
-		}
-		return nil
-	case RejectAlways:
-		s.remember(info.Name, RejectAlways)
-	}
-	return tools.ErrRejected
+	return req
 }
 
-func (s *Session) remember(tool string, k PermissionKind) {
-	s.do(context.Background(), func() { s.st.always[tool] = k })
+// judge runs the policy against the session's grants, on the actor.
+func (s *Session) judge(m policy.Mode, call policy.Call) (v policy.Verdict) {
+	s.read(func() { v = policy.Decide(m, call, s.st.grants) })
+	return v
 }
 
-func (s *Session) remembered(tool string) (k PermissionKind) {
-	s.read(func() { k = s.st.always[tool] })
-	return k
+// grant remembers an "always" answer for the rest of the session.
+func (s *Session) grant(d policy.Decision, rules []policy.Rule) {
+	s.do(context.Background(), func() { s.st.grants.Add(d, rules...) })
 }

@@ -101,10 +101,14 @@ type TurnEndEvent struct {
 	Err        error
 }
 
-// RequestEvent is one model request about to be sent.
+// RequestEvent is one model request about to be sent, with what a
+// context budget needs: the model's window and the request's estimated
+// input tokens (models.Estimator, calibrated by earlier responses).
 type RequestEvent struct {
 	SessionID string
 	Request   *llm.Request
+	Window    int
+	Estimate  int
 }
 
 // ResponseEvent is one complete model response; Response.Usage carries

@@ -13,6 +13,7 @@ import (
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
 )
@@ -72,9 +73,10 @@ type actorState struct {
 	turn      *turnRun // non-nil while a turn runs
 
 	history []llm.Message
-	always  map[string]PermissionKind // remembered "always" answers, by tool name
-	catalog *tools.Registry           // used from the actor only
+	grants  policy.Rules    // remembered "always" answers, as rules
+	catalog *tools.Registry // used from the actor only
 	extra   extraState
+	usage   usageState
 }
 
 // NewSession starts a session in o.Cwd.
@@ -148,7 +150,6 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			mode:      mode,
 			model:     model,
 			lifecycle: Idle,
-			always:    map[string]PermissionKind{},
 			catalog:   reg,
 			extra:     extraState{instr: &instrState{tr: instructions.NewTracker(a.instructionsConfig(), root)}},
 		},

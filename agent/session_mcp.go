@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -46,6 +47,9 @@ func (s *Session) askProjectMCP(ctx context.Context) error {
 		Options: DefaultPermissionOptions(),
 	})
 	switch {
+	case errors.Is(err, ErrCannotAsk):
+		s.notice("The project's MCP servers (" + s.display(mcp.ProjectFile(s.root)) + ") were not started: this editor cannot show the permission prompt that starting them needs.")
+		return nil
 	case err != nil:
 		return err
 	case d.Cancelled:

@@ -46,6 +46,7 @@ func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRu
 	s.st.history, s.st.extra.instr = nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
+	s.st.usage.turn = UsageTotals{}
 	if s.st.title == "" {
 		s.st.title = store.Title(promptText(prompt))
 	}
@@ -188,9 +189,11 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 		Tools:     toolSpecs(mode, t.catalog),
 		MaxTokens: s.a.cfg.MaxTokens,
 	}
-	if err := s.a.cfg.Pipeline.beforeRequest(ctx, RequestEvent{SessionID: s.id, Request: req}); err != nil {
+	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(model), Estimate: s.a.est.Estimate(req)}
+	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
 		return nil, err
 	}
+	estimate := s.a.est.Estimate(req) // a contributor may have changed it
 	var said strings.Builder
 	resp, err := p.Stream(ctx, req, func(e llm.Event) {
 		switch e.Type {
@@ -217,6 +220,7 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
 	t.appendHistory(resp.Message)
+	t.accountUsage(ctx, req, estimate, resp)
 	s.a.cfg.Pipeline.afterResponse(ctx, ResponseEvent{SessionID: s.id, Response: resp})
 	return resp, nil
 }

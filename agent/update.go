@@ -20,6 +20,7 @@ const (
 	PlanUpdated             UpdateType = "plan"
 	CurrentModeUpdate       UpdateType = "current_mode_update"
 	AvailableCommandsUpdate UpdateType = "available_commands_update"
+	UsageUpdated            UpdateType = "usage_update"
 )
 
 // Update is one streamed session event. Its JSON form is exactly the ACP
@@ -43,6 +44,9 @@ type Update struct {
 
 	// Commands are the slash commands the session offers.
 	Commands []Command
+
+	// Usage is how full the context is after a model request.
+	Usage *ContextUsage
 }
 
 // PlanEntry is one step of a plan.
@@ -149,6 +153,10 @@ type wireUpdate struct {
 	Entries           *[]PlanEntry `json:"entries,omitempty"`
 	CurrentModeID     string       `json:"currentModeId,omitempty"`
 	AvailableCommands *[]Command   `json:"availableCommands,omitempty"`
+
+	Used *int  `json:"used,omitempty"` // usage_update; pointers so 0 is sent
+	Size *int  `json:"size,omitempty"`
+	Cost *Cost `json:"cost,omitempty"`
 }
 
 // MarshalJSON writes the ACP session/update shape.
@@ -185,6 +193,11 @@ func (u Update) MarshalJSON() ([]byte, error) {
 			cmds = []Command{}
 		}
 		w.AvailableCommands = &cmds
+	case UsageUpdated:
+		if u.Usage == nil {
+			return nil, fmt.Errorf("agent: %s update without usage", u.Type)
+		}
+		w.Used, w.Size, w.Cost = &u.Usage.Used, &u.Usage.Size, u.Usage.Cost
 	default:
 		return nil, fmt.Errorf("agent: unknown update type %q", u.Type)
 	}
@@ -222,6 +235,14 @@ func (u *Update) UnmarshalJSON(b []byte) error {
 	case AvailableCommandsUpdate:
 		if w.AvailableCommands != nil {
 			u.Commands = *w.AvailableCommands
+		}
+	case UsageUpdated:
+		u.Usage = &ContextUsage{Cost: w.Cost}
+		if w.Used != nil {
+			u.Usage.Used = *w.Used
+		}
+		if w.Size != nil {
+			u.Usage.Size = *w.Size
 		}
 	default:
 		return fmt.Errorf("agent: unknown update type %q", w.SessionUpdate)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -92,7 +93,7 @@ func TestModePolicy(t *testing.T) {
 			if tt.mode.exposes(g) {
 				e = letters[i]
 			}
-			if tt.mode.exposes(g) && tt.mode.autoApproves(g) {
+			if tt.mode.exposes(g) && policy.Mode(tt.mode).Approves(g) {
 				a = letters[i]
 			}
 			exp, app = append(exp, e), append(app, a)

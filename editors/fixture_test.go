@@ -55,13 +55,7 @@ func fakeModel(t *testing.T, script string) (*llmtest.Server, []string) {
 	}
 	srv := llmtest.NewServer(t)
 	srv.Use(sc)
-	env := append(os.Environ(),
-		"TANDEM_HOME="+t.TempDir(),
-		"TANDEM_PROVIDER=anthropic",
-		"ANTHROPIC_API_KEY=test",
-		"ANTHROPIC_BASE_URL="+srv.BaseURL(llmtest.Anthropic),
-	)
-	return srv, env
+	return srv, testenv.ModelEnv(t.TempDir(), srv.BaseURL(llmtest.Anthropic))
 }
 
 // requestText is every text part of a model request, for checking what

@@ -3,6 +3,7 @@ package editors
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // agentServer is one entry of "agent_servers" as Zed and JetBrains read it.
@@ -92,26 +95,10 @@ func initializeOverACP(t *testing.T, srv agentServer) {
 	for k, v := range srv.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testenv.Start(t, cmd, nil)
 	defer func() {
 		stdin.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
+		if errors.Is(testenv.WaitExit(cmd, 5*time.Second), testenv.ErrNoExit) {
 			t.Error("tandem acp did not exit after stdin closed")
 		}
 	}()

@@ -39,11 +39,6 @@ func (b *buffer) String() string {
 	return b.snap
 }
 
-// clone returns an independent copy.
-func (b *buffer) clone() *buffer {
-	return &buffer{enc: b.enc, text: append([]byte(nil), b.text...), lines: append([]int(nil), b.lines...), snap: b.snap, snapOK: b.snapOK}
-}
-
 func (b *buffer) contentEnd(i int) int {
 	if i+1 >= len(b.lines) {
 		return len(b.text)

@@ -37,7 +37,7 @@ func TestBufferMatchesMapper(t *testing.T) {
 				}
 				rng := edits.Range{Start: a, End: b}
 				ins := random(r, r.IntN(4))
-				next, refErr := ref.Apply([]edits.TextEdit{{Range: rng, NewText: ins}})
+				next, refErr := applyOne(ref, rng, ins, enc)
 				bufErr := buf.apply(rng, ins)
 				if (refErr == nil) != (bufErr == nil) {
 					// An inverted range after clamping: both must refuse.
@@ -66,4 +66,15 @@ func TestBufferMatchesMapper(t *testing.T) {
 			}
 		}
 	}
+}
+
+// applyOne is the reference for one didChange content change: the text
+// spliced and indexed again from scratch.
+func applyOne(m *edits.Mapper, r edits.Range, s string, enc edits.Encoding) (*edits.Mapper, error) {
+	start, end, err := m.Offsets(r)
+	if err != nil {
+		return nil, err
+	}
+	t := m.Text()
+	return edits.NewMapper(t[:start]+s+t[end:], enc), nil
 }

@@ -2,7 +2,6 @@ package lsp_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -61,22 +60,7 @@ type client struct {
 	exitCode int
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = testenv.SyncBuffer
 
 // env points tandem at a fake model server and a private home.
 func fakeModelEnv(t *testing.T, srv *llmtest.Server) []string {
@@ -84,11 +68,10 @@ func fakeModelEnv(t *testing.T, srv *llmtest.Server) []string {
 }
 
 func fakeModelEnvHome(t *testing.T, srv *llmtest.Server, home string) []string {
-	env := append(os.Environ(), "TANDEM_HOME="+home, "TANDEM_LOG=debug")
-	if srv != nil {
-		env = append(env, "ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+srv.BaseURL(llmtest.Anthropic), "TANDEM_PROVIDER=anthropic")
+	if srv == nil {
+		return append(os.Environ(), "TANDEM_HOME="+home, "TANDEM_LOG=debug")
 	}
-	return env
+	return append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
 }
 
 // startClient runs `tandem lsp` and reads its output until it exits.
@@ -97,19 +80,8 @@ func startClient(t *testing.T, env []string) *client {
 	bin := testenv.Tandem(t)
 	cmd := exec.Command(bin, "lsp")
 	cmd.Env = env
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testenv.Start(t, cmd, stderr)
 	wait := func() int {
 		err := cmd.Wait()
 		var ee *exec.ExitError

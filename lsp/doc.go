@@ -14,8 +14,17 @@
 // calls to the client work from any goroutine, and every message leaves
 // through the Conn's bounded outbox, so a session's updates keep their
 // order and a prompt's response follows its last update. conn.go holds
-// the settings; frame.go keeps a malformed header from ending the
-// connection and lets exit or a signal stop a blocked stdin read.
+// the settings. The Conn reads stdin itself: it answers a malformed
+// header with a parse error and goes on, and exit or a signal stops it
+// even while a stdin read blocks.
+//
+// Usage: after every model request a session sends tandem/update whose
+// update is ACP's usage_update ({"sessionUpdate":"usage_update","used":
+// tokens in the context, "size": the model's window, "cost": {"amount",
+// "currency":"USD"} cumulative for the session when the price is known}),
+// and the tandem/prompt result carries "usage", the turn's tokens in ACP's
+// Usage shape (inputTokens, outputTokens, totalTokens, cachedReadTokens,
+// cachedWriteTokens, thoughtTokens) plus "cost" in dollars when known.
 //
 // Files: one per method group (lifecycle, sync, sessions, prompt,
 // symbols, codeaction, instructions, workspacesymbol); the Host side in

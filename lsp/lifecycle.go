@@ -104,9 +104,9 @@ func (s *Server) shutdown(ctx context.Context, _ json.RawMessage) (any, error) {
 	return nil, nil
 }
 
-// exit ends the connection. It runs on the read loop, so closing the
-// client's stream here means nothing after exit is read.
+// exit ends the connection. It runs on the read loop, which reads no
+// further frame once the connection's context has ended.
 func (s *Server) exit(context.Context, json.RawMessage) error {
 	s.endConn()
-	return s.in.Close()
+	return nil
 }

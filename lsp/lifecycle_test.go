@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -147,12 +148,7 @@ func TestSIGTERMWithStdinOpen(t *testing.T) {
 	}
 	time.Sleep(200 * time.Millisecond) // let it reach the read
 	cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		cmd.Process.Kill()
+	if errors.Is(testenv.WaitExit(cmd, 5*time.Second), testenv.ErrNoExit) {
 		t.Fatal("tandem lsp ignored SIGTERM while its stdin was open")
 	}
 }

@@ -7,14 +7,14 @@ import (
 	"strings"
 
 	"github.com/tandemhq/tandem/agent"
-	"github.com/tandemhq/tandem/agent/tools"
 )
 
 // RequestPermission asks the user through the best path the client has:
 // tandem/requestPermission when it declared experimental.tandem.permissions,
 // else window/showMessageRequest with the options as buttons. A client with
-// neither (Helix) gets edits unasked, since they land in its buffers where
-// undo is one keystroke, and commands refused; the session says so once.
+// neither (Helix) cannot be asked: the agent's policy decides what that
+// means (ErrCannotAsk), and the session tells the user once why calls are
+// being refused.
 func (ss *session) RequestPermission(ctx context.Context, req agent.PermissionRequest) (agent.Decision, error) {
 	caps := ss.srv.clientCaps()
 	switch {
@@ -23,8 +23,15 @@ func (ss *session) RequestPermission(ctx context.Context, req agent.PermissionRe
 	case caps.showMessageRequest():
 		return ss.askMessage(ctx, req)
 	}
-	return ss.decideUnasked(req), nil
+	ss.noticeOnce.Do(func() {
+		if err := ss.srv.conn.notify("window/showMessage", map[string]any{"type": messageWarning, "message": cannotAskNotice}); err != nil {
+			ss.srv.log.Warn("cannot send window/showMessage", "err", err)
+		}
+	})
+	return agent.Decision{}, agent.ErrCannotAsk
 }
+
+const cannotAskNotice = "tandem: this editor cannot show permission prompts, so tandem refuses whatever would need one; each refusal says why and which mode would allow it."
 
 type requestPermissionParams struct {
 	SessionID string                   `json:"sessionId"`
@@ -109,20 +116,4 @@ func permissionMessage(tc agent.ToolCall) string {
 		b.WriteString(l.Path)
 	}
 	return b.String()
-}
-
-const unaskedNotice = "tandem: this editor cannot answer permission prompts, so edits go straight to your buffers (undo reverts them) and commands are refused unless the session mode is full-auto."
-
-// decideUnasked is the policy for clients with no way to ask.
-func (ss *session) decideUnasked(req agent.PermissionRequest) agent.Decision {
-	ss.noticeOnce.Do(func() {
-		if err := ss.srv.conn.notify("window/showMessage", map[string]any{"type": messageWarning, "message": unaskedNotice}); err != nil {
-			ss.srv.log.Warn("cannot send window/showMessage", "err", err)
-		}
-	})
-	switch req.ToolCall.Kind {
-	case tools.KindEdit, tools.KindDelete, tools.KindMove:
-		return agent.Decision{Kind: agent.AllowOnce}
-	}
-	return agent.Decision{Kind: agent.RejectOnce}
 }

@@ -23,6 +23,32 @@ type promptParams struct {
 
 type promptResult struct {
 	StopReason agent.StopReason `json:"stopReason"`
+	Usage      *turnUsage       `json:"usage,omitempty"`
+}
+
+// turnUsage is a turn's tokens, shaped as ACP's (unstable) Usage so both
+// front doors report alike: inputTokens counts cached tokens too.
+type turnUsage struct {
+	InputTokens       int     `json:"inputTokens"`
+	OutputTokens      int     `json:"outputTokens"`
+	TotalTokens       int     `json:"totalTokens"`
+	CachedReadTokens  int     `json:"cachedReadTokens,omitempty"`
+	CachedWriteTokens int     `json:"cachedWriteTokens,omitempty"`
+	ThoughtTokens     int     `json:"thoughtTokens,omitempty"`
+	Cost              float64 `json:"cost,omitempty"` // US dollars, when the model's price is known
+}
+
+func usageOf(s *agent.Session) *turnUsage {
+	t, _ := s.Usage()
+	if t.Requests == 0 {
+		return nil
+	}
+	u := &turnUsage{InputTokens: t.PromptTokens(), OutputTokens: t.OutputTokens, TotalTokens: t.PromptTokens() + t.OutputTokens,
+		CachedReadTokens: t.CacheReadTokens, CachedWriteTokens: t.CacheWriteTokens, ThoughtTokens: t.ReasoningTokens}
+	if t.Priced {
+		u.Cost = t.Cost
+	}
+	return u
 }
 
 // prompt serves tandem/prompt: it runs one turn, streaming tandem/update
@@ -58,7 +84,7 @@ func (s *Server) runPrompt(ctx context.Context, ss *session, blocks []agent.Cont
 		return promptResult{}, agentError(err)
 	}
 	pr.end(string(reason))
-	return promptResult{StopReason: reason}, nil
+	return promptResult{StopReason: reason, Usage: usageOf(ss.sess)}, nil
 }
 
 // withContext appends each context item to the prompt as an embedded

@@ -149,7 +149,8 @@ func TestCancel(t *testing.T) {
 }
 
 // TestPermission covers the three ways to ask: tandem/requestPermission,
-// window/showMessageRequest, and no way at all (Helix).
+// window/showMessageRequest, and no way at all (Helix), where code mode
+// refuses the edit and the command (see TestNoWayToAsk).
 func TestPermission(t *testing.T) {
 	t.Parallel()
 	applyCaps := map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}
@@ -174,8 +175,8 @@ func TestPermission(t *testing.T) {
 			asks:   "window/showMessageRequest",
 			answer: map[string]any{"title": "Allow"}, wantEdit: true},
 		{name: "no way to ask (Helix)",
-			caps:     map[string]any{"workspace": applyCaps, "window": map[string]any{"showDocument": map[string]any{"support": true}}},
-			wantEdit: true, wantNotice: true},
+			caps:       map[string]any{"workspace": applyCaps, "window": map[string]any{"showDocument": map[string]any{"support": true}}},
+			wantNotice: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -229,7 +230,7 @@ func TestPermission(t *testing.T) {
 						t.Errorf("tandem/requestPermission params %s: want the session id and the diff", first)
 					}
 				} else {
-					for _, title := range []string{"Allow", "Always allow", "Reject", "Always reject"} {
+					for _, title := range []string{"Allow", "Always allow edits to main.go in this session", "Reject", "Always reject edits to main.go in this session"} {
 						if !strings.Contains(first, `"title":"`+title+`"`) {
 							t.Errorf("showMessageRequest %s lacks action %q", first, title)
 						}

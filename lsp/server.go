@@ -44,7 +44,6 @@ type Server struct {
 	log     *slog.Logger
 	version string
 	conn    *conn
-	in      *clientReader      // the client's stream, closed by exit
 	endConn context.CancelFunc // ends the connection (exit)
 	docs    *documents
 	indexes indexes // workspace folders' code indexes, for workspace/symbol
@@ -96,9 +95,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	// does the same.
 	connCtx, endConn := context.WithCancel(ctx)
 	defer endConn()
-	s.in = newClientReader(r, s.log)
 	s.endConn = endConn
-	s.conn = newConn(s, s.in, w, base)
+	s.conn = newConn(s, r, w, base)
 	err := s.conn.rpc.Serve(connCtx)
 	s.closeSessions()
 	s.indexes.releaseAll()

@@ -30,9 +30,14 @@ type Config struct {
 	MaxTokens       int
 	MaxTurnRequests int
 
-	// Raw is config.json as read, for packages that own their own section
-	// (instructions, mcp).
-	Raw map[string]json.RawMessage
+	// ContextWindows are config.json's per-model windows (tokens);
+	// ContextWindow is TANDEM_CONTEXT_WINDOW, which applies to the model in
+	// use and wins over the file (0: unset).
+	ContextWindows map[string]int
+	ContextWindow  int
+	// CompactAt is the share of the window at which compaction starts
+	// (config.json "compactAt", default DefaultCompactAt).
+	CompactAt float64
 }
 
 // File is the shape of config.json. Keys mirror the environment names.
@@ -46,7 +51,14 @@ type File struct {
 	OpenAIBaseURL    string   `json:"openaiBaseUrl"`
 	MaxTokens        int      `json:"maxTokens"`
 	MaxTurnRequests  int      `json:"maxTurnRequests"`
+
+	ContextWindows map[string]int `json:"contextWindows"`
+	CompactAt      float64        `json:"compactAt"`
 }
+
+// DefaultCompactAt is the share of the context window a request may fill
+// before compaction starts.
+const DefaultCompactAt = 0.8
 
 // Default models per provider, used when none is configured.
 const (
@@ -91,7 +103,10 @@ func Load(getenv func(string) string) (Config, error) {
 	case err != nil:
 		return c, fmt.Errorf("config: %w", err)
 	default:
-		if err := json.Unmarshal(b, &c.Raw); err != nil {
+		// Checked on its own so a syntax error reads as one, apart from a
+		// field of the wrong type.
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(b, &obj); err != nil {
 			return c, fmt.Errorf("config: %s is not valid JSON: %w", path, err)
 		}
 		if err := json.Unmarshal(b, &f); err != nil {
@@ -118,6 +133,10 @@ func Load(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("config: TANDEM_MAX_TURN_REQUESTS=%q is not a positive number", v)
 		}
 		c.MaxTurnRequests = n
+	}
+
+	if err := c.loadContext(getenv, f); err != nil {
+		return c, err
 	}
 
 	switch c.Provider {
@@ -156,19 +175,6 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
-}
-
-// Section decodes one top-level section of config.json into v. A missing
-// section leaves v unchanged.
-func (c Config) Section(name string, v any) error {
-	raw, ok := c.Raw[name]
-	if !ok {
-		return nil
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("config: %s section: %w", name, err)
-	}
-	return nil
 }
 
 // String describes the configuration without secrets.

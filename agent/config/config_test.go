@@ -66,22 +66,6 @@ func TestStringRedactsKeys(t *testing.T) {
 	}
 }
 
-func TestSection(t *testing.T) {
-	home := t.TempDir()
-	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"instructions":{"maxBytes":10}}`), 0o600)
-	c, err := Load(env(map[string]string{"TANDEM_HOME": home}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v struct{ MaxBytes int }
-	if err := c.Section("instructions", &v); err != nil || v.MaxBytes != 10 {
-		t.Errorf("section = %+v, %v", v, err)
-	}
-	if err := c.Section("absent", &v); err != nil {
-		t.Errorf("absent section: %v", err)
-	}
-}
-
 // Editors hand env values over without a shell: a TANDEM_HOME of "~/x"
 // must mean the user's ~/x for every part of tandem, not a directory
 // named "~" under the working directory.

@@ -45,52 +45,11 @@ func BenchmarkTextEdits5000Lines50Edits(b *testing.B) {
 	}
 }
 
-// keystroke is one character typed in the middle of the document.
-var keystroke = []TextEdit{edit(2500, 10, 2500, 10, "y")}
-
-func BenchmarkApplyKeystroke(b *testing.B) {
-	text := sourceFile()
-	b.ReportAllocs()
-	defer reportCPU(b)()
-	for b.Loop() {
-		if _, err := Apply(text, keystroke, UTF16); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkMapperApplyKeystroke is didChange as the LSP server does it: the
-// document keeps its Mapper, so the line index is updated, not rebuilt.
-func BenchmarkMapperApplyKeystroke(b *testing.B) {
-	m := NewMapper(sourceFile(), UTF16)
-	b.ReportAllocs()
-	defer reportCPU(b)()
-	for b.Loop() {
-		if _, err := m.Apply(keystroke); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkNewMapper5000Lines(b *testing.B) {
 	text := sourceFile()
 	b.ReportAllocs()
 	defer reportCPU(b)()
 	for b.Loop() {
 		NewMapper(text, UTF16)
-	}
-}
-
-var sink string
-
-// BenchmarkCopyBaseline is the floor for any Apply that returns the new
-// document as a string: one copy of it. Compare the keystroke numbers
-// with this one from the same run, since a loaded machine inflates both.
-func BenchmarkCopyBaseline(b *testing.B) {
-	text := sourceFile()
-	b.ReportAllocs()
-	defer reportCPU(b)()
-	for b.Loop() {
-		sink = strings.Clone(text)
 	}
 }

@@ -34,9 +34,6 @@ func NewMapper(text string, enc Encoding) *Mapper {
 // Text is the indexed text.
 func (m *Mapper) Text() string { return m.text }
 
-// Encoding is the unit Position.Character counts in this Mapper.
-func (m *Mapper) Encoding() Encoding { return m.enc }
-
 // LineCount is the number of LSP lines in the text (at least 1).
 func (m *Mapper) LineCount() int { return len(m.lines) }
 

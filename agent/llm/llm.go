@@ -138,12 +138,23 @@ const (
 	StopRefusal   StopReason = "refusal"
 )
 
-// Usage counts tokens. Cache fields are zero when the provider does not report them.
+// Usage counts one response's tokens. InputTokens excludes the cached
+// ones, for every provider; ReasoningTokens are part of OutputTokens (the
+// provider bills them as output) and say how many of them were thinking.
+// Fields a provider does not report are zero.
 type Usage struct {
 	InputTokens      int `json:"input_tokens"`
 	OutputTokens     int `json:"output_tokens"`
 	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens,
+		CacheReadTokens: u.CacheReadTokens + v.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+		ReasoningTokens: u.ReasoningTokens + v.ReasoningTokens}
 }
 
 // Response is the outcome of one Stream call.

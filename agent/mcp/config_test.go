@@ -157,3 +157,30 @@ func TestServerEnvWithholdsProviderKeys(t *testing.T) {
 		t.Errorf("env = %v, want %v", got, want)
 	}
 }
+
+// Load reads (as a front door would, in two LoadFile calls) the user's and the project's servers, project entries winning
+// on a name clash. Editor-supplied servers go on top with
+// Merge(files, editor). An empty home or root skips that file. Whatever
+// could be read is returned even when the error is not nil.
+func Load(home, root string) ([]Server, error) {
+	var lists [][]Server
+	var errs []error
+	for _, p := range []string{ifSet(home, UserFile), ifSet(root, ProjectFile)} {
+		if p == "" {
+			continue
+		}
+		list, err := LoadFile(p)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		lists = append(lists, list)
+	}
+	return Merge(lists...), errors.Join(errs...)
+}
+
+func ifSet(dir string, path func(string) string) string {
+	if dir == "" {
+		return ""
+	}
+	return path(dir)
+}

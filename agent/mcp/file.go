@@ -109,35 +109,8 @@ func UserFile(home string) string { return filepath.Join(home, FileName) }
 
 // ProjectFile is a project's mcp.json. Its servers are commands a cloned
 // repository asks to run; a front door may want the user's consent before
-// starting them (see Load).
+// starting them (LoadFile each, then Merge).
 func ProjectFile(root string) string { return filepath.Join(root, ".tandem", FileName) }
-
-// Load reads the user's and the project's servers, project entries winning
-// on a name clash. Editor-supplied servers go on top with
-// Merge(files, editor). An empty home or root skips that file. Whatever
-// could be read is returned even when the error is not nil.
-func Load(home, root string) ([]Server, error) {
-	var lists [][]Server
-	var errs []error
-	for _, p := range []string{ifSet(home, UserFile), ifSet(root, ProjectFile)} {
-		if p == "" {
-			continue
-		}
-		list, err := LoadFile(p)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		lists = append(lists, list)
-	}
-	return Merge(lists...), errors.Join(errs...)
-}
-
-func ifSet(dir string, path func(string) string) string {
-	if dir == "" {
-		return ""
-	}
-	return path(dir)
-}
 
 func pairs(m map[string]string) []NameValue {
 	if len(m) == 0 {

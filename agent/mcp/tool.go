@@ -104,7 +104,11 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, input json.RawMessage
 	if env != nil && env.Ask != nil {
 		err := env.Ask(ctx, tools.Ask{Title: t.Describe(env.Root, input).Title, Kind: t.info.Kind})
 		if errors.Is(err, tools.ErrRejected) {
-			return tools.Result{Output: "The user rejected this call.", IsError: true}, nil
+			msg := "The user rejected this call."
+			if err != tools.ErrRejected {
+				msg = err.Error() // the agent's reason, such as a remembered rejection
+			}
+			return tools.Result{Output: msg, IsError: true}, nil
 		}
 		if err != nil {
 			return tools.Result{}, err

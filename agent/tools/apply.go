@@ -33,7 +33,7 @@ func applyChange(ctx context.Context, env *Env, title string, fe edits.FileEdit,
 	if env.Ask != nil {
 		err := env.Ask(ctx, Ask{Title: title, Kind: KindEdit, Path: fe.Path, Edit: &fe})
 		if errors.Is(err, ErrRejected) {
-			return rejectedByUser("the change to " + shown), nil
+			return rejectedByUser("the change to "+shown, err), nil
 		}
 		if err != nil {
 			return Result{}, err

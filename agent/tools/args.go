@@ -58,7 +58,11 @@ func previewLocations(abs string, line int) []Location {
 	return []Location{{Path: abs, Line: line}}
 }
 
-// rejectedByUser is what the model reads when the user said no.
-func rejectedByUser(what string) Result {
+// rejectedByUser is what the model reads when Env.Ask said no (err matches
+// ErrRejected): the agent's reason when it gave one, else the user's no.
+func rejectedByUser(what string, err error) Result {
+	if err != nil && err != ErrRejected {
+		return failure("%s", err.Error())
+	}
 	return failure("The user rejected %s. Nothing was changed. Ask the user how to proceed, or try a different approach.", what)
 }

@@ -58,7 +58,7 @@ func runRunCommand(ctx context.Context, env *Env, p runCommandArgs) (Result, err
 	if env.Ask != nil {
 		err := env.Ask(ctx, Ask{Title: describeRunCommand(env.Root, p).Title, Kind: KindExecute, Command: p.Command})
 		if errors.Is(err, ErrRejected) {
-			return rejectedByUser("running `" + p.Command + "`"), nil
+			return rejectedByUser("running `"+p.Command+"`", err), nil
 		}
 		if err != nil {
 			return Result{}, err

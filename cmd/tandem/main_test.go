@@ -73,8 +73,8 @@ func TestRunEditsWithYes(t *testing.T) {
 	}
 }
 
-// Without a terminal and without --yes, a permission request is denied and
-// the model is told.
+// Without a terminal and without --yes, the host cannot ask: the policy
+// refuses the write and the model is told why.
 func TestRunDeniesWithoutTerminal(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	home, work := t.TempDir(), t.TempDir()
@@ -86,11 +86,14 @@ func TestRunDeniesWithoutTerminal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "--yes") {
-		t.Errorf("stderr does not say how to approve: %q", errOut)
+	if !strings.Contains(errOut, "--yes") || !strings.Contains(errOut, "cannot show permission prompts") {
+		t.Errorf("stderr does not say why or how to approve: %q", errOut)
 	}
 	if _, err := os.Stat(filepath.Join(work, "x.txt")); err == nil {
 		t.Error("file written without approval")
+	}
+	if r := srv.Requests(); len(r) != 2 || !strings.Contains(string(r[1].Body), "in code mode edits need the user's approval") {
+		t.Errorf("the model was not told why the write was refused")
 	}
 }
 

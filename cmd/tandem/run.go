@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/local"
 )
 
@@ -19,7 +20,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	fs := m.flags("run", "[--cwd DIR] [--mode MODE] [--yes] PROMPT...")
 	cwd := fs.String("cwd", ".", "the workspace directory")
 	mode := fs.String("mode", string(agent.ModeCode), strings.Join(agent.ModeIDs(), " | "))
-	yes := fs.Bool("yes", false, "approve every permission request (without a terminal, requests are denied unless this is set)")
+	yes := fs.Bool("yes", false, "approve every permission request (without a terminal, whatever would ask is refused unless this is set)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,6 +59,8 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	defer stop()
 	reason, err := s.Prompt(context.WithoutCancel(ctx), []agent.ContentBlock{{Type: "text", Text: text}})
 	h.finish()
+	turn, _ := s.Usage()
+	h.summary(turn)
 	if err != nil {
 		return err
 	}
@@ -81,7 +84,8 @@ type cliHost struct {
 
 	mu      sync.Mutex // guards the fields below and the writers
 	titles  map[string]string
-	midLine bool // stdout does not end in a newline
+	midLine bool                // stdout does not end in a newline
+	context *agent.ContextUsage // the latest usage_update
 }
 
 var _ agent.Host = (*cliHost)(nil)
@@ -113,6 +117,8 @@ func (h *cliHost) Send(u agent.Update) {
 			}
 			fmt.Fprintf(h.errw, "  ✗ %s%s\n", h.titles[u.Tool.ID], msg)
 		}
+	case agent.UsageUpdated:
+		h.context = u.Usage
 	case agent.PlanUpdated:
 		h.endLine()
 		for _, e := range u.Plan {
@@ -138,6 +144,9 @@ func (h *cliHost) finish() {
 	h.endLine()
 }
 
+// RequestPermission asks on the terminal. --yes is the user's consent to
+// everything, given up front; without a terminal and without --yes there
+// is no one to ask, and the agent's policy refuses what needed an answer.
 func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionRequest) (agent.Decision, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -146,24 +155,46 @@ func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionReq
 		return agent.Decision{Kind: agent.AllowOnce}, nil
 	}
 	if h.in == nil {
-		fmt.Fprintf(h.errw, "  denied: %s (no terminal to ask on; pass --yes to approve)\n", req.ToolCall.Title)
-		return agent.Decision{Kind: agent.RejectOnce}, nil
+		fmt.Fprintf(h.errw, "  cannot ask: %s (no terminal to ask on; pass --yes to approve)\n", req.ToolCall.Title)
+		return agent.Decision{}, agent.ErrCannotAsk
 	}
+	h.showRequest(req)
+	return h.readAnswer(req.Options)
+}
+
+// showRequest prints what the call wants to do: its title, then the diff
+// or the command line.
+func (h *cliHost) showRequest(req agent.PermissionRequest) {
 	fmt.Fprintf(h.errw, "\n%s\n", req.ToolCall.Title)
 	for _, c := range req.ToolCall.Content {
 		switch {
 		case c.Type == "diff" && c.NewText != nil:
-			old := ""
+			fe := edits.FileEdit{Path: c.Path, New: *c.NewText, Create: c.OldText == nil}
 			if c.OldText != nil {
-				old = *c.OldText
+				fe.Old = *c.OldText
 			}
-			fmt.Fprint(h.errw, lineDiff(old, *c.NewText))
+			fmt.Fprint(h.errw, edits.Unified(c.Path, fe))
 		case c.Content != nil:
 			fmt.Fprintln(h.errw, c.Content.Text)
 		}
 	}
+}
+
+// readAnswer lists the options, one key each (the "always" ones say what
+// they remember), and reads keys until one is offered. Enter and EOF reject.
+func (h *cliHost) readAnswer(options []agent.PermissionOption) (agent.Decision, error) {
+	keys := map[agent.PermissionKind]string{agent.AllowOnce: "y", agent.AllowAlways: "a", agent.RejectOnce: "n", agent.RejectAlways: "v"}
+	choices := map[string]agent.PermissionKind{}
+	var letters []string
+	for _, o := range options {
+		if k, ok := keys[o.Kind]; ok {
+			fmt.Fprintf(h.errw, "  [%s] %s\n", k, o.Name)
+			choices[k] = o.Kind
+			letters = append(letters, k)
+		}
+	}
 	for {
-		fmt.Fprint(h.errw, "Allow? [y]es, [a]lways, [n]o, ne[v]er: ")
+		fmt.Fprintf(h.errw, "Choose [%s] (Enter rejects): ", strings.Join(letters, "/"))
 		line, err := h.in.ReadString('\n')
 		if err != nil {
 			if errors.Is(err, io.EOF) {
@@ -171,15 +202,12 @@ func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionReq
 			}
 			return agent.Decision{}, err
 		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return agent.Decision{Kind: agent.AllowOnce}, nil
-		case "a", "always":
-			return agent.Decision{Kind: agent.AllowAlways}, nil
-		case "n", "no", "":
-			return agent.Decision{Kind: agent.RejectOnce}, nil
-		case "v", "never":
-			return agent.Decision{Kind: agent.RejectAlways}, nil
+		answer := strings.ToLower(strings.TrimSpace(line))
+		if word, ok := map[string]string{"": "n", "yes": "y", "always": "a", "no": "n", "never": "v"}[answer]; ok {
+			answer = word
+		}
+		if k, ok := choices[answer]; ok {
+			return agent.Decision{Kind: k}, nil
 		}
 	}
 }
@@ -187,22 +215,4 @@ func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionReq
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
-}
-
-// lineDiff is a plain removed/added listing for the terminal prompt.
-func lineDiff(old, new string) string {
-	var b strings.Builder
-	if old != "" {
-		for _, l := range strings.SplitAfter(old, "\n") {
-			if l != "" {
-				b.WriteString("- " + strings.TrimSuffix(l, "\n") + "\n")
-			}
-		}
-	}
-	for _, l := range strings.SplitAfter(new, "\n") {
-		if l != "" {
-			b.WriteString("+ " + strings.TrimSuffix(l, "\n") + "\n")
-		}
-	}
-	return b.String()
 }

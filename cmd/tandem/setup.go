@@ -46,6 +46,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Home:            cfg.Home,
 		Store:           st,
 		Instructions:    &instr,
+		Windows:         newWindows(cfg, log),
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 	})

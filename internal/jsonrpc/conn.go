@@ -141,12 +141,13 @@ func NewConn(r io.Reader, w io.Writer, o Options) *Conn {
 // cancelled, and returns once every goroutine it started has stopped: nil
 // after a clean end of input, ctx's error, or the read or framing error.
 //
-// When ctx ends, Serve closes the reader if it is an io.Closer, so that a
-// read in progress returns (a reader that cannot be closed, or whose read
-// ignores the close, is left to finish on its own; what it reads then is
-// dropped). A writer stuck for DrainTimeout (a peer that no
-// longer reads) is closed the same way if it is an io.Closer. Serve may be
-// called once.
+// When ctx ends, Serve closes the reader if it is an io.Closer and stops
+// reading at once, without waiting for a read in progress (see readGate):
+// a read that closing does not interrupt cannot hold Serve. The read
+// loop's goroutine is then the one Serve leaves behind; it ends as soon as
+// that Read returns, and what it read is dropped. A writer stuck for
+// DrainTimeout (a peer that no longer reads) is closed the same way if it
+// is an io.Closer. Serve may be called once.
 func (c *Conn) Serve(ctx context.Context) error {
 	err := ErrClosed
 	c.serveOnce.Do(func() { err = c.serve(ctx) })
@@ -158,8 +159,9 @@ func (c *Conn) serve(ctx context.Context) error {
 	defer cancelHandlers()
 	go c.writer()
 
-	readDone := make(chan error, 1)
-	go func() { readDone <- c.readLoop(handlerCtx) }()
+	gate := &readGate{}
+	readDone := make(chan error, 1) // buffered: a read loop left behind must not block
+	go func() { readDone <- c.readLoop(handlerCtx, ctx, gate) }()
 
 	var err error
 	select {
@@ -171,16 +173,11 @@ func (c *Conn) serve(ctx context.Context) error {
 		err = ctx.Err()
 		if cl, ok := c.r.(io.Closer); ok {
 			cl.Close()
-			// Closing does not interrupt a read on every kind of file
-			// (a terminal, say); such a reader is left behind, bounded.
-			t := time.NewTimer(c.o.DrainTimeout)
-			select {
-			case <-readDone:
-			case <-t.C:
-				c.log.Warn("jsonrpc: the input did not end when closed; leaving its reader behind")
-			}
-			t.Stop()
 		}
+		// An inline handler on the read loop returns once its ctx ends;
+		// then the gate closes, and nothing more is handled.
+		cancelHandlers()
+		gate.close()
 	}
 	// No handler starts from here on, so the wait below is final.
 	c.inflightMu.Lock()

@@ -21,6 +21,13 @@
 //     -32601, and a handler that panics -32603; none of them ends the
 //     connection. Whether params fit a method is the handler's call
 //     (Typed answers -32602).
+//   - A ContentLength header block that cannot be used (a line without a
+//     colon, a Content-Length that is not a length, none at all, a line
+//     over the buffer) is answered -32700 with a null id and skipped; the
+//     reader resumes at the end of that block or at the next line starting
+//     "Content-Length:", whichever comes first. Blank lines between frames
+//     are skipped silently. Only input that ends inside a frame ends the
+//     connection (ErrFraming).
 //   - Batches (JSON arrays) are refused with one -32600 error: neither ACP
 //     nor LSP sends them, and answering them would need response grouping
 //     that no peer of tandem would exercise.

@@ -120,20 +120,6 @@ func TestStuckWriter(t *testing.T) {
 	}
 }
 
-func TestBrokenHeaders(t *testing.T) {
-	for _, in := range []string{
-		"Content-Type: x\r\n\r\n{}",
-		"Content-Length: abc\r\n\r\n",
-		"no colon here\r\n\r\n",
-		"Content-Length: 10\r\n\r\n{}",
-	} {
-		c := NewConn(strings.NewReader(in), io.Discard, Options{Framing: ContentLength})
-		if err := c.Serve(context.Background()); !errors.Is(err, ErrFraming) {
-			t.Errorf("%q: Serve returned %v, want ErrFraming", in, err)
-		}
-	}
-}
-
 // TestDuplicateID: a second request reusing an id in flight is refused; the
 // first is still answered.
 func TestDuplicateID(t *testing.T) {

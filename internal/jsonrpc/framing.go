@@ -2,11 +2,11 @@ package jsonrpc
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 )
 
 // Framing is how messages are delimited on the byte stream.
@@ -21,7 +21,8 @@ const (
 )
 
 // ErrFraming is returned by Serve when the byte stream cannot be split into
-// messages any more (a Content-Length header block that is unreadable).
+// messages any more: the input ended inside a Content-Length frame. An
+// unusable header block is not the end (see headerReader).
 var ErrFraming = errors.New("jsonrpc: broken framing")
 
 // headKeep is how much of an oversized frame is kept to find its id.
@@ -75,10 +76,27 @@ func (l *lineReader) next() ([]byte, int, error) {
 	}
 }
 
+// headerReader splits LSP's framing. A header block it cannot use (a line
+// without a colon, a Content-Length that is not a length, a block without
+// one, a line over the buffer) is reported as a *headerError at once, and
+// the reader resynchronises: it skips input up to the end of that block
+// (its blank line) or up to the next line that starts with
+// "Content-Length:", whichever comes first; that line begins the next
+// block. Blank lines between frames are skipped silently. Only input that
+// ends inside a frame is ErrFraming.
 type headerReader struct {
-	r   *bufio.Reader
-	max int
+	r        *bufio.Reader
+	max      int
+	buf      []byte // the last body, reused: parse copies what it keeps
+	skipping bool   // after an unusable block, until the place to resume
+	midLine  bool   // the last read stopped inside an over-long line
 }
+
+// headerError is a header block that could not be used; the connection
+// answers it with a parse error and goes on reading.
+type headerError struct{ reason string }
+
+func (e *headerError) Error() string { return "jsonrpc: unusable header block: " + e.reason }
 
 func (h *headerReader) next() ([]byte, int, error) {
 	length, err := h.header()
@@ -86,7 +104,10 @@ func (h *headerReader) next() ([]byte, int, error) {
 		return nil, 0, err
 	}
 	if length <= h.max {
-		frame := make([]byte, length)
+		if cap(h.buf) < length || cap(h.buf) > 1<<20 {
+			h.buf = make([]byte, length, max(length, 4096))
+		}
+		frame := h.buf[:length]
 		if _, err := io.ReadFull(h.r, frame); err != nil {
 			return nil, 0, fmt.Errorf("%w: body cut short: %v", ErrFraming, err)
 		}
@@ -102,41 +123,81 @@ func (h *headerReader) next() ([]byte, int, error) {
 	return head, length, nil
 }
 
+var contentLength = []byte("Content-Length")
+
 // header reads one header block and returns its Content-Length. io.EOF
-// before any header byte is a clean end of input.
+// before any header byte (or while skipping a block already refused) is a
+// clean end of input.
 func (h *headerReader) header() (int, error) {
 	length, lines := -1, 0
 	for {
 		line, err := h.r.ReadSlice('\n')
-		if err != nil {
-			if errors.Is(err, io.EOF) && lines == 0 && len(line) == 0 {
+		tail := h.midLine // line continues one already refused as too long
+		h.midLine = errors.Is(err, bufio.ErrBufferFull)
+		if err != nil && !h.midLine {
+			if errors.Is(err, io.EOF) && (h.skipping || lines == 0 && len(line) == 0) {
 				return 0, io.EOF
-			}
-			if errors.Is(err, bufio.ErrBufferFull) {
-				return 0, fmt.Errorf("%w: header line too long", ErrFraming)
 			}
 			return 0, fmt.Errorf("%w: header cut short: %v", ErrFraming, err)
 		}
-		lines++
-		text := strings.TrimRight(string(line), "\r\n")
-		if text == "" {
-			if length < 0 {
-				return 0, fmt.Errorf("%w: header without Content-Length", ErrFraming)
+		if h.midLine || tail {
+			if h.skipping || tail {
+				continue
+			}
+			h.skipping = true
+			return 0, &headerError{"a header line is too long"}
+		}
+		text := bytes.TrimRight(line, "\r\n")
+		if h.skipping {
+			if len(text) == 0 {
+				h.skipping = false // the refused block ends here
+				continue
+			}
+			if len(text) < len(contentLength)+1 || !bytes.EqualFold(text[:len(contentLength)], contentLength) || text[len(contentLength)] != ':' {
+				continue
+			}
+			h.skipping = false
+		}
+		if len(text) == 0 {
+			switch {
+			case lines == 0:
+				continue // blank lines between frames are harmless
+			case length < 0:
+				return 0, &headerError{"the header block has no Content-Length"}
 			}
 			return length, nil
 		}
-		name, value, ok := strings.Cut(text, ":")
+		lines++
+		name, value, ok := bytes.Cut(text, []byte{':'})
 		if !ok {
-			return 0, fmt.Errorf("%w: header line %q has no colon", ErrFraming, text)
+			h.skipping = true
+			return 0, &headerError{"a header line has no colon"}
 		}
-		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n < 0 {
-				return 0, fmt.Errorf("%w: bad Content-Length %q", ErrFraming, value)
+		if bytes.EqualFold(bytes.TrimSpace(name), contentLength) {
+			n, ok := parseLength(bytes.TrimSpace(value))
+			if !ok {
+				h.skipping = true
+				return 0, &headerError{"the Content-Length is not a length"}
 			}
 			length = n
 		}
 	}
+}
+
+// parseLength reads a decimal length without allocating; it refuses signs,
+// spaces and anything over a gigabyte's worth of digits.
+func parseLength(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 12 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // frame wraps one encoded message for the wire.

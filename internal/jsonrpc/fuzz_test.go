@@ -98,14 +98,16 @@ func FuzzConnNewline(f *testing.F) {
 	})
 }
 
-// FuzzConnContentLength: the same over LSP framing; a broken header may end
-// the connection (ErrFraming), nothing else may.
+// FuzzConnContentLength: the same over LSP framing; only input that ends
+// inside a frame may end the connection (ErrFraming): an unusable header
+// block is answered and skipped.
 func FuzzConnContentLength(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(frame(ContentLength, []byte(s)))
 	}
 	f.Add([]byte("Content-Length: 99999\r\n\r\n{"))
 	f.Add([]byte("content-length:2\r\nContent-Type: x\r\n\r\n{}"))
+	f.Add([]byte("junk\r\n\r\nContent-Length: x\r\nContent-Length: 2\r\n\r\n{}\r\n"))
 	f.Fuzz(func(t *testing.T, input []byte) {
 		frames, err := runFuzz(t, ContentLength, input)
 		if err != nil && !isFraming(err) {

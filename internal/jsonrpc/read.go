@@ -8,20 +8,43 @@ import (
 
 // readLoop reads frames until the input ends, answering what is invalid
 // itself, handing requests and notifications to dispatch and responses to
-// the Calls waiting for them.
-func (c *Conn) readLoop(ctx context.Context) error {
+// the Calls waiting for them. It handles each frame inside gate (see
+// readGate), and reads no further frame once serveCtx has ended (an inline
+// exit handler that ends it is the last thing handled).
+func (c *Conn) readLoop(ctx, serveCtx context.Context, gate *readGate) error {
 	fr := newFrameReader(c.o.Framing, c.r, c.o.MaxInbound)
 	for {
 		raw, size, err := fr.next()
-		if size > c.o.MaxInbound {
-			c.refuseOversized(ctx, raw, size)
-		} else if size > 0 {
-			c.handleFrame(ctx, raw)
+		if !gate.enter() {
+			return errStopped
 		}
+		err = c.handleRead(ctx, raw, size, err)
+		gate.leave()
 		if err != nil {
 			return err
 		}
+		if serveCtx.Err() != nil {
+			return errStopped
+		}
 	}
+}
+
+// handleRead handles what one fr.next returned; the error it returns ends
+// the read loop.
+func (c *Conn) handleRead(ctx context.Context, raw []byte, size int, err error) error {
+	if size > c.o.MaxInbound {
+		c.refuseOversized(ctx, raw, size)
+	} else if size > 0 {
+		c.handleFrame(ctx, raw)
+	}
+	// headerReader returns it unwrapped; a type assertion keeps the
+	// common path (err nil) free of allocations.
+	if he, ok := err.(*headerError); ok {
+		c.log.Warn("jsonrpc: skipping an unusable header block", "reason", he.reason)
+		c.reply(ctx, nullID, nil, &Error{Code: CodeParseError, Message: "Parse error: " + he.reason})
+		return nil
+	}
+	return err
 }
 
 func (c *Conn) handleFrame(ctx context.Context, raw []byte) {

@@ -136,8 +136,12 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 	t.Run("usage", func(t *testing.T) {
 		srv, p, _ := setup(t)
 		want := llm.Usage{InputTokens: 123, OutputTokens: 45, CacheReadTokens: 67}
+		// Each wire format carries what its API reports: Anthropic's cache
+		// writes, OpenAI's completion_tokens_details.reasoning_tokens.
 		if format == Anthropic {
 			want.CacheWriteTokens = 8
+		} else {
+			want.ReasoningTokens = 30
 		}
 		srv.Enqueue(Reply{Text: []string{"x"}, Usage: &want})
 		rec, resp, err := run(t, context.Background(), p, request("u"))

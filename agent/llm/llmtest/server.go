@@ -24,6 +24,7 @@ type Server struct {
 	requests   []*Request
 	unscripted func(msg string)
 	closed     bool
+	window     *windowReport
 }
 
 // NewServer starts a server on 127.0.0.1 and closes it when the test ends.
@@ -92,6 +93,9 @@ func (s *Server) Requests() []*Request {
 
 // ServeHTTP routes by path suffix so either base URL convention works.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.serveWindow(w, r) {
+		return
+	}
 	var f Format
 	switch {
 	case r.Method != http.MethodPost:

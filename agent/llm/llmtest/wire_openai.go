@@ -60,8 +60,9 @@ func writeOpenAI(s *stream, reply *Reply, req *Request) {
 	}
 	u := reply.usage()
 	usage := map[string]any{"prompt_tokens": u.InputTokens + u.CacheReadTokens, "completion_tokens": u.OutputTokens,
-		"total_tokens":          u.InputTokens + u.CacheReadTokens + u.OutputTokens,
-		"prompt_tokens_details": map[string]int{"cached_tokens": u.CacheReadTokens}}
+		"total_tokens":              u.InputTokens + u.CacheReadTokens + u.OutputTokens,
+		"prompt_tokens_details":     map[string]int{"cached_tokens": u.CacheReadTokens},
+		"completion_tokens_details": map[string]int{"reasoning_tokens": u.ReasoningTokens}}
 	_ = chunk(map[string]any{}, finishReason(reply.stop())) &&
 		s.event("", map[string]any{"id": id, "object": "chat.completion.chunk", "model": req.Model, "choices": []any{}, "usage": usage}) &&
 		s.event("", "[DONE]")

@@ -28,6 +28,9 @@ type wireChunk struct {
 		PromptTokensDetails *struct {
 			CachedTokens int `json:"cached_tokens"`
 		} `json:"prompt_tokens_details"`
+		CompletionTokensDetails *struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
 }
@@ -110,6 +113,9 @@ func (a *assembler) chunk(c *wireChunk) error {
 		if d := u.PromptTokensDetails; d != nil && d.CachedTokens <= u.PromptTokens {
 			a.resp.Usage.CacheReadTokens = d.CachedTokens
 			a.resp.Usage.InputTokens -= d.CachedTokens
+		}
+		if d := u.CompletionTokensDetails; d != nil {
+			a.resp.Usage.ReasoningTokens = d.ReasoningTokens
 		}
 	}
 	for _, ch := range c.Choices {

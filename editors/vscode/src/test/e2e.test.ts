@@ -118,7 +118,12 @@ test('tandem lsp: a prompt streams updates, asks through the modal and edits the
     assert.match(applied[0].label ?? '', /edit_file/);
 
     assert.equal(recorded.modals.length, 1, 'one permission modal');
-    assert.deepEqual(recorded.modals[0].items, ['Allow', 'Always allow', 'Reject', 'Always reject']);
+    assert.deepEqual(recorded.modals[0].items, [
+      'Allow',
+      'Always allow edits in sub/ in this session',
+      'Reject',
+      'Always reject edits in sub/ in this session',
+    ]);
     assert.match(recorded.modals[0].message, /hello\.txt/);
 
     const html = renderBody(chat);

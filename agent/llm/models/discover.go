@@ -1,0 +1,148 @@
+package models
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Discover asks an OpenAI-compatible server how large model's context is,
+// in the ways local servers report it: vLLM's and llama.cpp's /v1/models
+// (max_model_len, meta.n_ctx), llama.cpp's /props (n_ctx) and Ollama's
+// /api/show (model_info "<arch>.context_length"). baseURL is the OpenAI
+// base ("http://host:port/v1"). It returns 0 and an error when no route
+// answers with a size; hosted APIs report none, which is not a problem.
+// The caller bounds the time with ctx. apiKey, when set, goes with each
+// request as a bearer token (vLLM started with --api-key wants it); it is
+// sent to baseURL's server only, like every model request.
+func Discover(ctx context.Context, client *http.Client, baseURL, apiKey, model string) (int, error) {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	base := strings.TrimRight(baseURL, "/")
+	root := strings.TrimSuffix(base, "/v1")
+	var errs []string
+	try := func(name string, f func() (int, error)) int {
+		n, err := f()
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
+		}
+		return n
+	}
+	if n := try("models", func() (int, error) { return fromModels(ctx, get{client, apiKey}, base+"/models", model) }); n > 0 {
+		return n, nil
+	}
+	if n := try("props", func() (int, error) { return fromProps(ctx, get{client, apiKey}, root+"/props") }); n > 0 {
+		return n, nil
+	}
+	if n := try("api/show", func() (int, error) { return fromOllama(ctx, get{client, apiKey}, root+"/api/show", model) }); n > 0 {
+		return n, nil
+	}
+	return 0, fmt.Errorf("models: %s reports no context window for %s (%s)", base, model, strings.Join(errs, "; "))
+}
+
+func fromModels(ctx context.Context, c get, url, model string) (int, error) {
+	var body struct {
+		Data []struct {
+			ID          string `json:"id"`
+			MaxModelLen int    `json:"max_model_len"`
+			Meta        struct {
+				NCtx      int `json:"n_ctx"`
+				NCtxTrain int `json:"n_ctx_train"`
+			} `json:"meta"`
+		} `json:"data"`
+	}
+	if err := c.json(ctx, http.MethodGet, url, nil, &body); err != nil {
+		return 0, err
+	}
+	for _, m := range body.Data {
+		// llama.cpp serves one model under whatever id it was started with.
+		if m.ID != model && len(body.Data) > 1 {
+			continue
+		}
+		switch {
+		case m.MaxModelLen > 0:
+			return m.MaxModelLen, nil
+		case m.Meta.NCtx > 0:
+			return m.Meta.NCtx, nil
+		case m.Meta.NCtxTrain > 0:
+			return m.Meta.NCtxTrain, nil
+		}
+	}
+	return 0, nil
+}
+
+func fromProps(ctx context.Context, c get, url string) (int, error) {
+	var body struct {
+		NCtx     int `json:"n_ctx"`
+		Settings struct {
+			NCtx int `json:"n_ctx"`
+		} `json:"default_generation_settings"`
+	}
+	if err := c.json(ctx, http.MethodGet, url, nil, &body); err != nil {
+		return 0, err
+	}
+	if body.Settings.NCtx > 0 {
+		return body.Settings.NCtx, nil
+	}
+	return body.NCtx, nil
+}
+
+func fromOllama(ctx context.Context, c get, url, model string) (int, error) {
+	req, _ := json.Marshal(map[string]string{"model": model})
+	var body struct {
+		ModelInfo map[string]json.RawMessage `json:"model_info"`
+	}
+	if err := c.json(ctx, http.MethodPost, url, req, &body); err != nil {
+		return 0, err
+	}
+	for k, v := range body.ModelInfo {
+		if strings.HasSuffix(k, ".context_length") {
+			var n int
+			if json.Unmarshal(v, &n) == nil && n > 0 {
+				return n, nil
+			}
+		}
+	}
+	return 0, nil
+}
+
+// get is the client and key the metadata requests go with.
+type get struct {
+	client *http.Client
+	key    string
+}
+
+// json reads one small JSON answer; anything but 200 is an error.
+func (c get) json(ctx context.Context, method, url string, body []byte, into any) error {
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, r)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(into); err != nil {
+		return fmt.Errorf("bad JSON: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package models
+
+import (
+	"math"
+	"sync"
+
+	"github.com/tandemhq/tandem/agent/llm"
+)
+
+// Estimate constants. Four bytes a token is the usual figure for English
+// and code under the BPE vocabularies in use; images are billed by size,
+// which the request does not say, so they count as a typical screenshot.
+const (
+	defaultTokensPerByte = 0.25
+	imageTokens          = 1_600
+	messageOverhead      = 4 // role and framing tokens each message adds
+)
+
+// Size measures a request for the estimator: its text bytes (system prompt,
+// tool schemas, every message part) and its fixed-cost items.
+func Size(req *llm.Request) (bytes, fixed int) {
+	bytes = len(req.System)
+	for _, t := range req.Tools {
+		bytes += len(t.Name) + len(t.Description) + len(t.InputSchema)
+	}
+	for _, m := range req.Messages {
+		fixed += messageOverhead
+		for _, p := range m.Content {
+			b, f := partSize(p)
+			bytes += b
+			fixed += f
+		}
+	}
+	return bytes, fixed
+}
+
+func partSize(p llm.Part) (bytes, fixed int) {
+	if p.Type == llm.PartImage {
+		return 0, imageTokens
+	}
+	bytes = len(p.Text) + len(p.ToolName) + len(p.ToolCallID) + len(p.Input)
+	for _, img := range p.Images {
+		_, f := partSize(img)
+		fixed += f
+	}
+	return bytes, fixed
+}
+
+// Estimator estimates a request's input tokens before it is sent and
+// corrects itself, per model, by the input the provider reports. It is
+// safe for concurrent use.
+type Estimator struct {
+	mu    sync.Mutex
+	ratio map[string]float64 // tokens per byte, by model
+}
+
+// Estimate returns the input tokens req is expected to cost.
+func (e *Estimator) Estimate(req *llm.Request) int {
+	bytes, fixed := Size(req)
+	return int(math.Ceil(float64(bytes)*e.ratioOf(req.Model))) + fixed
+}
+
+// Observe calibrates the model's ratio from a request the provider
+// reported: input counts every prompt token, cached or not. Consecutive
+// requests of a session share most of their bytes, so the last request's
+// ratio predicts the next one well; a short average damps outliers.
+func (e *Estimator) Observe(req *llm.Request, input int) {
+	bytes, fixed := Size(req)
+	if bytes < 256 || input <= fixed {
+		return // too small to say anything about the ratio
+	}
+	r := float64(input-fixed) / float64(bytes)
+	if r < 0.05 || r > 2 {
+		return // not text the estimator models (or a server that miscounts)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ratio == nil {
+		e.ratio = map[string]float64{}
+	}
+	if old, ok := e.ratio[req.Model]; ok {
+		r = 0.3*old + 0.7*r
+	}
+	e.ratio[req.Model] = r
+}
+
+func (e *Estimator) ratioOf(model string) float64 {
+	if e == nil {
+		return defaultTokensPerByte
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r, ok := e.ratio[model]; ok {
+		return r
+	}
+	return defaultTokensPerByte
+}
+
+// Reported is the prompt size a provider reported in u: every input token,
+// cached or not.
+func Reported(u llm.Usage) int { return u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens }

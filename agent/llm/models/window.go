@@ -1,0 +1,101 @@
+package models
+
+import (
+	"fmt"
+	"sync"
+)
+
+// DefaultContext is the window assumed for a model nobody knows: small
+// enough that every model tandem is likely to meet holds it, so compaction
+// starts too early rather than too late.
+const DefaultContext = 32_768
+
+// Source says where a window came from.
+type Source string
+
+const (
+	FromEnv      Source = "TANDEM_CONTEXT_WINDOW"
+	FromConfig   Source = "config.json contextWindows"
+	FromServer   Source = "server"
+	FromBuiltin  Source = "built-in table"
+	FromFallback Source = "default"
+)
+
+// Windows resolves context windows. The order is the configuration's:
+// the environment (for the current model only), then config.json, then
+// what the server reported, then the built-in table, then DefaultContext.
+// It is safe for concurrent use.
+type Windows struct {
+	// Env is TANDEM_CONTEXT_WINDOW (0: unset). It applies to Current.
+	Env     int
+	Current string
+	// Config is config.json's contextWindows, by model id.
+	Config map[string]int
+	// Notice is called once per model that falls back to DefaultContext,
+	// with a sentence for the user. May be nil.
+	Notice func(msg string)
+
+	mu         sync.Mutex // guards the fields below
+	discovered map[string]int
+	noticed    map[string]bool
+}
+
+// Learn records a window a server reported for model.
+func (w *Windows) Learn(model string, tokens int) {
+	if tokens <= 0 {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.discovered == nil {
+		w.discovered = map[string]int{}
+	}
+	w.discovered[model] = tokens
+}
+
+// Lookup returns model's limits and where the window came from. Output
+// comes from the table when known; overrides change only the window.
+func (w *Windows) Lookup(model string) (Limits, Source) {
+	l, known := Builtin(model)
+	if w == nil {
+		if !known {
+			l.Context = DefaultContext
+			return l, FromFallback
+		}
+		return l, FromBuiltin
+	}
+	if w.Env > 0 && (w.Current == "" || model == w.Current) {
+		l.Context = w.Env
+		return l, FromEnv
+	}
+	if n := w.Config[model]; n > 0 {
+		l.Context = n
+		return l, FromConfig
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if n := w.discovered[model]; n > 0 {
+		l.Context = n
+		return l, FromServer
+	}
+	if known {
+		return l, FromBuiltin
+	}
+	l.Context = DefaultContext
+	if !w.noticed[model] {
+		if w.noticed == nil {
+			w.noticed = map[string]bool{}
+		}
+		w.noticed[model] = true
+		if w.Notice != nil {
+			w.Notice(fmt.Sprintf("the context window of model %q is unknown; assuming %d tokens (set contextWindows in config.json or TANDEM_CONTEXT_WINDOW)", model, DefaultContext))
+		}
+	}
+	return l, FromFallback
+}
+
+// Window is Lookup's context window alone.
+func (w *Windows) Window(model string) int {
+	l, _ := w.Lookup(model)
+	return l.Context
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/llm/models"
+)
+
+// discoverTimeout bounds the startup question to a local model server;
+// hosted APIs answer it with a quick 404.
+const discoverTimeout = 2 * time.Second
+
+// newWindows resolves context windows from the configuration and, for an
+// OpenAI-compatible server at a configured base URL whose window the user
+// did not set, from what the server reports about the default model.
+func newWindows(cfg config.Config, log *slog.Logger) *models.Windows {
+	w := &models.Windows{Env: cfg.ContextWindow, Config: cfg.ContextWindows,
+		Notice: func(msg string) { log.Warn(msg) }}
+	if cfg.Provider != "openai" || cfg.OpenAIBaseURL == "" || cfg.ContextWindow > 0 || cfg.ContextWindows[cfg.Model] > 0 {
+		return w
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
+	defer cancel()
+	n, err := models.Discover(ctx, nil, cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model)
+	if err != nil {
+		log.Debug("context window not reported", "model", cfg.Model, "err", err)
+		return w
+	}
+	w.Learn(cfg.Model, n)
+	return w
+}
