@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -270,14 +271,20 @@ type tandemProcess struct {
 	cmd    *exec.Cmd
 	stderr *testenv.SyncBuffer
 	ed     *editor
+	killed atomic.Bool // a crash test killed it on purpose
 }
 
 // startTandem spawns the real binary against the fake model server. home is
 // TANDEM_HOME, shared by processes that must see the same sessions.
 func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
 	t.Helper()
-	bin := testenv.Tandem(t)
-	cmd := exec.Command(bin, "acp")
+	return startCmd(t, exec.Command(testenv.Tandem(t), "acp"), srv, home, ed)
+}
+
+// startCmd is startTandem for a command line that runs `tandem acp`
+// (possibly through a wrapper that sets limits first).
+func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
+	t.Helper()
 	cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
 	p := &tandemProcess{cmd: cmd, stderr: &testenv.SyncBuffer{}, ed: ed}
 	stdin, stdout := testenv.Start(t, cmd, p.stderr)
@@ -289,7 +296,7 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 		switch err := testenv.WaitExit(cmd, 10*time.Second); {
 		case errors.Is(err, testenv.ErrNoExit):
 			t.Errorf("tandem acp did not exit 10s after stdin closed")
-		case err != nil:
+		case err != nil && !p.killed.Load():
 			t.Errorf("tandem acp exited with %v", err)
 		}
 		if t.Failed() {

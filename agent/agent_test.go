@@ -377,13 +377,16 @@ func TestProviderFailures(t *testing.T) {
 	}{
 		{"500 on every attempt", llmtest.Reply{Status: 500, Times: 4, Message: "overloaded"}, "HTTP 500"},
 		{"401 names the key", llmtest.Reply{Status: 401, Message: "bad key"}, "ANTHROPIC_API_KEY"},
-		{"stream cut mid-JSON", llmtest.Reply{Text: []string{"partial"}, CutAfter: 3}, "anthropic"},
+		{"stream cut mid-JSON twice", llmtest.Reply{Text: []string{"partial"}, CutAfter: 3}, "retried once"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			s, _, _ := f.session(ModeCode, nil)
 			f.srv.Enqueue(tt.reply)
+			if tt.reply.CutAfter > 0 {
+				f.srv.Enqueue(tt.reply) // a cut stream is sent once more
+			}
 			_, err := s.Prompt(context.Background(), prompt("x"))
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("err = %v, want it to mention %q", err, tt.wantErr)

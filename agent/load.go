@@ -28,6 +28,8 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		return nil, fmt.Errorf("%w: %v", ErrNoSession, err)
 	}
 	for _, w := range warnings {
+		// Skipped records (torn, corrupt, of a foreign version) are
+		// reported; the rest of the session loads.
 		a.log.Warn("session log", "warning", w)
 	}
 	if o.Cwd == "" {
@@ -47,6 +49,8 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	s.st.title = meta.Title
 	s.created = meta.Created
 	var instr []json.RawMessage
+	open := map[string]bool{} // tool calls the replay started and never ended
+	var order []string
 	for _, r := range recs {
 		switch r.Kind {
 		case recMessage:
@@ -60,17 +64,31 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 			instr = append(instr, r.Data)
 		case recUsage:
 			s.restoreUsage(r.Data)
+		case recCompaction:
+			// Reserved for compaction; this tandem writes none yet.
 		case recUpdate:
-			if !replay {
-				continue
-			}
 			var u Update
 			if err := json.Unmarshal(r.Data, &u); err != nil {
 				a.log.Warn("session log: bad update skipped", "session", s.id, "err", err)
 				continue
 			}
-			o.Host.Send(u)
+			if id, ended, ok := toolCallState(u); ok {
+				if !ended && !open[id] && u.Type == ToolCallStarted {
+					order = append(order, id)
+				}
+				open[id] = !ended
+			}
+			if replay {
+				o.Host.Send(u)
+			}
+		default:
+			a.log.Warn("session log: record of an unknown kind skipped", "session", s.id, "kind", r.Kind)
 		}
+	}
+	var invented int
+	s.st.history, invented = repairHistory(s.st.history)
+	if invented > 0 {
+		a.log.Warn("session log: tool calls without a result were marked interrupted", "session", s.id, "calls", invented)
 	}
 	s.restoreInstructions(instr)
 	l, err := a.cfg.Store.OpenLog(s.id)
@@ -81,5 +99,29 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	if err := s.start(ctx, o.MCPServers); err != nil {
 		return nil, err
 	}
+	// Calls cut off by a crash end failed, in the log too, so every later
+	// replay shows them where they happened.
+	for _, id := range order {
+		if !open[id] {
+			continue
+		}
+		u := Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: id, Status: ToolFailed, Content: []ToolContent{TextContent(Interrupted)}}}
+		if replay {
+			s.emit(u)
+		} else {
+			s.logOnly(u)
+		}
+	}
+	s.out.flush()
 	return s, nil
+}
+
+// toolCallState reads a replayed update's effect on a tool call: its id and
+// whether it reached a final status.
+func toolCallState(u Update) (id string, ended, ok bool) {
+	if u.Tool == nil || (u.Type != ToolCallStarted && u.Type != ToolCallUpdated) {
+		return "", false, false
+	}
+	ended = u.Tool.Status == ToolCompleted || u.Tool.Status == ToolFailed
+	return u.Tool.ID, ended, true
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 
 	"github.com/tandemhq/tandem/agent/edits"
@@ -14,6 +15,11 @@ const (
 	recUpdate       = "update"       // an Update, replayed by LoadSession
 	recMessage      = "message"      // an llm.Message of the model history
 	recInstructions = "instructions" // typed metadata of an instructions batch
+	// recCompaction is reserved for compaction records: a later tandem
+	// writes one when it compacts the model history. A record carries its
+	// own version (store.Record.Version), so the kind can change shape
+	// without a new log format.
+	recCompaction = "compaction"
 )
 
 // outOp is what the FIFO does with an item.
@@ -25,7 +31,7 @@ const (
 	opRecord              // append v, a *logRecord
 	opMeta                // rewrite the sidecar from v, a store.Meta
 	opDrain               // close v, a chan struct{}: all before it is sent
-	opSync                // flush and fsync, then close v, a chan struct{}
+	opSync                // flush and fsync, then send the first save error since the last opSync on v, a chan error
 	opStop                // flush and end
 )
 
@@ -53,6 +59,7 @@ type outbox struct {
 	done chan struct{}
 
 	pending *Update // coalesced chunk not yet logged; the goroutine's own
+	err     error   // first failure to save since the last sync; the goroutine's own
 }
 
 // outboxDepth lets a streaming turn run ahead of a slow Send a little; a
@@ -76,8 +83,19 @@ func (o *outbox) put(it outItem) {
 // drain returns once everything queued before it was handed to Send.
 func (o *outbox) drain() { o.wait(opDrain) }
 
-// flush returns once everything queued before it is sent, logged and synced.
-func (o *outbox) flush() { o.wait(opSync) }
+// flush returns once everything queued before it is sent, logged and on
+// stable storage. Its error is the first failure to save since the last
+// flush: the caller reports it, so no event is lost silently.
+func (o *outbox) flush() error {
+	c := make(chan error, 1)
+	o.put(outItem{op: opSync, v: c})
+	select {
+	case err := <-c:
+		return err
+	case <-o.done:
+		return nil
+	}
+}
 
 func (o *outbox) wait(op outOp) {
 	c := make(chan struct{})
@@ -112,14 +130,15 @@ func (o *outbox) run() {
 		case opMeta:
 			if o.log != nil {
 				if err := o.log.SetMeta(it.v.(store.Meta)); err != nil {
-					o.warn.Warn("session meta", "err", err)
+					o.failed("session meta", err)
 				}
 			}
 		case opDrain:
 			close(it.v.(chan struct{}))
 		case opSync:
 			o.sync()
-			close(it.v.(chan struct{}))
+			it.v.(chan error) <- o.err
+			o.err = nil
 		case opStop:
 			o.sync()
 			return
@@ -161,7 +180,7 @@ func (o *outbox) append(kind string, v any) {
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		o.warn.Error("session log append failed", "kind", kind, "err", err)
+		o.failed("session log append failed", fmt.Errorf("%w: encode %s: %w", store.ErrSave, kind, err))
 		return
 	}
 	o.appendRaw(kind, b)
@@ -172,7 +191,15 @@ func (o *outbox) appendRaw(kind string, b json.RawMessage) {
 		return
 	}
 	if err := o.log.Append(store.Record{Kind: kind, Data: b}); err != nil {
-		o.warn.Error("session log append failed", "kind", kind, "err", err)
+		o.failed("session log append failed", err)
+	}
+}
+
+// failed logs a save failure and keeps the first one for the next flush.
+func (o *outbox) failed(what string, err error) {
+	o.warn.Error(what, "err", err)
+	if o.err == nil {
+		o.err = err
 	}
 }
 
@@ -181,7 +208,7 @@ func (o *outbox) sync() {
 	o.flushPending()
 	if o.log != nil {
 		if err := o.log.Sync(); err != nil {
-			o.warn.Error("session log sync failed", "err", err)
+			o.failed("session log sync failed", err)
 		}
 	}
 }

@@ -95,11 +95,23 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		input = json.RawMessage("{}")
 	}
 	tool, ok := t.lookup(call.ToolName)
+	// A call the model should not have made is answered with an error it
+	// can act on; the turn goes on.
+	refuse := func(kind tools.Kind, msg string) toolOutcome {
+		s.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: call.ToolCallID, Title: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
+		return result(msg, true)
+	}
 	if !ok {
-		s.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: call.ToolCallID, Title: call.ToolName, Kind: tools.KindOther, Status: ToolFailed, RawInput: input}})
-		return result(fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", call.ToolName), true)
+		return refuse(tools.KindOther, fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", call.ToolName))
 	}
 	info := tool.Info()
+	if !t.mode.exposes(info.Group) {
+		return refuse(info.Kind, fmt.Sprintf("%s is not available in %s mode. Use one of the tools you were given.", info.Name, t.mode))
+	}
+	if !llm.IsObject(input) {
+		// Malformed arguments are answered before Describe sees them.
+		return refuse(info.Kind, fmt.Sprintf("The arguments for %s are not a valid JSON object (%.200s). Send a JSON object matching the tool's schema.", info.Name, input))
+	}
 	pv := tool.Describe(s.root, input)
 	tc := ToolCall{ID: call.ToolCallID, Title: pv.Title, Kind: info.Kind, Status: ToolPending, Locations: pv.Locations, RawInput: input}
 	if tc.Title == "" {
@@ -110,9 +122,6 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	fail := func(msg string) toolOutcome {
 		s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolFailed, Content: []ToolContent{TextContent(msg)}}})
 		return result(msg, true)
-	}
-	if !json.Valid(input) {
-		return fail(fmt.Sprintf("The arguments for %s are not valid JSON. Send a JSON object matching the tool's schema.", info.Name))
 	}
 	ev := ToolCallEvent{SessionID: s.id, ToolCallID: tc.ID, Tool: info, Input: input}
 	input, err := s.beforeToolCall(ctx, ev)

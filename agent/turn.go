@@ -21,7 +21,8 @@ type turnRun struct {
 	prompt  []ContentBlock
 	history []llm.Message
 	instr   *instrState
-	catalog []tools.Tool // the tools offered in the latest request
+	catalog []tools.Tool // the session's tools at the latest request
+	mode    Mode         // the mode of the latest request: which of them were offered
 	result  chan turnResult
 }
 
@@ -90,7 +91,11 @@ func (t *turnRun) run() {
 	var meta *store.Meta
 	s.do(context.Background(), func() { meta = s.endTurn(t, r) }) // the actor waits for this turn, so it answers
 	s.saveMeta(meta)
-	s.out.flush()
+	// The turn is on stable storage before Prompt returns; a failure to
+	// save it ends the turn with that error rather than losing it.
+	if err := s.out.flush(); err != nil && r.err == nil {
+		r.err = err
+	}
 	t.result <- r
 }
 
@@ -180,6 +185,7 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 		model string
 	)
 	s.read(func() { mode, model, t.catalog = s.st.mode, s.st.model, s.st.catalog.List() })
+	t.mode = mode
 	req := &llm.Request{
 		Model:     model,
 		System:    s.systemPrompt(),

@@ -31,6 +31,10 @@ const Version = 1
 // ErrNotFound is returned for a session id with no stored session.
 var ErrNotFound = errors.New("session not found")
 
+// ErrNewerFormat is returned for a session a newer tandem wrote: it is
+// refused whole rather than half read.
+var ErrNewerFormat = errors.New("session written by a newer tandem")
+
 // Store is the sessions directory.
 type Store struct {
 	dir string
@@ -151,8 +155,11 @@ func readMeta(path string) (Meta, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return m, fmt.Errorf("store: %s: %w", path, err)
 	}
+	if m.Version > Version {
+		return m, fmt.Errorf("%w: session %s has format %d, this tandem reads up to %d; open it with a newer tandem", ErrNewerFormat, m.ID, m.Version, Version)
+	}
 	if m.Version != Version {
-		return m, fmt.Errorf("store: %s: version %d, this tandem reads %d", path, m.Version, Version)
+		return m, fmt.Errorf("store: %s: unknown format version %d", path, m.Version)
 	}
 	return m, nil
 }
@@ -286,7 +293,10 @@ func (l *Log) Append(recs ...Record) error {
 		buf.WriteByte('\n')
 	}
 	if _, err := l.f.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("store: append: %w", err)
+		// Part of the batch may have reached the file: the next record
+		// must start on a fresh line, and load skips the torn one.
+		l.torn = true
+		return saveError(err)
 	}
 	l.torn = false
 	return nil
@@ -299,7 +309,10 @@ func (l *Log) Sync() error {
 	if l.f == nil {
 		return nil
 	}
-	return l.f.Sync()
+	if err := l.f.Sync(); err != nil {
+		return saveError(err)
+	}
+	return nil
 }
 
 // SetMeta replaces the sidecar atomically (temp file + rename).
@@ -310,7 +323,7 @@ func (l *Log) SetMeta(m Meta) error {
 		return err
 	}
 	if err := atomicfile.Write(filepath.Join(l.dir, "meta.json"), b, 0o600); err != nil {
-		return fmt.Errorf("store: %w", err)
+		return saveError(err)
 	}
 	return nil
 }

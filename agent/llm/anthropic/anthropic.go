@@ -80,18 +80,21 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 	if p.opts.Beta != "" {
 		h.Set("anthropic-beta", p.opts.Beta)
 	}
-	resp, err := llm.Post(ctx, llm.HTTPRequest{
-		Transport: p.opts.Transport,
-		Provider:  p.Name(),
-		KeyEnv:    KeyEnv,
-		Key:       p.opts.APIKey,
-		URL:       p.opts.BaseURL + "/v1/messages",
-		Header:    h,
-		Body:      body,
+	// A stream cut off before its stop reason is sent once more.
+	return llm.StreamOnceMore(ctx, func() (*llm.Response, error) {
+		resp, err := llm.Post(ctx, llm.HTTPRequest{
+			Transport: p.opts.Transport,
+			Provider:  p.Name(),
+			KeyEnv:    KeyEnv,
+			Key:       p.opts.APIKey,
+			URL:       p.opts.BaseURL + "/v1/messages",
+			Header:    h,
+			Body:      body,
+		})
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		return readStream(ctx, resp.Body, emit)
 	})
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	return readStream(ctx, resp.Body, emit)
 }

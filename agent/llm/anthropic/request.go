@@ -179,7 +179,7 @@ func encodeParts(parts []llm.Part) ([]any, error) {
 			// Unsigned thinking (from another provider) cannot be replayed here.
 		case llm.PartToolUse:
 			input := p.Input
-			if len(bytes.TrimSpace(input)) == 0 {
+			if !llm.IsObject(input) { // malformed arguments the model sent: they were answered with an error
 				input = json.RawMessage(`{}`)
 			}
 			out = append(out, &toolUseBlock{Type: "tool_use", ID: p.ToolCallID, Name: p.ToolName, Input: input})

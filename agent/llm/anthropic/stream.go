@@ -199,10 +199,7 @@ func (a *assembler) stop(index int) error {
 	if len(input) == 0 {
 		input = []byte("{}")
 	}
-	if !json.Valid(input) {
-		return &llm.Error{Provider: "anthropic", Message: fmt.Sprintf("tool call %s (%s): arguments are not valid JSON", p.ToolCallID, p.ToolName)}
-	}
-	p.Input = json.RawMessage(input)
+	p.Input = llm.ToolInput(input)
 	a.emit(llm.Event{Type: llm.EventToolCallEnd, ToolCallID: p.ToolCallID, ToolName: p.ToolName, Input: p.Input})
 	return nil
 }

@@ -225,24 +225,45 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		}
 	})
 
-	t.Run("stream cut mid-JSON", func(t *testing.T) {
+	t.Run("stream cut mid-JSON twice", func(t *testing.T) {
 		srv, p, _ := setup(t)
+		srv.Enqueue(Reply{Text: []string{"a", "b", "c", "d"}, CutAfter: 3})
 		srv.Enqueue(Reply{Text: []string{"a", "b", "c", "d"}, CutAfter: 3})
 		_, _, err := run(t, context.Background(), p, request("x"))
 		e := asError(t, err)
-		if e.Status != 0 || e.Provider != p.Name() || e.Message == "" {
-			t.Errorf("error = %+v", e)
+		if e.Status != 0 || e.Provider != p.Name() || !strings.Contains(e.Message, "retried once") {
+			t.Errorf("error = %+v, want a stream error saying it was retried once", e)
 		}
-		if len(srv.Requests()) != 1 {
-			t.Errorf("a broken stream was retried")
+		if n := len(srv.Requests()); n != 2 {
+			t.Errorf("%d requests, want the cut stream sent exactly once more", n)
+		}
+	})
+
+	t.Run("stream cut once is retried", func(t *testing.T) {
+		srv, p, _ := setup(t)
+		srv.Enqueue(Reply{Text: []string{"a", "b", "c", "d"}, CutAfter: 3})
+		srv.Enqueue(Reply{Text: []string{"whole"}})
+		_, resp, err := run(t, context.Background(), p, request("x"))
+		if err != nil {
+			t.Fatalf("error = %v, want the retry to succeed", err)
+		}
+		if got := resp.Message.Content[len(resp.Message.Content)-1].Text; got != "whole" {
+			t.Errorf("reply = %q, want the second attempt's", got)
+		}
+		if n := len(srv.Requests()); n != 2 {
+			t.Errorf("%d requests, want 2", n)
 		}
 	})
 
 	t.Run("EOF without end of stream", func(t *testing.T) {
 		srv, p, _ := setup(t)
 		srv.Enqueue(Reply{Text: []string{"a"}, NoFinish: true})
+		srv.Enqueue(Reply{Text: []string{"a"}, NoFinish: true})
 		_, _, err := run(t, context.Background(), p, request("x"))
 		asError(t, err)
+		if n := len(srv.Requests()); n != 2 {
+			t.Errorf("%d requests, want a stream without a stop reason retried once", n)
+		}
 	})
 
 	t.Run("error event mid-stream", func(t *testing.T) {

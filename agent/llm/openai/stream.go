@@ -208,10 +208,7 @@ func (a *assembler) endCalls() error {
 		if len(args) == 0 {
 			args = []byte("{}")
 		}
-		if !json.Valid(args) {
-			return &llm.Error{Provider: "openai", Message: fmt.Sprintf("tool call %s (%s): arguments are not valid JSON: %.200s", c.part.ToolCallID, c.part.ToolName, args)}
-		}
-		c.part.Input = json.RawMessage(args)
+		c.part.Input = llm.ToolInput(args)
 		a.emit(llm.Event{Type: llm.EventToolCallEnd, ToolCallID: c.part.ToolCallID, ToolName: c.part.ToolName, Input: c.part.Input})
 	}
 	return nil

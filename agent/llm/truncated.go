@@ -1,0 +1,56 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+)
+
+// StreamOnceMore runs one streamed request and, when its stream ended
+// without a stop reason (the connection closed before the provider's end
+// marker), runs it exactly once more. A second truncation is reported with
+// both attempts named. What the first attempt already emitted has been
+// shown; the returned response is the second attempt's alone.
+func StreamOnceMore(ctx context.Context, attempt func() (*Response, error)) (*Response, error) {
+	resp, err := attempt()
+	if err == nil || !Truncated(err) || ctx.Err() != nil {
+		return resp, err
+	}
+	resp, err = attempt()
+	var le *Error
+	if err != nil && Truncated(err) && errors.As(err, &le) {
+		le.Message += " (retried once; the stream was cut off again)"
+	}
+	return resp, err
+}
+
+// Truncated reports whether err is a response stream that ended before its
+// stop reason arrived.
+func Truncated(err error) bool {
+	return errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// ToolInput keeps a tool call's streamed arguments. Arguments that are not
+// valid JSON are the model's mistake, not a broken stream: they are kept
+// as a JSON string holding the raw text, so the history stays encodable
+// and the agent can answer the call with an error the model can act on.
+func ToolInput(raw []byte) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	if json.Valid(raw) {
+		return json.RawMessage(raw)
+	}
+	b, _ := json.Marshal(string(raw)) // a string always encodes
+	return b
+}
+
+// IsObject reports whether b is a JSON object, the only shape tool
+// arguments may have.
+func IsObject(b json.RawMessage) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) > 0 && b[0] == '{' && json.Valid(b)
+}
