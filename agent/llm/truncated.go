@@ -26,6 +26,19 @@ func StreamOnceMore(ctx context.Context, attempt func() (*Response, error)) (*Re
 	return resp, err
 }
 
+// PostStream posts req and reads its response body with read, the whole
+// exchange run once more when the stream is cut off (StreamOnceMore).
+func PostStream(ctx context.Context, req HTTPRequest, read func(io.Reader) (*Response, error)) (*Response, error) {
+	return StreamOnceMore(ctx, func() (*Response, error) {
+		resp, err := Post(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		return read(resp.Body)
+	})
+}
+
 // Truncated reports whether err is a response stream that ended before its
 // stop reason arrived.
 func Truncated(err error) bool {

@@ -9,6 +9,7 @@ package anthropic
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 
@@ -81,20 +82,13 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		h.Set("anthropic-beta", p.opts.Beta)
 	}
 	// A stream cut off before its stop reason is sent once more.
-	return llm.StreamOnceMore(ctx, func() (*llm.Response, error) {
-		resp, err := llm.Post(ctx, llm.HTTPRequest{
-			Transport: p.opts.Transport,
-			Provider:  p.Name(),
-			KeyEnv:    KeyEnv,
-			Key:       p.opts.APIKey,
-			URL:       p.opts.BaseURL + "/v1/messages",
-			Header:    h,
-			Body:      body,
-		})
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		return readStream(ctx, resp.Body, emit)
-	})
+	return llm.PostStream(ctx, llm.HTTPRequest{
+		Transport: p.opts.Transport,
+		Provider:  p.Name(),
+		KeyEnv:    KeyEnv,
+		Key:       p.opts.APIKey,
+		URL:       p.opts.BaseURL + "/v1/messages",
+		Header:    h,
+		Body:      body,
+	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, r, emit) })
 }

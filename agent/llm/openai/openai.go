@@ -11,6 +11,7 @@ package openai
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -85,20 +86,13 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		h.Set("Authorization", "Bearer "+p.opts.APIKey)
 	}
 	// A stream cut off before its stop reason is sent once more.
-	return llm.StreamOnceMore(ctx, func() (*llm.Response, error) {
-		resp, err := llm.Post(ctx, llm.HTTPRequest{
-			Transport: p.opts.Transport,
-			Provider:  p.Name(),
-			KeyEnv:    KeyEnv,
-			Key:       p.opts.APIKey,
-			URL:       p.opts.BaseURL + "/chat/completions",
-			Header:    h,
-			Body:      body,
-		})
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		return readStream(ctx, resp.Body, emit)
-	})
+	return llm.PostStream(ctx, llm.HTTPRequest{
+		Transport: p.opts.Transport,
+		Provider:  p.Name(),
+		KeyEnv:    KeyEnv,
+		Key:       p.opts.APIKey,
+		URL:       p.opts.BaseURL + "/chat/completions",
+		Header:    h,
+		Body:      body,
+	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, r, emit) })
 }
