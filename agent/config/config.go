@@ -29,6 +29,18 @@ type Config struct {
 
 	MaxTokens       int
 	MaxTurnRequests int
+
+	// CommandEnvAllow names secret-looking variables commands may still
+	// see (provider keys never).
+	CommandEnvAllow []string
+	Sandbox         Sandbox
+}
+
+// Sandbox is config.json's "sandbox" object; see agent/sandbox.
+type Sandbox struct {
+	Mode          string   `json:"mode"` // workspace-write (default) | read-only | off
+	Network       string   `json:"network"`
+	WritablePaths []string `json:"writablePaths"`
 }
 
 // File is the shape of config.json. Keys mirror the environment names.
@@ -42,6 +54,10 @@ type File struct {
 	OpenAIBaseURL    string   `json:"openaiBaseUrl"`
 	MaxTokens        int      `json:"maxTokens"`
 	MaxTurnRequests  int      `json:"maxTurnRequests"`
+	CommandEnv       struct {
+		Allow []string `json:"allow"`
+	} `json:"commandEnv"`
+	Sandbox Sandbox `json:"sandbox"`
 }
 
 // Default models per provider, used when none is configured.
@@ -111,6 +127,8 @@ func Load(getenv func(string) string) (Config, error) {
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
 	c.MaxTokens = f.MaxTokens
 	c.MaxTurnRequests = f.MaxTurnRequests
+	c.CommandEnvAllow = f.CommandEnv.Allow
+	c.Sandbox = f.Sandbox
 	if v := getenv("TANDEM_MAX_TURN_REQUESTS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
