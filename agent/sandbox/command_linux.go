@@ -2,9 +2,9 @@ package sandbox
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -29,17 +29,29 @@ func Available() (bool, string) {
 	return true, ""
 }
 
-// Command builds the *exec.Cmd that runs `sh -c script` under p, using
-// helper (an executable that calls Main first) to apply Landlock. With an
-// empty helper, or mode off, or no Landlock, the command is not confined
-// but still gets its own PID namespace where the kernel allows one.
-func Command(p Policy, helper, script string) *exec.Cmd {
+// Cmd is a command prepared by Command.
+type Cmd struct {
+	*exec.Cmd
+	status *os.File // read end of the helper's status pipe; nil without helper
+	helped bool     // runs under the helper
+}
+
+// Command builds the command that runs `sh -c script` under p. With a
+// helper (an executable that calls Main first, tandem itself), the command
+// runs under an init of its own PID namespace whose death (with tandem's,
+// even by kill -9) kills every process left in it, confined by Landlock
+// unless p's mode is off or the kernel lacks Landlock. Without a helper it
+// is a plain process-group child that dies with tandem.
+func Command(p Policy, helper, script string) *Cmd {
+	if helper == "" {
+		c := exec.Command("sh", "-c", script)
+		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		return &Cmd{Cmd: c}
+	}
 	attr := &syscall.SysProcAttr{
-		Setpgid: true,
-		// The init of the namespace dies with tandem, even with kill -9, and
-		// the kernel then kills every process left in the namespace.
+		Setpgid:    true,
 		Pdeathsig:  syscall.SIGKILL,
-		Cloneflags: syscall.CLONE_NEWPID,
+		Cloneflags: syscall.CLONE_NEWNS,
 	}
 	if os.Geteuid() != 0 {
 		attr.Cloneflags |= syscall.CLONE_NEWUSER
@@ -47,30 +59,50 @@ func Command(p Policy, helper, script string) *exec.Cmd {
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
 		attr.GidMappingsEnableSetgroups = false
 	}
-	var cmd *exec.Cmd
-	if ok, _ := Available(); ok && helper != "" && p.Mode != ModeOff {
-		attr.Cloneflags |= syscall.CLONE_NEWNS
-		cmd = exec.Command(helper, HelperArg, encodePolicy(p), "sh", "-c", script)
-	} else {
-		cmd = exec.Command("sh", "-c", script)
+	c := exec.Command(helper, HelperArg, encodePolicy(p), "sh", "-c", script)
+	c.SysProcAttr = attr
+	return &Cmd{Cmd: c, helped: true}
+}
+
+// Start starts the command, with the status pipe when a helper runs it.
+// Where the kernel refuses the namespaces it falls back to a plain
+// process-group child, which a setsid daemon can escape.
+func (c *Cmd) Start() error {
+	if c.helped {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return err
+		}
+		c.ExtraFiles = []*os.File{w}
+		err = c.Cmd.Start()
+		w.Close()
+		if err == nil {
+			c.status = r
+			return nil
+		}
+		r.Close()
+		if !namespaceRefused(err) {
+			return err
+		}
+		plain := exec.Command("sh", "-c", c.Args[len(c.Args)-1])
+		plain.Dir, plain.Env, plain.Stdout, plain.Stderr, plain.WaitDelay = c.Dir, c.Env, c.Stdout, c.Stderr, c.WaitDelay
+		plain.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		c.Cmd, c.helped = plain, false
 	}
-	cmd.SysProcAttr = attr
-	return cmd
+	return c.Cmd.Start()
 }
 
-// Unconfined makes cmd a plain process-group child, for kernels that refuse
-// the namespaces Command asked for (no unprivileged user namespaces). The
-// caller retries Start after it.
-func Unconfined(cmd *exec.Cmd, script string) *exec.Cmd {
-	c := exec.Command("sh", "-c", script)
-	c.Dir, c.Env, c.Stdout, c.Stderr, c.WaitDelay = cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr, cmd.WaitDelay
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	return c
+// Signal is the signal that ended the command under the helper ("" when
+// it exited, or when no helper ran it). Call it after Wait.
+func (c *Cmd) Signal() string {
+	if c.status == nil {
+		return ""
+	}
+	defer c.status.Close()
+	b, _ := io.ReadAll(c.status)
+	return string(b)
 }
 
-// NamespaceRefused reports whether a Start error means the kernel would not
-// create the namespaces.
-func NamespaceRefused(err error) bool {
-	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC) ||
-		(err != nil && strings.Contains(err.Error(), "operation not permitted"))
+func namespaceRefused(err error) bool {
+	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC)
 }

@@ -1,11 +1,13 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"os/signal"
 	"syscall"
+	"path/filepath"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	"golang.org/x/sys/unix"
@@ -16,18 +18,37 @@ import (
 // first thing in main (and in TestMain of tests that run confined
 // commands).
 func Main() {
-	if len(os.Args) < 2 || os.Args[1] != HelperArg {
+	if len(os.Args) < 2 {
 		return
 	}
-	if err := helper(os.Args[2:]); err != nil {
+	var err error
+	switch os.Args[1] {
+	case HelperArg:
+		err = helper(os.Args[2:])
+	case initArg:
+		err = initProcess(os.Args[2:])
+	default:
+		return
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "tandem sandbox: %v\n", err)
 		os.Exit(126)
 	}
 }
 
-// helper runs in the child, as the init of fresh PID and mount namespaces:
-// it makes the protected entries read-only, restricts itself with Landlock
-// and execs the command, which inherits both.
+// initArg starts the helper's second stage, the PID namespace's init.
+const initArg = "__sandbox-init"
+
+// helper runs in the child, in a private mount namespace: it makes the
+// protected entries read-only and restricts itself with Landlock, then
+// starts the command's init in a new PID namespace; both inherit the
+// restrictions. The init is a separate process because Landlock's
+// all-threads setup stalls in a PID namespace's init (measured here), and
+// it stays an init rather than exec the command: an init ignores signals
+// it has no handler for, so the command could not be killed by its own
+// `kill -9 $$`, and orphans need a reaper. Each stage dies with its parent
+// (Pdeathsig), and when the init dies the kernel kills whatever is left
+// in the namespace, so tandem's death, even by kill -9, ends them all.
 func helper(args []string) error {
 	if len(args) < 2 {
 		return fmt.Errorf("usage: %s POLICY COMMAND…", HelperArg)
@@ -36,17 +57,32 @@ func helper(args []string) error {
 	if err != nil {
 		return fmt.Errorf("policy: %w", err)
 	}
-	if err := protect(p.Roots); err != nil {
-		return err
+	if ok, _ := Available(); ok && p.Mode != ModeOff {
+		if err := protect(p.Roots); err != nil {
+			return err
+		}
+		if err := restrict(p); err != nil {
+			return err
+		}
 	}
-	if err := restrict(p); err != nil {
-		return err
-	}
-	path, err := exec.LookPath(args[1])
+	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	return syscall.Exec(path, args[1:], os.Environ())
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	cmd := exec.Command(self, append([]string{initArg}, args[1:]...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.ExtraFiles = []*os.File{os.NewFile(statusFD, "status")}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			os.Exit(exit.ExitCode())
+		}
+		return err
+	}
+	os.Exit(0)
+	return nil
 }
 
 // protect bind-mounts each protected entry of the roots onto itself

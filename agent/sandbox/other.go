@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"errors"
 	"os/exec"
 	"syscall"
 )
@@ -19,15 +18,15 @@ func Available() (bool, string) {
 // Main does nothing off Linux: there is no helper.
 func Main() {}
 
+// Cmd is a command prepared by Command.
+type Cmd struct{ *exec.Cmd }
+
 // Command runs `sh -c script` in its own process group, unconfined.
-func Command(p Policy, helper, script string) *exec.Cmd {
-	cmd := exec.Command("sh", "-c", script)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd
+func Command(p Policy, helper, script string) *Cmd {
+	c := exec.Command("sh", "-c", script)
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return &Cmd{c}
 }
 
-// Unconfined returns cmd: it was never confined.
-func Unconfined(cmd *exec.Cmd, script string) *exec.Cmd { return cmd }
-
-// NamespaceRefused is false: no namespaces are asked for.
-func NamespaceRefused(err error) bool { return errors.Is(err, errors.ErrUnsupported) }
+// Signal is always "": the exit status says it here.
+func (c *Cmd) Signal() string { return "" }
