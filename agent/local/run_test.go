@@ -96,4 +96,3 @@ func TestRunStreamsOutput(t *testing.T) {
 		t.Fatalf("progress %q: want the first line while the command still ran", seen)
 	}
 }
-
