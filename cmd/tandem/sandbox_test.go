@@ -73,6 +73,7 @@ func TestTandemEnvironUnreadable(t *testing.T) {
 		dir, _ = os.MkdirTemp("", "tandem-dump-")
 		defer os.RemoveAll(dir)
 		os.Chmod(dir, 0o755)
+		os.Chown(dir, 65534, 65534) // nobody's TANDEM_HOME
 		data, err := os.ReadFile(bin)
 		if err != nil {
 			t.Fatal(err)
