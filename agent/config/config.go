@@ -41,6 +41,17 @@ type Config struct {
 	// RepoMapTokens is config.json's repoMap.tokens, the budget of the
 	// repository map; nil when the file does not set it.
 	RepoMapTokens *int
+	// CommandEnvAllow names secret-looking variables commands may still
+	// see (provider keys never).
+	CommandEnvAllow []string
+	Sandbox         Sandbox
+}
+
+// Sandbox is config.json's "sandbox" object; see agent/sandbox.
+type Sandbox struct {
+	Mode          string   `json:"mode"` // workspace-write (default) | read-only | off
+	Network       string   `json:"network"`
+	WritablePaths []string `json:"writablePaths"`
 }
 
 // File is the shape of config.json. Keys mirror the environment names.
@@ -60,6 +71,10 @@ type File struct {
 	RepoMap        struct {
 		Tokens *int `json:"tokens"`
 	} `json:"repoMap"`
+	CommandEnv struct {
+		Allow []string `json:"allow"`
+	} `json:"commandEnv"`
+	Sandbox Sandbox `json:"sandbox"`
 }
 
 // DefaultCompactAt is the share of the context window a request may fill
@@ -133,6 +148,8 @@ func Load(getenv func(string) string) (Config, error) {
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
 	c.MaxTokens = f.MaxTokens
 	c.MaxTurnRequests = f.MaxTurnRequests
+	c.CommandEnvAllow = f.CommandEnv.Allow
+	c.Sandbox = f.Sandbox
 	if v := getenv("TANDEM_MAX_TURN_REQUESTS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/command"
-	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/sandbox"
 )
 
 const (
@@ -24,6 +24,19 @@ const (
 	progressEvery = 200 * time.Millisecond
 )
 
+// Run runs spec.Command with the Runner cmd/tandem described in the
+// environment (sandbox.SettingsEnv); see Runner.Run.
+func Run(ctx context.Context, spec command.Spec) (command.Result, error) {
+	return Runner{Sandbox: sandbox.DecodeSettings(os.Getenv(sandbox.SettingsEnv))}.Run(ctx, spec)
+}
+
+// Runner runs commands on this machine.
+type Runner struct {
+	// Sandbox says how commands are confined; the zero value (no helper)
+	// runs them in a plain process group.
+	Sandbox sandbox.Settings
+}
+
 // Run runs spec.Command with `sh -c` on this machine, in spec.Dir, in
 // a process group of its own. stdout and stderr are combined in the order
 // they were written, streamed to spec.OnOutput and capped to
@@ -32,19 +45,13 @@ const (
 // processes the command left running in its group are killed when it
 // exits too, so nothing outlives the call. On cancellation the partial
 // result comes back together with ctx's error.
-func Run(ctx context.Context, spec command.Spec) (command.Result, error) {
+func (r Runner) Run(ctx context.Context, spec command.Spec) (command.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return command.Result{ExitCode: -1}, err
 	}
 	out := newHeadTail(spec.OutputLimit)
-	cmd := exec.Command("sh", "-c", spec.Command)
-	cmd.Dir = spec.Dir
-	cmd.Env = config.WithoutSecrets(os.Environ())
-	cmd.Stdout = out
-	cmd.Stderr = out // the same writer: exec shares one pipe, keeping order
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = pipeGrace
-	if err := cmd.Start(); err != nil {
+	cmd, err := start(r.Sandbox, spec, out)
+	if err != nil {
 		return command.Result{ExitCode: -1}, err
 	}
 	pgid := cmd.Process.Pid
@@ -94,7 +101,9 @@ loop:
 	res.Output, res.Truncated, _ = out.String()
 	res.ExitCode = -1
 	if st := cmd.ProcessState; st != nil {
-		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		if sig := cmd.Signal(); sig != "" {
+			res.Signal = sig
+		} else if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			res.Signal = ws.Signal().String()
 		} else if !res.TimedOut {
 			res.ExitCode = st.ExitCode()

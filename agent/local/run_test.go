@@ -2,13 +2,8 @@ package local
 
 import (
 	"context"
-	"errors"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -99,91 +94,5 @@ func TestRunStreamsOutput(t *testing.T) {
 	defer mu.Unlock()
 	if len(seen) == 0 || seen[0] != "first\n" {
 		t.Fatalf("progress %q: want the first line while the command still ran", seen)
-	}
-}
-
-// waitGone waits until pid no longer runs (gone, or a zombie awaiting its reaper).
-func waitGone(t *testing.T, pid int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return
-		}
-		if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-			if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "Z" {
-				return
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	syscall.Kill(pid, syscall.SIGKILL)
-	t.Fatalf("process %d still runs %v later", pid, within)
-}
-
-// readPid waits for the command to write its grandchild's pid.
-func readPid(t *testing.T, path string) int {
-	t.Helper()
-	for i := 0; i < 500; i++ {
-		data, err := os.ReadFile(path)
-		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
-			return pid
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("the command never wrote its child's pid")
-	return 0
-}
-
-func TestRunKillsProcessGroup(t *testing.T) {
-	cases := []struct {
-		name    string
-		script  string // writes a grandchild's pid to $PIDFILE
-		cancel  bool
-		timeout time.Duration
-	}{
-		{name: "cancel", script: `sleep 300 & echo $! > "$PIDFILE"; wait`, cancel: true},
-		{name: "cancel, TERM ignored", script: `trap "" TERM; sleep 300 & echo $! > "$PIDFILE"; wait`, cancel: true},
-		{name: "timeout", script: `sleep 300 & echo $! > "$PIDFILE"; wait`, timeout: 500 * time.Millisecond},
-		{name: "left running in the background", script: `sleep 300 >/dev/null 2>&1 & echo $! > "$PIDFILE"`},
-		{name: "background child holding the pipe", script: `sleep 300 & echo $! > "$PIDFILE"`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			dir := t.TempDir()
-			pidfile := filepath.Join(dir, "pid")
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			type outcome struct {
-				res command.Result
-				err error
-			}
-			done := make(chan outcome, 1)
-			go func() {
-				res, err := Run(ctx, command.Spec{Command: "PIDFILE=" + pidfile + "; " + c.script, Dir: dir, Timeout: c.timeout})
-				done <- outcome{res, err}
-			}()
-			pid := readPid(t, pidfile)
-			if c.cancel {
-				cancel()
-			}
-			var o outcome
-			select {
-			case o = <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("Run did not return")
-			}
-			if c.cancel && !errors.Is(o.err, context.Canceled) {
-				t.Errorf("err = %v, want context.Canceled", o.err)
-			}
-			if !c.cancel && o.err != nil {
-				t.Errorf("err = %v", o.err)
-			}
-			if c.timeout > 0 && !o.res.TimedOut {
-				t.Errorf("TimedOut not set: %+v", o.res)
-			}
-			waitGone(t, pid, 3*time.Second)
-		})
 	}
 }

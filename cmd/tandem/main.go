@@ -13,12 +13,23 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"github.com/tandemhq/tandem/agent/sandbox"
 )
 
 // version is set at link time (-ldflags "-X main.version=...").
 var version = "dev"
 
 func main() {
+	// First: as the sandbox helper this process only sets up and runs one
+	// command (see agent/sandbox).
+	sandbox.Main()
+	if err := notDumpable(); err != nil {
+		fmt.Fprintf(os.Stderr, "tandem: cannot mark the process non-dumpable: %v\n", err)
+	}
+	if len(os.Args) > 1 && (os.Args[1] == "acp" || os.Args[1] == "lsp" || os.Args[1] == "run") {
+		configureSandbox(os.Getenv, os.Stderr)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 	code := m.Run(ctx, os.Args[1:])

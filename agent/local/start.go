@@ -1,0 +1,38 @@
+package local
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/command"
+	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/sandbox"
+)
+
+// start starts spec.Command under the sandbox settings: in a PID namespace
+// of its own whose init dies with tandem, and under Landlock, when a helper
+// is known (see agent/sandbox).
+func start(settings sandbox.Settings, spec command.Spec, out io.Writer) (*sandbox.Cmd, error) {
+	cmd := sandbox.Command(sandbox.PolicyFor(settings, spec.Dir), settings.Helper, spec.Command)
+	cmd.Dir = spec.Dir
+	cmd.Env = commandEnv(os.Environ(), settings.EnvAllow)
+	cmd.Stdout = out
+	cmd.Stderr = out // the same writer: exec shares one pipe, keeping order
+	cmd.WaitDelay = pipeGrace
+	return cmd, cmd.Start()
+}
+
+// commandEnv is the command's environment: no provider keys, no
+// secret-looking variables the user did not allow, and not the sandbox
+// settings themselves.
+func commandEnv(environ, allow []string) []string {
+	env := config.CommandEnv(environ, allow)
+	out := env[:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, sandbox.SettingsEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

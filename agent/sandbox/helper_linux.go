@@ -1,0 +1,157 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	"golang.org/x/sys/unix"
+)
+
+// Main turns the process into the sandbox helper when it was started with
+// HelperArg, and never returns then; otherwise it returns at once. Call it
+// first thing in main (and in TestMain of tests that run confined
+// commands).
+func Main() {
+	if len(os.Args) < 2 {
+		return
+	}
+	var err error
+	switch os.Args[1] {
+	case HelperArg:
+		err = helper(os.Args[2:])
+	case initArg:
+		err = initProcess(os.Args[2:])
+	default:
+		return
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tandem sandbox: %v\n", err)
+		os.Exit(126)
+	}
+}
+
+// initArg starts the helper's second stage, the PID namespace's init.
+const initArg = "__sandbox-init"
+
+// helper runs in the child, in a private mount namespace: it makes the
+// protected entries read-only and restricts itself with Landlock, then
+// starts the command's init in a new PID namespace; both inherit the
+// restrictions. The init is a separate process because Landlock's
+// all-threads setup stalls in a PID namespace's init (measured here), and
+// it stays an init rather than exec the command: an init ignores signals
+// it has no handler for, so the command could not be killed by its own
+// `kill -9 $$`, and orphans need a reaper. Each stage dies with its parent
+// (Pdeathsig), and when the init dies the kernel kills whatever is left
+// in the namespace, so tandem's death, even by kill -9, ends them all.
+func helper(args []string) error {
+	if len(args) < 2 {
+		return fmt.Errorf("usage: %s POLICY COMMAND…", HelperArg)
+	}
+	p, err := decodePolicy(args[0])
+	if err != nil {
+		return fmt.Errorf("policy: %w", err)
+	}
+	if ok, _ := Available(); ok && p.Mode != ModeOff {
+		if err := protect(p.Roots); err != nil {
+			return err
+		}
+		if err := restrict(p); err != nil {
+			return err
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	cmd := exec.Command(self, append([]string{initArg}, args[1:]...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.ExtraFiles = []*os.File{os.NewFile(statusFD, "status")}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			os.Exit(exit.ExitCode())
+		}
+		return err
+	}
+	os.Exit(0)
+	return nil
+}
+
+// protect bind-mounts each protected entry of the roots onto itself
+// read-only. Landlock alone cannot do it: a grant on a root covers all of
+// it. The mount namespace is private, so the binds vanish with the command.
+func protect(roots []string) error {
+	if len(roots) == 0 {
+		return nil
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("private mounts: %w", err)
+	}
+	for _, root := range roots {
+		for _, p := range Protected(root) {
+			if err := readOnlyBind(p); err != nil {
+				return fmt.Errorf("protect %s: %w", p, err)
+			}
+		}
+	}
+	return nil
+}
+
+func readOnlyBind(p string) error {
+	// A symlink would bind its target, which may lie anywhere; protecting
+	// the link itself is all that is needed, and binds cannot do that, so
+	// resolve it and protect the target only when it stays in place.
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return nil // dangling: nothing to write through
+	}
+	if err := unix.Mount(real, real, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(real, &st); err != nil {
+		return err
+	}
+	// In a user namespace the remount must keep the flags the mount was
+	// locked with (nosuid, nodev, …), so they are carried over.
+	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
+	for _, f := range []struct{ st, ms uintptr }{
+		{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV},
+		{unix.ST_NOEXEC, unix.MS_NOEXEC}, {unix.ST_NOATIME, unix.MS_NOATIME},
+		{unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME},
+	} {
+		if uintptr(st.Flags)&f.st != 0 {
+			flags |= f.ms
+		}
+	}
+	return unix.Mount("", real, "", flags, "")
+}
+
+// restrict applies Landlock to this process: read and execute everywhere,
+// write only where p allows, and no TCP connect or bind when p denies the
+// network.
+func restrict(p Policy) error {
+	rw := append([]string{"/dev"}, p.Writable...)
+	rw = append(rw, p.Roots...)
+	rules := []landlock.Rule{
+		landlock.RODirs("/"),
+		landlock.RWDirs(rw...).IgnoreIfMissing(),
+	}
+	cfg := landlock.V7.BestEffort()
+	if p.NetworkDeny {
+		if LandlockABI() < 4 {
+			return fmt.Errorf("network deny needs Landlock ABI 4 (Linux 6.7); this kernel has %d", LandlockABI())
+		}
+		// No network rules: every TCP connect and bind is refused.
+		return cfg.Restrict(rules...)
+	}
+	return cfg.RestrictPaths(rules...)
+}
