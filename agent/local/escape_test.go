@@ -40,7 +40,7 @@ func TestRunLeavesNothing(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			ready := filepath.Join(dir, "ready")
-			mark := "TANDEM_ESCAPE_MARK=" + filepath.Base(dir)
+			mark := "TANDEM_ESCAPE_MARK=" + escapeMark(dir)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			type outcome struct {
@@ -88,10 +88,16 @@ func waitFile(t *testing.T, path string) {
 // plain process group), which still kills its group.
 func TestRunWithoutHelper(t *testing.T) {
 	dir := t.TempDir()
-	mark := "TANDEM_ESCAPE_MARK=" + filepath.Base(dir)
+	mark := "TANDEM_ESCAPE_MARK=" + escapeMark(dir)
 	res, err := Runner{}.Run(context.Background(), command.Spec{Command: "export " + mark + "; sleep 300 & echo $$", Dir: dir})
 	if err != nil || res.ExitCode != 0 || strings.TrimSpace(res.Output) == "1" {
 		t.Fatalf("res %+v err %v: want a plain child, not a namespace init", res, err)
 	}
 	testenv.WaitNoProcess(t, mark, 3*time.Second)
+}
+
+// escapeMark names one test's processes: t.TempDir's own name is "001" in
+// every parallel subtest, so the unique directory above it is used too.
+func escapeMark(dir string) string {
+	return filepath.Base(filepath.Dir(dir)) + "-" + filepath.Base(dir)
 }

@@ -22,7 +22,7 @@ func TestKill9OfTandemLeavesNothing(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	home, work := t.TempDir(), t.TempDir()
 	ready := filepath.Join(work, "ready")
-	mark := "TANDEM_KILL9_MARK=" + filepath.Base(work)
+	mark := "TANDEM_KILL9_MARK=" + filepath.Base(filepath.Dir(work)) + filepath.Base(work)
 	script := "export " + mark + "; setsid sleep 300 >/dev/null 2>&1 </dev/null & (sh -c 'sleep 300' >/dev/null 2>&1 &); sleep 0.2; touch " + ready + "; sleep 300"
 	args, _ := jsonString(script)
 	srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c", Name: "run_command", Args: `{"command":` + args + `}`}}})
