@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 func TestCancelMidStream(t *testing.T) {
@@ -101,12 +102,8 @@ func alive(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return false
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(b))
-	return len(fields) > 2 && fields[2] != "Z"
+	state, _, ok := testenv.Stat(pid)
+	return ok && state != "Z"
 }
 
 // A withdrawn permission request (the editor answers "cancelled") ends the turn.

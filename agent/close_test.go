@@ -14,6 +14,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/codeindex"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // Agent.Close leaves nothing running: no session goroutine, no turn, no
@@ -123,13 +124,7 @@ func children() []int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// The command name may hold spaces; the fields after it do not.
-		rest := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if len(rest) > 1 && rest[1] == strconv.Itoa(os.Getpid()) && rest[0] != "Z" {
+		if state, ppid, ok := testenv.Stat(pid); ok && ppid == os.Getpid() && state != "Z" {
 			out = append(out, pid)
 		}
 	}

@@ -26,15 +26,29 @@ func Marked(mark string) []int {
 		if !bytes.Contains(env, []byte(mark)) && !bytes.Contains(argv, []byte(mark)) {
 			continue
 		}
-		if stat, err := os.ReadFile(d + "/stat"); err == nil {
-			s := string(stat)
-			if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 0 && f[0] == "Z" {
-				continue
-			}
+		if state, _, ok := Stat(pid); ok && state == "Z" {
+			continue
 		}
 		pids = append(pids, pid)
 	}
 	return pids
+}
+
+// Stat reads a process's state letter ("R", "S", "Z"…) and parent pid
+// from /proc/<pid>/stat; ok is false when the process is gone. The command
+// name may hold spaces and parentheses, so fields are counted after its
+// last ')'.
+func Stat(pid int) (state string, ppid int, ok bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", 0, false
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 2 {
+		return "", 0, false
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	return f[0], ppid, true
 }
 
 // WaitNoProcess fails the test when processes carrying mark still run
