@@ -41,24 +41,7 @@ else
   build -o "$tmp/tandem" ./cmd/tandem
 fi
 
-if [ -x /usr/bin/time ]; then
-  timer() { /usr/bin/time -f "wall=%e user=%U sys=%S maxrss_kb=%M" "$@"; }
-else
-  build -o "$tmp/rusage" ./bench/rusage
-  timer() { "$tmp/rusage" "$@"; }
-fi
-
-# measure NAME CMD... runs CMD once (stdout to $tmp/NAME.out) and keeps in
-# $tmp/NAME.m the "wall user sys maxrss_kb" of NAME's best (lowest wall) run
-# so far.
-measure() {
-  local name=$1; shift
-  timer "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || { cat "$tmp/$name.err" >&2; exit 1; }
-  local line best
-  line=$(grep -E '^wall=' "$tmp/$name.err" | tail -1 | sed 's/[a-z_]*=//g')
-  best=$(cat "$tmp/$name.m" 2>/dev/null || true)
-  if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then echo "$line" >"$tmp/$name.m"; fi
-}
+. bench/measure.sh
 
 echo "tree: $tree  ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
 

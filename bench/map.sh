@@ -13,23 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/tandem" ./cmd/tandem 2>"$tmp/build.log" || { cat "$tmp/build.log" >&2; exit 1; }
 
-if [ -x /usr/bin/time ]; then
-  timer() { /usr/bin/time -f "wall=%e user=%U sys=%S maxrss_kb=%M" "$@"; }
-else
-  go build -o "$tmp/rusage" ./bench/rusage
-  timer() { "$tmp/rusage" "$@"; }
-fi
-
-# measure NAME CMD... runs CMD once and keeps in $tmp/NAME.m the
-# "wall user sys maxrss_kb" of NAME's best (lowest wall) run so far.
-measure() {
-  local name=$1; shift
-  timer "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || { cat "$tmp/$name.err" >&2; exit 1; }
-  local line best
-  line=$(grep -E '^wall=' "$tmp/$name.err" | tail -1 | sed 's/[a-z_]*=//g')
-  best=$(cat "$tmp/$name.m" 2>/dev/null || true)
-  if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then echo "$line" >"$tmp/$name.m"; fi
-}
+. bench/measure.sh
 
 echo "tree: $tree  ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
 for _ in $(seq "$runs"); do
