@@ -384,8 +384,9 @@ func (w *wireTap) Read(p []byte) (int, error) {
 			Method string `json:"method"`
 			Params struct {
 				Update struct {
-					Kind string `json:"sessionUpdate"`
-					ID   string `json:"toolCallId"`
+					Kind   string `json:"sessionUpdate"`
+					ID     string `json:"toolCallId"`
+					Status string `json:"status"`
 				} `json:"update"`
 				ToolCall struct {
 					ID string `json:"toolCallId"`
@@ -395,17 +396,22 @@ func (w *wireTap) Read(p []byte) (int, error) {
 		if json.Unmarshal(line, &msg) != nil {
 			continue
 		}
-		var entry string
-		switch {
-		case msg.Method == "session/update" && msg.Params.Update.ID != "":
-			entry = msg.Params.Update.Kind + ":" + msg.Params.Update.ID
+		// Entries: "<kind>:<id>", "permission:<id>", and "status:<status>:<id>"
+		// for every update that sets a status.
+		var entries []string
+		switch u := msg.Params.Update; {
+		case msg.Method == "session/update" && u.ID != "":
+			entries = append(entries, u.Kind+":"+u.ID)
+			if u.Status != "" {
+				entries = append(entries, "status:"+u.Status+":"+u.ID)
+			}
 		case msg.Method == "session/request_permission":
-			entry = "permission:" + msg.Params.ToolCall.ID
+			entries = append(entries, "permission:"+msg.Params.ToolCall.ID)
 		default:
 			continue
 		}
 		w.ed.mu.Lock()
-		w.ed.wire = append(w.ed.wire, entry)
+		w.ed.wire = append(w.ed.wire, entries...)
 		w.ed.mu.Unlock()
 	}
 	return n, err

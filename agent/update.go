@@ -180,9 +180,14 @@ func (u Update) MarshalJSON() ([]byte, error) {
 			w.Content, err = json.Marshal(t.Content)
 		}
 	case PlanUpdated:
-		plan := u.Plan
-		if plan == nil {
-			plan = []PlanEntry{}
+		// ACP requires a priority on every entry; logs written before
+		// update_plan filled it in still replay valid plans.
+		plan := make([]PlanEntry, len(u.Plan))
+		for i, e := range u.Plan {
+			if e.Priority == "" {
+				e.Priority = "medium"
+			}
+			plan[i] = e
 		}
 		w.Entries = &plan
 	case CurrentModeUpdate:
