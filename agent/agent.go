@@ -65,6 +65,11 @@ type Config struct {
 	// Windows knows each model's context window. Nil: the built-in table,
 	// then models.DefaultContext.
 	Windows *models.Windows
+	// UserHome is the user's home directory, for the folders other agents
+	// keep there (~/.claude/agents); empty reads none of them.
+	UserHome string
+	// Subagents configures the task tool's child sessions.
+	Subagents SubagentConfig
 	// Pipeline holds contributors to the turn's seams, shared by every
 	// session; empty by default. See Pipeline.
 	Pipeline Pipeline

@@ -23,6 +23,7 @@ type turnRun struct {
 	instr   *instrState
 	catalog []tools.Tool // the session's tools at the latest request
 	mode    Mode         // the mode of the latest request: which of them were offered
+	sub     *subagent    // set when this is a child turn run by the task tool
 	result  chan turnResult
 }
 
@@ -134,6 +135,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if first {
 		t.addRepoMap()
 	}
+	parts = append(t.modeRole(), parts...)
 	t.appendHistory(llm.Message{Role: llm.RoleUser, Content: parts})
 
 	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
@@ -180,20 +182,8 @@ func stopReason(r llm.StopReason) StopReason {
 // complete response.
 func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 	s, ctx := t.s, t.ctx
-	var (
-		mode  Mode
-		model string
-	)
-	s.read(func() { mode, model, t.catalog = s.st.mode, s.st.model, s.st.catalog.List() })
-	t.mode = mode
-	req := &llm.Request{
-		Model:     model,
-		System:    s.systemPrompt(),
-		Messages:  t.history,
-		Tools:     toolSpecs(mode, t.catalog),
-		MaxTokens: s.a.cfg.MaxTokens,
-	}
-	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(model), Estimate: s.a.est.Estimate(req)}
+	req := t.newRequest()
+	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.Estimate(req)}
 	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
 		return nil, err
 	}
@@ -203,9 +193,9 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 		switch e.Type {
 		case llm.EventText:
 			said.WriteString(e.Text)
-			s.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}})
+			t.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}})
 		case llm.EventReasoning:
-			s.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}})
+			t.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}})
 		}
 	})
 	if err != nil {
@@ -232,5 +222,7 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 // appendHistory adds m to the model history and the log.
 func (t *turnRun) appendHistory(m llm.Message) {
 	t.history = append(t.history, m)
-	t.s.record(recMessage, m)
+	if t.sub == nil { // a child's history is its own, never the session's
+		t.s.record(recMessage, m)
+	}
 }

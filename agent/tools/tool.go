@@ -135,6 +135,8 @@ type Env struct {
 	Progress func(Progress)
 	// Index is the session root's code index. May be nil (no index available).
 	Index *codeindex.Index
+	// CallID is the id the editor knows this call by.
+	CallID string
 }
 
 // Ask is a permission request a tool makes.

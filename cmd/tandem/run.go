@@ -29,10 +29,6 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	md, err := agent.ParseMode(*mode)
-	if err != nil {
-		return err
-	}
 	dir, err := filepath.Abs(*cwd)
 	if err != nil {
 		return err
@@ -48,7 +44,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 			h.in = bufio.NewReader(f)
 		}
 	}
-	s, err := a.NewSession(ctx, agent.SessionOptions{Cwd: dir, Mode: md, Host: h})
+	s, err := a.NewSession(ctx, agent.SessionOptions{Cwd: dir, Mode: agent.Mode(*mode), Host: h})
 	if err != nil {
 		return err
 	}

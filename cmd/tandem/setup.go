@@ -54,6 +54,8 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Windows:         newWindows(cfg, log),
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
+		UserHome:        cfg.UserHome,
+		Subagents:       agent.SubagentConfig{MaxParallel: cfg.Subagents.MaxParallel},
 	})
 	log.Debug("configured", "config", cfg.String())
 	return a, nil
