@@ -43,7 +43,7 @@ func (a *Agent) loadDefinitions(root string) definitions {
 // reportProblems tells the user which definition files were skipped.
 func (s *Session) reportProblems(problems []error) {
 	for _, err := range problems {
-		s.notice(fmt.Sprintf("a mode or agent file was not used: %v", err))
+		s.notice(fmt.Sprintf("custom modes and agents: %v", err))
 	}
 }
 
