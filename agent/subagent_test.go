@@ -233,3 +233,37 @@ func TestCancelStopsSubagent(t *testing.T) {
 		t.Errorf("next prompt = %q, %v", r, err)
 	}
 }
+
+// TestExploreIsTheDefault: the task tool lists every agent, the built-in
+// explore among them, and a call naming none runs explore; a call naming
+// an unknown agent tells the model which exist.
+func TestExploreIsTheDefault(t *testing.T) {
+	f := newFixture(t)
+	s, _, _ := f.session(ModeCode, map[string]string{".claude/agents/finder.md": finderFile})
+	f.srv.Handle(func(r *llmtest.Request) llmtest.Reply {
+		switch {
+		case strings.Contains(r.System, "You are explore"):
+			return llmtest.Reply{Text: []string{"REPORT from explore"}}
+		case strings.Contains(r.LastUserText(), "REPORT"):
+			return llmtest.Reply{Text: []string{"done"}}
+		}
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{
+			{ID: "t1", Name: "task", Args: `{"description":"d","prompt":"look"}`},
+			{ID: "t2", Name: "task", Args: `{"description":"d","prompt":"look","agent":"nobody"}`},
+		}}
+	})
+	if _, err := s.Prompt(context.Background(), prompt("go")); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	body := string(reqs[0].Body)
+	if !strings.Contains(body, `- explore: Searches and reads`) || !strings.Contains(body, `- finder: Finds things`) {
+		t.Errorf("the task tool does not list the agents: %s", body)
+	}
+	if r, ok := toolResult(reqs, "t1"); !ok || r.Text != "REPORT from explore" {
+		t.Errorf("t1 = %+v", r)
+	}
+	if r, ok := toolResult(reqs, "t2"); !ok || !r.IsError || !strings.Contains(r.Text, "Use one of: explore, finder.") {
+		t.Errorf("t2 = %+v", r)
+	}
+}
