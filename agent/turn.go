@@ -117,8 +117,8 @@ func (t *turnRun) steps() (StopReason, error) {
 func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	s, ctx := t.s, t.ctx
 	p := s.a.cfg.Provider
-	if p == nil {
-		return "", ErrNotConfigured
+	if err := s.a.Ready(); err != nil {
+		return "", err
 	}
 	parts, err := s.promptParts(ctx, prompt)
 	if err != nil {
