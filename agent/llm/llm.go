@@ -9,9 +9,9 @@
 package llm
 
 import (
-	"fmt"
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // Provider streams one model response. Stream calls emit for every event in
