@@ -60,6 +60,10 @@ func (s *Session) commands() map[string]slash {
 					s.say(fmt.Sprintf("The model is %s. Offered: %s.", s.Model(), strings.Join(s.a.Models(), ", ")))
 					return StopEndTurn, nil
 				}
+				if err := s.a.CheckModel(arg); err != nil && arg != s.Model() {
+					s.say(err.Error() + ".")
+					return StopEndTurn, nil
+				}
 				if err := s.SetModel(arg); err != nil {
 					return "", err
 				}

@@ -51,6 +51,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Models:          cfg.Models,
 		MaxTokens:       cfg.MaxTokens,
 		Effort:          llm.Effort(cfg.ThoughtLevel),
+		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		Home:            cfg.Home,
 		Store:           st,
