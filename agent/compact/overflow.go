@@ -1,0 +1,54 @@
+package compact
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/llm"
+)
+
+// overflowWordings are the phrases providers and local servers use when a
+// request does not fit the model's context window, lower-cased. Anthropic
+// says "prompt is too long"; OpenAI (and vLLM, DeepSeek and most
+// OpenAI-compatible servers) "maximum context length" or the code
+// context_length_exceeded; llama.cpp "exceeds the available context size";
+// Ollama "input length exceeds the context length" or "prompt too long".
+var overflowWordings = []string{
+	"prompt is too long",
+	"prompt too long",
+	"context_length_exceeded",
+	"maximum context length",
+	"context length exceeded",
+	"exceeds the context window",
+	"exceeds the available context size",
+	"exceed_context_size",
+	"exceeds the context length",
+	"exceeds maximum context length",
+	"longer than the maximum model length",
+	"context window exceeded",
+	"too many tokens",
+}
+
+// IsOverflow reports whether err is a provider refusing a request because
+// it does not fit the model's context window. Only a provider's answer
+// counts (an *llm.Error with an HTTP status): a broken stream is not an
+// overflow whatever its text says.
+func IsOverflow(err error) bool {
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Status == 0 {
+		return false
+	}
+	if e.Status == 413 {
+		return true // request_too_large: the body itself is over the limit
+	}
+	if e.Status != 400 && e.Status != 422 {
+		return false
+	}
+	msg := strings.ToLower(e.Message)
+	for _, w := range overflowWordings {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}
