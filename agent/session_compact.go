@@ -78,7 +78,7 @@ func (t *turnRun) compact(reason, focus string) (compact.Result, error) {
 func (t *turnRun) compactHistory(reason, focus string) (compact.Result, error) {
 	s, ctx := t.s, t.ctx
 	b := t.budget(reason)
-	o := b.options(t, focus, reason != compactAuto)
+	o := b.options(t, focus, reason != compactAuto, reason == compactManual)
 	r, err := compact.Compact(ctx, t.history, o)
 	if err != nil {
 		return r, err
@@ -201,4 +201,3 @@ func (t *turnRun) publishUsage() {
 	}
 	s.emit(Update{Type: UsageUpdated, Usage: cu})
 }
-

@@ -56,16 +56,24 @@ func (t *turnRun) budget(reason string) compactBudget {
 // summaryTokens caps a summary's length.
 func (b compactBudget) summaryTokens() int { return min(4096, max(b.window/8, 512)) }
 
-func (b compactBudget) options(t *turnRun, focus string, force bool) compact.Options {
+// options are the compaction's budgets. force summarises even when stubs
+// would do (the user asked, or the provider refused the history); a
+// compaction the user asked for frees more, keeping a third of the
+// verbatim tail an automatic one keeps.
+func (b compactBudget) options(t *turnRun, focus string, force, manual bool) compact.Options {
 	est := t.s.a.est
 	text := func(s string) int { return est.Estimate(&llm.Request{Model: b.model, System: s}) }
 	// One summary request carries its system prompt, the previous
 	// summary, a piece of transcript and room for the answer; estimates
 	// can be low, so a piece gets three quarters of what is left.
 	piece := int(0.75 * float64(b.window-2*b.summaryTokens()-text(compact.SummarySystem)-256))
+	keep := b.room * 3 / 10
+	if manual {
+		keep = b.room / 10
+	}
 	return compact.Options{
 		Target: b.room * 6 / 10,
-		Keep:   b.room * 3 / 10,
+		Keep:   keep,
 		Force:  force,
 		Focus:  focus,
 		MessageTokens: func(m llm.Message) int {

@@ -73,7 +73,9 @@ func Compact(ctx context.Context, history []llm.Message, o Options) (Result, err
 		r.History, r.After = h, sum(tok)
 		return r, nil
 	}
-	old, kept := h[:c], h[c:]
+	// The summary reads the turns as the model saw them, not their stubs;
+	// the transcript caps each output instead.
+	old, kept := history[:c], h[c:]
 	summary, pieces, err := summarize(ctx, old, o)
 	if err != nil {
 		return Result{}, err

@@ -118,4 +118,3 @@ func lastRequest(h []llm.Message, reinjected func(llm.Part) bool) string {
 	}
 	return ""
 }
-

@@ -28,7 +28,7 @@ Keep exact paths, names, numbers and error messages. Write only the summary.`
 
 // transcriptCap bounds one part in the transcript: the summary needs what
 // an output said, not all of it.
-const transcriptCap = 6_000
+const transcriptCap = 3_000
 
 // summarize summarises old, in pieces when its transcript is longer than
 // one request may carry: each piece is summarised together with the
