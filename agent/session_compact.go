@@ -34,14 +34,17 @@ func (a *Agent) compactAt() float64 {
 }
 
 // compactIfFull compacts when a request of estimate tokens would pass the
-// threshold of model's window.
+// threshold of model's window. Only a cancellation stops the request.
 func (t *turnRun) compactIfFull(model string, estimate int) error {
 	if float64(estimate) <= t.s.a.compactAt()*float64(t.s.a.window(model)) {
 		return nil
 	}
 	_, err := t.compact(compactAuto, "")
-	if errors.Is(err, compact.ErrNothingToCompact) {
-		return nil // the request goes as it is; the provider decides
+	if err != nil && t.ctx.Err() == nil {
+		// The threshold leaves room below the window: the request goes as
+		// it is and the provider decides. An overflow compacts again.
+		t.s.a.log.Warn("automatic compaction failed; sending the request as it is", "session", t.s.id, "err", err)
+		return nil
 	}
 	return err
 }
