@@ -94,7 +94,9 @@ func TestLongSessionInASmallWindowNeverFails(t *testing.T) {
 	f := newFixture(t, smallWindow("small-model", 16_000))
 	w := &windowed{windows: map[string]int{"small-model": 16_000}}
 	w.serve(f.srv, readThenAnswer)
-	s, _, _ := f.session(ModeCode, bigFiles(5))
+	files := bigFiles(5)
+	files["AGENTS.md"] = "ROOT-RULE: keep it short\n"
+	s, _, _ := f.session(ModeCode, files)
 	for i := range 60 {
 		reason, err := s.Prompt(context.Background(), prompt(fmt.Sprintf("turn %d: read big%d.go", i, i%5)))
 		if err != nil || reason != StopEndTurn {
@@ -106,6 +108,13 @@ func TestLongSessionInASmallWindowNeverFails(t *testing.T) {
 	}
 	if w.summaries.Load() == 0 {
 		t.Error("no compaction summarised anything in sixty turns")
+	}
+	// Every conversation request, before and after each compaction,
+	// carries the instructions exactly once.
+	for _, r := range f.srv.Requests() {
+		if n := strings.Count(string(r.Body), "ROOT-RULE"); r.System != compact.SummarySystem && n != 1 {
+			t.Fatalf("request %d carries the instructions %d times", r.N, n)
+		}
 	}
 	if l := w.largest.Load(); l > 16_000 {
 		t.Errorf("largest request %d tokens", l)
@@ -322,4 +331,36 @@ func bodyField(t *testing.T, body []byte, name string) json.RawMessage {
 		t.Fatal(err)
 	}
 	return m[name]
+}
+
+// An automatic compaction that fails (the summary request errs) does not
+// fail the turn: the editor sees the compaction fail and the request goes
+// out as it is, the threshold having left room below the window.
+func TestFailedAutomaticCompactionLeavesTheRequestToTheProvider(t *testing.T) {
+	f := newFixture(t, smallWindow("small-model", 16_000))
+	var summaries atomic.Int32
+	f.srv.Handle(func(r *llmtest.Request) llmtest.Reply {
+		if r.System == compact.SummarySystem {
+			summaries.Add(1)
+			return llmtest.Reply{Status: 500, Message: "the summariser is down"}
+		}
+		return llmtest.Reply{Text: []string{"ok"}}
+	})
+	s, h, _ := f.session(ModeCode, nil)
+	long := strings.Repeat("a requirement the user typed at length. ", 200) // ~2k tokens, nothing to stub
+	for i := range 6 {
+		if reason, err := s.Prompt(context.Background(), prompt(fmt.Sprintf("%d %s", i, long))); err != nil || reason != StopEndTurn {
+			t.Fatalf("turn %d: %q, %v", i, reason, err)
+		}
+	}
+	if summaries.Load() == 0 {
+		t.Fatal("no compaction was attempted")
+	}
+	failed := false
+	for _, u := range h.snapshot() {
+		failed = failed || u.Type == ToolCallUpdated && u.Tool.Status == ToolFailed && strings.HasPrefix(u.Tool.ID, "compact-")
+	}
+	if !failed {
+		t.Error("the editor did not see the compaction fail")
+	}
 }
