@@ -9,8 +9,62 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/compact"
+	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
+
+// TestCompactOverACP: /compact is offered in available_commands, and what
+// the editor sees of it (the "Compacting conversation…" tool call, its end
+// and the usage_update after) is valid against the ACP schema.
+func TestCompactOverACP(t *testing.T) {
+	notification := acpSchema(t, "SessionNotification")
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Reply{Text: []string{"first answer"}}, llmtest.Reply{Text: []string{"the summary"}})
+	a := agent.New(agent.Config{Home: t.TempDir(), Model: "claude-haiku-4-5",
+		Provider: anthropic.New(anthropic.Options{APIKey: "k", BaseURL: srv.BaseURL(llmtest.Anthropic)})})
+	c := newRawClient(t, a)
+	result(t, c.request("1", "initialize", initParams()))
+	sid := result(t, c.request("2", "session/new", map[string]any{"cwd": t.TempDir(), "mcpServers": []any{}}))["sessionId"]
+	for i, text := range []string{"hello", "/compact the greeting"} {
+		r := result(t, c.request(string(rune('3'+i)), "session/prompt", map[string]any{"sessionId": sid,
+			"prompt": []any{map[string]any{"type": "text", "text": text}}}))
+		if r["stopReason"] != "end_turn" {
+			t.Fatalf("%s: %v", text, r)
+		}
+	}
+	var offered, started, ended, usageAfter bool
+	for _, n := range c.notifications("session/update") {
+		params := n["params"].(map[string]any)
+		u := params["update"].(map[string]any)
+		switch u["sessionUpdate"] {
+		case "available_commands_update":
+			for _, cmd := range u["availableCommands"].([]any) {
+				offered = offered || cmd.(map[string]any)["name"] == "compact"
+			}
+		case "tool_call":
+			if u["title"] == "Compacting conversation…" {
+				validate(t, notification, "the compaction's tool_call", params)
+				started = true
+			}
+		case "tool_call_update":
+			if started && u["status"] == "completed" {
+				validate(t, notification, "the compaction's end", params)
+				ended = true
+			}
+		case "usage_update":
+			if ended {
+				validate(t, notification, "the usage_update after compaction", params)
+				usageAfter = true
+			}
+		}
+	}
+	if !offered || !started || !ended || !usageAfter {
+		t.Errorf("offered %v, started %v, ended %v, usage_update after %v", offered, started, ended, usageAfter)
+	}
+	if reqs := srv.Requests(); len(reqs) != 2 || reqs[1].System != compact.SummarySystem {
+		t.Errorf("the model got %d requests, the last not a summary", len(reqs))
+	}
+}
 
 // TestKill9DuringCompaction kills tandem while /compact waits for its
 // summary: a fresh process loads the session with the compaction shown as
