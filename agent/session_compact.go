@@ -86,8 +86,7 @@ func (t *turnRun) compactHistory(reason, focus string) (compact.Result, error) {
 	if err != nil {
 		return r, err
 	}
-	rec := compactionRecord{V: compactionRecordVersion, Reason: reason, Before: r.Before, After: r.After,
-		Stubbed: r.Stubbed, Summarized: r.Summarized}
+	rec := compactionRecord{V: compactionRecordVersion, Reason: reason}
 	if r.Summarized > 0 {
 		parts, metas, reset := t.reinjectInstructions()
 		r.History[0].Content = append(parts, r.History[0].Content...)
@@ -96,7 +95,7 @@ func (t *turnRun) compactHistory(reason, focus string) (compact.Result, error) {
 			r.After += o.MessageTokens(llm.Message{Role: llm.RoleUser, Content: []llm.Part{p}})
 		}
 	}
-	rec.History = r.History
+	rec.History, rec.Before, rec.After, rec.Stubbed, rec.Summarized = r.History, r.Before, r.After, r.Stubbed, r.Summarized
 	s.record(recCompaction, rec)
 	t.history = r.History
 	if rec.InstructionsReset {
