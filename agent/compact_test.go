@@ -8,11 +8,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/agent/llm/models"
+	"github.com/tandemhq/tandem/agent/llm/openai"
 )
 
 // windowed makes the fake server behave like a provider with a context
@@ -362,5 +364,35 @@ func TestFailedAutomaticCompactionLeavesTheRequestToTheProvider(t *testing.T) {
 	}
 	if !failed {
 		t.Error("the editor did not see the compaction fail")
+	}
+}
+
+// Through the OpenAI wire format, each server's own overflow body (as it
+// sends it) compacts and retries: OpenAI's context_length_exceeded, vLLM's
+// maximum context length, llama.cpp's exceed_context_size_error and
+// Ollama's 500.
+func TestOverflowBodiesOfOpenAICompatibleServers(t *testing.T) {
+	for name, rep := range map[string]llmtest.Reply{
+		"openai":    {Status: 400, Body: `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`},
+		"vllm":      {Status: 400, Body: `{"object":"error","message":"This model's maximum context length is 8192 tokens. However, you requested 9120 tokens (8096 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}`},
+		"llama.cpp": {Status: 400, Body: `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}`},
+		"ollama":    {Status: 500, Times: 4 /* every attempt of the default retry policy */, Body: `{"error":{"message":"prompt too long; exceeded max context length by 310 tokens","type":"api_error","param":null,"code":null}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			f.agent.cfg.Provider = openai.New(openai.Options{BaseURL: f.srv.BaseURL(llmtest.OpenAI),
+				Transport: llm.Transport{Retry: llm.RetryPolicy{Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}}})
+			s, _, _ := f.session(ModeCode, nil)
+			f.srv.Enqueue(llmtest.Reply{Text: []string{"one"}}, rep, llmtest.Reply{Text: []string{"summary"}}, llmtest.Reply{Text: []string{"two"}})
+			for _, p := range []string{"first", "second"} {
+				if reason, err := s.Prompt(context.Background(), prompt(p)); err != nil || reason != StopEndTurn {
+					t.Fatalf("%s: %q, %v", p, reason, err)
+				}
+			}
+			reqs := f.srv.Requests()
+			if last := reqs[len(reqs)-1]; !strings.Contains(string(last.Body), "compacted to fit") || reqs[len(reqs)-2].System != compact.SummarySystem {
+				t.Errorf("the retried request does not follow a summary")
+			}
+		})
 	}
 }

@@ -217,10 +217,11 @@ func TestIsOverflow(t *testing.T) {
 		{400, "invalid_request_error: prompt is too long: 215000 tokens > 200000 maximum", true},
 		{400, "invalid_request_error: This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.", true},
 		{400, "context_length_exceeded", true},
-		{400, "the request exceeds the available context size, try increasing it", true},                         // llama.cpp
-		{400, "exceed_context_size_error: the request exceeds the available context size", true},                 // llama.cpp, typed
-		{400, "input length exceeds the context length", true},                                                   // Ollama
-		{500, "prompt too long; exceeded max context length by 12 tokens", false},                                // a 5xx is the server's trouble
+		{400, "the request exceeds the available context size, try increasing it", true},         // llama.cpp
+		{400, "exceed_context_size_error: the request exceeds the available context size", true}, // llama.cpp, typed
+		{400, "input length exceeds the context length", true},                                   // Ollama
+		{500, "prompt too long; exceeded max context length by 12 tokens", true},                 // Ollama answers 500
+		{500, "internal error", false},
 		{400, "This model's maximum context length is 8192 tokens and your request has 9000 input tokens", true}, // vLLM
 		{413, "request_too_large", true},
 		{400, "invalid_request_error: messages: roles must alternate", false},

@@ -26,7 +26,6 @@ var overflowWordings = []string{
 	"exceeds maximum context length",
 	"longer than the maximum model length",
 	"context window exceeded",
-	"too many tokens",
 }
 
 // IsOverflow reports whether err is a provider refusing a request because
@@ -38,10 +37,13 @@ func IsOverflow(err error) bool {
 	if !errors.As(err, &e) || e.Status == 0 {
 		return false
 	}
-	if e.Status == 413 {
+	switch e.Status {
+	case 413:
 		return true // request_too_large: the body itself is over the limit
-	}
-	if e.Status != 400 && e.Status != 422 {
+	case 400, 422, 500:
+		// Ollama answers an over-long prompt with a 500; the wording
+		// below is specific enough not to catch a server's other errors.
+	default:
 		return false
 	}
 	msg := strings.ToLower(e.Message)
