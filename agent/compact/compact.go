@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/tandemhq/tandem/agent/llm"
 )
@@ -88,9 +89,32 @@ func Compact(ctx context.Context, history []llm.Message, o Options) (Result, err
 		out = append(out, llm.Text(llm.RoleAssistant, Acknowledgement))
 	}
 	tok = tokens(out, o.MessageTokens)
-	r.Stubbed += stub(out, tok, o.Target, len(out), o.MessageTokens)
+	stub(out, tok, o.Target, len(out), o.MessageTokens)
 	r.History, r.Summarized, r.Pieces, r.After = out, c, pieces, sum(tok)
+	r.Stubbed = newStubs(history[c:], out)
 	return r, nil
+}
+
+// newStubs counts the stubs in out that replaced an output of before:
+// stubs of summarised turns went with them and do not count.
+func newStubs(before, out []llm.Message) int {
+	was := map[string]bool{}
+	for _, m := range before {
+		for _, p := range m.Content {
+			if p.Type == llm.PartToolResult {
+				was[p.ToolCallID] = strings.HasPrefix(p.Text, StubPrefix)
+			}
+		}
+	}
+	n := 0
+	for _, m := range out {
+		for _, p := range m.Content {
+			if stubbed, ok := was[p.ToolCallID]; ok && !stubbed && p.Type == llm.PartToolResult && strings.HasPrefix(p.Text, StubPrefix) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // Acknowledgement is the model's side of a compacted history that kept no
