@@ -128,7 +128,7 @@ func TestSummaryKeepsRecentTurnsAndFacts(t *testing.T) {
 		t.Fatalf("summary requests: %q", asked)
 	}
 	headText := r.History[0].Content[0].Text
-	for _, want := range []string{HeadPrefix, "SUMMARY-TEXT", "read_file: f0.go", "- [in_progress] write the parser", "request 7"} {
+	for _, want := range []string{HeadPrefix, "SUMMARY-TEXT", "read_file: f0.go", "- [in_progress] write the parser", "request 7", "ran (latest last):\n- go test ./..."} {
 		if !strings.Contains(headText, want) {
 			t.Errorf("head lacks %q:\n%s", want, headText)
 		}

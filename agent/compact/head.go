@@ -3,6 +3,7 @@ package compact
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/llm"
@@ -23,6 +24,9 @@ func head(old, kept []llm.Message, summary string, reinjected func(llm.Part) boo
 	b.WriteString(HeadPrefix + "\n\n<summary>\n" + summary + "\n</summary>\n")
 	if files := filesTouched(old); files != "" {
 		b.WriteString("\nFiles the summarised turns used (tool: path):\n" + files)
+	}
+	if cmds := commandsRun(old); cmds != "" {
+		b.WriteString("\nCommands the summarised turns ran (latest last):\n" + cmds)
 	}
 	if plan := lastPlan(old); plan != "" && lastPlan(kept) == "" {
 		b.WriteString("\nThe plan as last set with update_plan:\n" + plan)
@@ -60,6 +64,37 @@ func filesTouched(h []llm.Message) string {
 		return ""
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// commandsShown bounds the commands listed in a head.
+const commandsShown = 20
+
+// commandsRun lists the run_command calls in h, each once at its latest
+// use, the most recent commandsShown of them.
+func commandsRun(h []llm.Message) string {
+	var cmds []string
+	for _, m := range h {
+		for _, p := range m.Content {
+			var args struct {
+				Command string `json:"command"`
+			}
+			if p.Type != llm.PartToolUse || p.ToolName != "run_command" || json.Unmarshal(p.Input, &args) != nil || args.Command == "" {
+				continue
+			}
+			line := "- " + strings.ReplaceAll(args.Command, "\n", " ")
+			if len(line) > 300 {
+				line = cutValid(line[:300]) + "…"
+			}
+			cmds = append(slices.DeleteFunc(cmds, func(c string) bool { return c == line }), line)
+		}
+	}
+	if len(cmds) > commandsShown {
+		cmds = cmds[len(cmds)-commandsShown:]
+	}
+	if len(cmds) == 0 {
+		return ""
+	}
+	return strings.Join(cmds, "\n") + "\n"
 }
 
 // lastPlan renders the latest update_plan call's plan in h.
