@@ -73,6 +73,10 @@ type Config struct {
 	// Windows knows each model's context window. Nil: the built-in table,
 	// then models.DefaultContext.
 	Windows *models.Windows
+	// CompactAt is the share of a model's context window at which a
+	// session compacts its history before the next request (config.json
+	// "compactAt"); 0 means DefaultCompactAt.
+	CompactAt float64
 	// Pipeline holds contributors to the turn's seams, shared by every
 	// session; empty by default. See Pipeline.
 	Pipeline Pipeline

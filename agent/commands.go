@@ -16,6 +16,13 @@ type slash struct {
 
 func (s *Session) commands() map[string]slash {
 	return map[string]slash{
+		"compact": {
+			description: "Summarise the conversation so far to free context",
+			hint:        "what the summary should keep (optional)",
+			run: func(t *turnRun, arg string) (StopReason, error) {
+				return t.compactCommand(arg)
+			},
+		},
 		"init": {
 			description: "Draft an AGENTS.md for this workspace",
 			run: func(t *turnRun, arg string) (StopReason, error) {
