@@ -285,11 +285,14 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 // (possibly through a wrapper that sets limits first).
 func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
 	t.Helper()
-	cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+	if cmd.Env == nil {
+		cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+	}
 	p := &tandemProcess{cmd: cmd, stderr: &testenv.SyncBuffer{}, ed: ed}
 	stdin, stdout := testenv.Start(t, cmd, p.stderr)
 	p.stdin = stdin
-	p.conn = sdk.NewClientSideConnection(ed, stdin, &wireTap{r: stdout, ed: ed})
+	tap := &requestTap{w: stdin, methods: map[string]string{}}
+	p.conn = sdk.NewClientSideConnection(ed, tap, &wireTap{r: stdout, ed: ed, schema: loadWireSchema(t), asked: tap.method})
 	p.conn.SetLogger(slog.New(slog.DiscardHandler))
 	t.Cleanup(func() {
 		stdin.Close()
@@ -368,6 +371,10 @@ type wireTap struct {
 	r       io.Reader
 	ed      *editor
 	partial []byte
+	// schema, when set, checks every line against the ACP schema; asked
+	// names the method of a client request by its id.
+	schema *wireSchema
+	asked  func(id string) string
 }
 
 func (w *wireTap) Read(p []byte) (int, error) {
@@ -380,6 +387,9 @@ func (w *wireTap) Read(p []byte) (int, error) {
 		}
 		line := w.partial[:i]
 		w.partial = w.partial[i+1:]
+		if w.schema != nil {
+			w.schema.check(w.ed.t, line, w.asked)
+		}
 		var msg struct {
 			Method string `json:"method"`
 			Params struct {

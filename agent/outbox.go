@@ -15,10 +15,9 @@ const (
 	recUpdate       = "update"       // an Update, replayed by LoadSession
 	recMessage      = "message"      // an llm.Message of the model history
 	recInstructions = "instructions" // typed metadata of an instructions batch
-	// recCompaction is reserved for compaction records: a later tandem
-	// writes one when it compacts the model history. A record carries its
-	// own version (store.Record.Version), so the kind can change shape
-	// without a new log format.
+	// recCompaction is one compaction: the model history from then on
+	// (compactionRecord). A record carries its own version, so the kind
+	// can change shape without a new log format.
 	recCompaction = "compaction"
 )
 
@@ -156,13 +155,13 @@ func (o *outbox) logUpdate(u Update) {
 		return
 	}
 	if u.Chunk != nil && u.Chunk.Type == "text" {
-		if o.pending != nil && o.pending.Type == u.Type {
+		if o.pending != nil && o.pending.Type == u.Type && o.pending.MessageID == u.MessageID {
 			o.pending.Chunk.Text += u.Chunk.Text
 			return
 		}
 		o.flushPending()
 		c := *u.Chunk
-		o.pending = &Update{Type: u.Type, Chunk: &c}
+		o.pending = &Update{Type: u.Type, Chunk: &c, MessageID: u.MessageID}
 		return
 	}
 	o.flushPending()

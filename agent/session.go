@@ -71,6 +71,7 @@ type actorState struct {
 	mode      Mode
 	roleMode  Mode // the mode whose role the history last stated (see modeRole)
 	model     string
+	effort    llm.Effort // "" until chosen: the agent's default applies
 	title     string
 	lifecycle Lifecycle
 	outcome   Outcome
@@ -166,17 +167,17 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 // start registers the session with the agent and launches its goroutines:
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
-	if err := s.a.track(s); err != nil {
-		if s.log != nil {
-			s.log.Close()
-		}
-		return err
-	}
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id))
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
 	s.reportProblems(s.defs.problems)
 	s.startExtras(ctx, servers)
+	// Registered last, so whoever finds the session (Close, fork, delete)
+	// finds it whole; an agent already closing gets it closed again here.
+	if err := s.a.track(s); err != nil {
+		s.Close()
+		return err
+	}
 	return nil
 }
 
@@ -301,7 +302,7 @@ func (s *Session) shutdown() error {
 // after it ended).
 func (s *Session) meta() *store.Meta {
 	return &store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC(),
-		Mode: string(s.st.mode), Model: s.st.model, Title: s.st.title}
+		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title}
 }
 
 // saveMeta queues a rewrite of the sidecar; nothing in it needs reading
@@ -325,6 +326,3 @@ func (a *Agent) ListSessions(cwd string) ([]store.Meta, error) {
 	}
 	return metas, nil
 }
-
-// Models lists the model ids an editor may offer.
-func (a *Agent) Models() []string { return a.cfg.Models }

@@ -38,6 +38,20 @@ func (c *subagent) offered(catalog []tools.Tool) []tools.Tool {
 	})
 }
 
+// shape turns the session's request into the child's: its own system
+// prompt, its model when the definition names one, and its tools. It does
+// nothing for the session's own turn (c is nil).
+func (c *subagent) shape(t *turnRun, req *llm.Request) {
+	if c == nil {
+		return
+	}
+	req.System = c.system
+	if c.def.Model != "" {
+		req.Model = c.def.Model
+	}
+	t.catalog = c.offered(t.catalog)
+}
+
 // childSystemPrompt is a child's system prompt: its definition's body, then
 // where it works and what its last message is for. Fixed per definition and
 // session, so a child's requests share a cacheable prefix too.

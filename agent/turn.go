@@ -2,10 +2,13 @@ package agent
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -91,6 +94,8 @@ func (t *turnRun) run() {
 	t.cancel()
 	var meta *store.Meta
 	s.do(context.Background(), func() { meta = s.endTurn(t, r) }) // the actor waits for this turn, so it answers
+	// Live only: a replay is followed by session/list's own title and time.
+	s.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
 	// The turn is on stable storage before Prompt returns; a failure to
 	// save it ends the turn with that error rather than losing it.
@@ -102,8 +107,9 @@ func (t *turnRun) run() {
 
 // steps logs the prompt and either runs a slash command or converses.
 func (t *turnRun) steps() (StopReason, error) {
+	id := newMessageID()
 	for _, b := range t.prompt {
-		t.s.logOnly(Update{Type: UserMessageChunk, Chunk: &b})
+		t.s.logOnly(Update{Type: UserMessageChunk, Chunk: &b, MessageID: id})
 	}
 	if name, arg, ok := slashCommand(t.prompt); ok {
 		if c, ok := t.s.commands()[name]; ok {
@@ -118,13 +124,14 @@ func (t *turnRun) steps() (StopReason, error) {
 func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	s, ctx := t.s, t.ctx
 	p := s.a.cfg.Provider
-	if p == nil {
-		return "", ErrNotConfigured
+	if err := s.a.Ready(); err != nil {
+		return "", err
 	}
 	parts, err := s.promptParts(ctx, prompt)
 	if err != nil {
 		return "", err
 	}
+	t.instr.tr.ClientSent(partTexts(parts))
 	first := len(t.history) == 0
 	if err := t.prepare(); err != nil {
 		if ctx.Err() != nil {
@@ -176,30 +183,28 @@ func stopReason(r llm.StopReason) StopReason {
 }
 
 // request streams one model response, publishing its chunks, and appends
-// the assistant message to the history. A broken or cancelled stream seals
-// what was said so far, so the history stays a valid alternation. The
-// before-request seam sees the request first, the after-response seam the
-// complete response.
+// the assistant message to the history. Before it is built the history is
+// compacted if the request would pass the threshold; a provider that still
+// finds it too long gets one more try after a compaction. A broken or
+// cancelled stream seals what was said so far, so the history stays a
+// valid alternation. The before-request seam sees the request first, the
+// after-response seam the complete response.
 func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 	s, ctx := t.s, t.ctx
-	req := t.newRequest()
-	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.Estimate(req)}
-	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
-		return nil, err
-	}
-	estimate := s.a.est.Estimate(req) // a contributor may have changed it
-	var said strings.Builder
-	resp, err := p.Stream(ctx, req, func(e llm.Event) {
-		switch e.Type {
-		case llm.EventText:
-			said.WriteString(e.Text)
-			t.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}})
-		case llm.EventReasoning:
-			t.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}})
+	// A child's context is its own and short-lived: it is never compacted.
+	resp, said, err := t.send(p, t.sub == nil)
+	if err != nil && said == "" && ctx.Err() == nil && t.sub == nil && compact.IsOverflow(err) {
+		s.a.log.Info("the provider refused the request as too long; compacting", "session", s.id, "err", err)
+		if _, cerr := t.compact(compactOverflow, ""); cerr != nil {
+			if ctx.Err() == nil {
+				err = overflowError(fmt.Errorf("%w (compacting failed: %v)", err, cerr))
+			}
+		} else if resp, said, err = t.send(p, false); err != nil && compact.IsOverflow(err) {
+			err = overflowError(err)
 		}
-	})
+	}
 	if err != nil {
-		seal := said.String()
+		seal := said
 		if seal == "" {
 			seal = "(no reply: the request did not complete)"
 		}
@@ -214,9 +219,70 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
 	t.appendHistory(resp.Message)
+	return resp, nil
+}
+
+// baseRequest is the next request without its history: the model, the
+// system prompt and the mode's tools. It records the catalog and mode the
+// tool calls of the response will be checked against.
+func (t *turnRun) baseRequest() *llm.Request {
+	s := t.s
+	var (
+		mode   Mode
+		model  string
+		effort llm.Effort
+	)
+	s.read(func() { mode, model, effort, t.catalog = s.st.mode, s.st.model, s.st.effort, s.st.catalog.List() })
+	t.mode = mode
+	if effort == "" {
+		effort = s.a.cfg.Effort
+	}
+	req := &llm.Request{
+		Model:     s.modeModel(mode, model),
+		Effort:    effort,
+		System:    s.systemPrompt(),
+		MaxTokens: s.a.cfg.MaxTokens,
+	}
+	t.sub.shape(t, req)
+	req.Tools = toolSpecs(s.defs.modes, mode, t.catalog)
+	return req
+}
+
+// send builds one request (compacting first when mayCompact and the
+// history is over the threshold), runs the before-request seam, streams the
+// response and accounts for it. said is the text streamed before an error.
+func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, said string, err error) {
+	s, ctx := t.s, t.ctx
+	req := t.baseRequest()
+	req.Messages = t.history
+	if mayCompact {
+		if err := t.compactIfFull(req.Model, s.a.est.Estimate(req)); err != nil {
+			return nil, "", err
+		}
+		req.Messages = t.history
+	}
+	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.Estimate(req)}
+	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
+		return nil, "", err
+	}
+	estimate := s.a.est.Estimate(req) // a contributor may have changed it
+	var text strings.Builder
+	msgID := newMessageID()
+	resp, err = p.Stream(ctx, req, func(e llm.Event) {
+		switch e.Type {
+		case llm.EventText:
+			text.WriteString(e.Text)
+			t.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
+		case llm.EventReasoning:
+			t.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
+		}
+	})
+	if err != nil {
+		return nil, text.String(), err
+	}
 	t.accountUsage(ctx, req, estimate, resp)
 	s.a.cfg.Pipeline.afterResponse(ctx, ResponseEvent{SessionID: s.id, Response: resp})
-	return resp, nil
+	return resp, "", nil
 }
 
 // appendHistory adds m to the model history and the log.
@@ -225,4 +291,12 @@ func (t *turnRun) appendHistory(m llm.Message) {
 	if t.sub == nil { // a child's history is its own, never the session's
 		t.s.record(recMessage, m)
 	}
+}
+
+// newMessageID names one message for messageId: random, so ids stay unique
+// in a session reopened by another process.
+func newMessageID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return "m_" + hex.EncodeToString(b[:])
 }

@@ -1,34 +1,5 @@
 package agent
 
-import (
-	"github.com/tandemhq/tandem/agent/llm"
-)
-
-// newRequest builds the next model request from the session's current
-// mode, model and tool catalog. A child turn (see subagent) swaps in its
-// own system prompt, model and tools; the history is always the turn's own.
-func (t *turnRun) newRequest() *llm.Request {
-	s := t.s
-	var model string
-	s.read(func() { t.mode, model, t.catalog = s.st.mode, s.st.model, s.st.catalog.List() })
-	model = s.modeModel(t.mode, model)
-	system := s.systemPrompt()
-	if t.sub != nil {
-		system = t.sub.system
-		if t.sub.def.Model != "" {
-			model = t.sub.def.Model
-		}
-		t.catalog = t.sub.offered(t.catalog)
-	}
-	return &llm.Request{
-		Model:     model,
-		System:    system,
-		Messages:  t.history,
-		Tools:     toolSpecs(s.defs.modes, t.mode, t.catalog),
-		MaxTokens: s.a.cfg.MaxTokens,
-	}
-}
-
 // emit publishes a turn's update: to the editor for the session's own
 // turn, to the parent's tool call for a child's.
 func (t *turnRun) emit(u Update) {

@@ -72,6 +72,11 @@ func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session,
 			return nil, invalidParams("cwd is required: the client named no workspace folder")
 		}
 	}
+	if mode == "" {
+		s.stateMu.Lock()
+		mode = s.defaultMode
+		s.stateMu.Unlock()
+	}
 	ss := &session{srv: s}
 	// The session outlives this request: it gets the connection's context.
 	sess, err := s.agent.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, Mode: agent.Mode(mode), Host: ss, MCPServers: servers})

@@ -28,6 +28,7 @@ type Config struct {
 	OpenAIBaseURL    string
 
 	MaxTokens       int
+	ThoughtLevel    string // default reasoning level ("" leaves it to the provider)
 	MaxTurnRequests int
 
 	// ContextWindows are config.json's per-model windows (tokens);
@@ -75,6 +76,8 @@ type File struct {
 	OpenAIBaseURL    string   `json:"openaiBaseUrl"`
 	MaxTokens        int      `json:"maxTokens"`
 	MaxTurnRequests  int      `json:"maxTurnRequests"`
+	// ThoughtLevel is the default reasoning level: off, low, medium, high.
+	ThoughtLevel string `json:"thoughtLevel"`
 
 	ContextWindows map[string]int `json:"contextWindows"`
 	CompactAt      float64        `json:"compactAt"`
@@ -145,19 +148,36 @@ func Load(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("config: %s: %w", path, err)
 		}
 	}
+	creds, err := LoadCredentials(c.Home)
+	if err != nil {
+		return c, err
+	}
 	pick := func(env, file string) string {
 		if v := getenv(env); v != "" {
 			return v
 		}
 		return file
 	}
+	// A key: the environment, then config.json, then what tandem login stored.
+	key := func(env, file, stored string) string {
+		if v := pick(env, file); v != "" {
+			return v
+		}
+		return stored
+	}
 	c.Provider = strings.ToLower(pick("TANDEM_PROVIDER", f.Provider))
 	c.Model = pick("TANDEM_MODEL", f.Model)
-	c.AnthropicKey = pick(AnthropicKeyEnv, f.AnthropicAPIKey)
+	c.AnthropicKey = key(AnthropicKeyEnv, f.AnthropicAPIKey, creds.AnthropicAPIKey)
 	c.AnthropicBaseURL = pick("ANTHROPIC_BASE_URL", f.AnthropicBaseURL)
-	c.OpenAIKey = pick(OpenAIKeyEnv, f.OpenAIAPIKey)
+	c.OpenAIKey = key(OpenAIKeyEnv, f.OpenAIAPIKey, creds.OpenAIAPIKey)
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
 	c.MaxTokens = f.MaxTokens
+	c.ThoughtLevel = pick("TANDEM_THOUGHT_LEVEL", f.ThoughtLevel)
+	switch c.ThoughtLevel {
+	case "", "off", "low", "medium", "high":
+	default:
+		return c, fmt.Errorf("config: thoughtLevel %q: use off, low, medium or high", c.ThoughtLevel)
+	}
 	c.MaxTurnRequests = f.MaxTurnRequests
 	c.CommandEnvAllow = f.CommandEnv.Allow
 	c.Sandbox = f.Sandbox

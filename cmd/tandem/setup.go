@@ -11,6 +11,7 @@ import (
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/instructions"
+	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/codeindex"
 )
@@ -29,6 +30,9 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	if provider == nil {
+		provider = &loginProvider{getenv: m.Getenv}
+	}
 	st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
 	if err != nil {
 		return nil, fmt.Errorf("opening the session store (set TANDEM_HOME to a writable directory): %w", err)
@@ -46,12 +50,15 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Model:           cfg.Model,
 		Models:          cfg.Models,
 		MaxTokens:       cfg.MaxTokens,
+		Effort:          llm.Effort(cfg.ThoughtLevel),
+		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		Home:            cfg.Home,
 		Store:           st,
 		Instructions:    &instr,
 		RepoMapTokens:   mapTokens,
 		Windows:         newWindows(cfg, log),
+		CompactAt:       cfg.CompactAt,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 		UserHome:        cfg.UserHome,
