@@ -13,7 +13,8 @@ import (
 // Grant is what an "Always allow" or "Always reject" answer would remember.
 type Grant struct {
 	// Option is the permission option's name; it says exactly what is
-	// remembered ("Always allow `go test …` in this session").
+	// remembered ("Always allow `go test …` in this project": the session
+	// saves it to the project's personal settings file).
 	Option string
 	Rules  []Rule
 }
@@ -49,7 +50,7 @@ func proposeAllow(t target, rs Rules) *Grant {
 	if len(rules) == 0 {
 		return nil
 	}
-	return &Grant{Option: "Always allow " + describe(rules) + " in this session", Rules: rules}
+	return &Grant{Option: "Always allow " + describe(rules) + " in this project", Rules: rules}
 }
 
 // proposeReject is the grant "Always reject" offers. For a command it is
@@ -77,7 +78,7 @@ func proposeReject(t target) *Grant {
 	if len(rules) == 0 {
 		return nil
 	}
-	return &Grant{Option: "Always reject " + describe(rules) + " in this session", Rules: rules}
+	return &Grant{Option: "Always reject " + describe(rules) + " in this project", Rules: rules}
 }
 
 // pathRules scope an edit grant: the directory tree the file is in, or the

@@ -1,0 +1,36 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/tandemhq/tandem/agent/policy"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// checkRead applies deny rules to a read tool's path: reads never ask, but
+// a rule such as read_file(.env) or Claude Code's Read(secrets/**) refuses
+// them. The path is resolved first, so a symlink to a denied file is
+// denied too. A path that does not resolve is left to the tool, which
+// refuses it with its own message.
+func (s *Session) checkRead(ctx context.Context, e ToolCallEvent) error {
+	if e.Tool.Group != tools.GroupRead {
+		return nil
+	}
+	var args struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal(e.Input, &args) != nil || args.Path == "" {
+		return nil
+	}
+	abs, err := tools.Resolve(s.root, args.Path)
+	if err != nil {
+		return nil
+	}
+	v := policy.Decide(policy.Mode(s.Mode()), s.policyCall(e.Tool, abs, ""), s.rules(ctx))
+	if v.Decision == policy.Deny {
+		return errors.New(v.Reason)
+	}
+	return nil
+}
