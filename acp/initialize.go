@@ -26,9 +26,7 @@ func (s *server) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.I
 				Close:  &sdk.SessionCloseCapabilities{},
 			},
 		},
-		AgentInfo: &info,
-		// Keys come from the environment or $TANDEM_HOME/config.json; there
-		// is nothing to log in to.
-		AuthMethods: []sdk.AuthMethod{},
+		AgentInfo:   &info,
+		AuthMethods: authMethods(p.ClientCapabilities),
 	}, nil
 }

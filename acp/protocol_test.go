@@ -16,7 +16,13 @@ func TestInitialize(t *testing.T) {
 	want := `{"agentCapabilities":{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
 		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
 		`"sessionCapabilities":{"close":{},"list":{},"resume":{}}},` +
-		`"agentInfo":{"name":"tandem","title":"Tandem","version":"test"},"authMethods":[],"protocolVersion":1}`
+		`"agentInfo":{"name":"tandem","title":"Tandem","version":"test"},"authMethods":[` +
+		`{"description":"Set ANTHROPIC_API_KEY in the environment tandem starts in (or run ` + "`tandem login`" + `), then retry.",` +
+		`"id":"anthropic-api-key","link":"https://console.anthropic.com/settings/keys","name":"Anthropic API key","type":"env_var",` +
+		`"vars":[{"name":"ANTHROPIC_API_KEY","secret":true}]},` +
+		`{"description":"Set OPENAI_API_KEY in the environment tandem starts in (or run ` + "`tandem login`" + `), then retry.",` +
+		`"id":"openai-api-key","link":"https://platform.openai.com/api-keys","name":"OpenAI API key","type":"env_var",` +
+		`"vars":[{"name":"OPENAI_API_KEY","secret":true}]}],"protocolVersion":1}`
 	if got := jsonString(r); got != want {
 		t.Errorf("initialize result\n got %s\nwant %s", got, want)
 	}
