@@ -82,13 +82,6 @@ func (s *Session) removeRule(ctx context.Context, text string) string {
 		return "Name the rule to remove, as /permissions lists it: /permissions remove run_command(go test:*)"
 	}
 	var where []string
-	removed, err := settings.RemoveLocal(s.root, text)
-	if err != nil {
-		return fmt.Sprintf("%s could not be removed from %s: %v", text, s.display(settings.LocalFile(s.root)), err)
-	}
-	if removed {
-		where = append(where, s.display(settings.LocalFile(s.root)))
-	}
 	if rules, err := policy.ParseRule(text); err == nil {
 		dropped := false
 		s.read(func() {
@@ -102,6 +95,13 @@ func (s *Session) removeRule(ctx context.Context, text string) string {
 		if dropped {
 			where = append(where, policy.SourceSession)
 		}
+	}
+	removed, err := settings.RemoveLocal(s.root, text)
+	if err != nil {
+		return fmt.Sprintf("%s could not be removed from %s: %v", text, s.display(settings.LocalFile(s.root)), err)
+	}
+	if removed {
+		where = append([]string{s.display(settings.LocalFile(s.root))}, where...)
 	}
 	s.refreshRules(ctx, true)
 	if len(where) > 0 {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/internal/atomicfile"
@@ -19,7 +20,7 @@ import (
 // atomic, and refused when .tandem or the file is a symlink: a repository
 // could point either anywhere.
 func SaveLocal(root string, d policy.Decision, texts ...string) error {
-	return editLocal(root, func(l *Lists) bool {
+	return editLocal(root, true, func(l *Lists) bool {
 		list := l.list(d)
 		n := len(*list)
 		for _, t := range texts {
@@ -35,7 +36,7 @@ func SaveLocal(root string, d policy.Decision, texts ...string) error {
 // and reports whether it was there.
 func RemoveLocal(root, text string) (bool, error) {
 	removed := false
-	err := editLocal(root, func(l *Lists) bool {
+	err := editLocal(root, false, func(l *Lists) bool {
 		for _, d := range []policy.Decision{policy.Allow, policy.Ask, policy.Deny} {
 			list := l.list(d)
 			n := len(*list)
@@ -48,13 +49,16 @@ func RemoveLocal(root, text string) (bool, error) {
 }
 
 // editLocal reads settings.local.json, lets change edit its lists, and
-// writes the file back when change reports a change.
-func editLocal(root string, change func(*Lists) bool) error {
-	dir := filepath.Join(root, ".tandem")
-	if err := ensureDir(dir); err != nil {
+// writes the file back when change reports a change. Unless create is set,
+// a missing file (or .tandem) is left missing and has nothing to change.
+func editLocal(root string, create bool, change func(*Lists) bool) error {
+	path := LocalFile(root)
+	if _, err := os.Lstat(path); !create && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
+		return nil
+	}
+	if err := ensureDir(filepath.Join(root, ".tandem")); err != nil {
 		return err
 	}
-	path := LocalFile(root)
 	doc := map[string]json.RawMessage{}
 	fi, err := os.Lstat(path)
 	switch {

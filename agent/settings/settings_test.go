@@ -107,6 +107,12 @@ func TestLoadBrokenFiles(t *testing.T) {
 
 func TestSaveAndRemoveLocal(t *testing.T) {
 	root := t.TempDir()
+	if ok, err := RemoveLocal(root, "Bash(rm:*)"); ok || err != nil {
+		t.Errorf("remove from no file: %v %v", ok, err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, ".tandem")); err == nil {
+		t.Error("removing from no file created .tandem")
+	}
 	write(t, LocalFile(root), `{"env": {"A": "1"}, "permissions": {"defaultMode": "plan", "deny": ["Bash(rm:*)"]}}`)
 	if err := SaveLocal(root, policy.Allow, "run_command(go test:*)", "run_command(go test:*)"); err != nil {
 		t.Fatal(err)
