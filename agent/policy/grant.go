@@ -89,7 +89,7 @@ func pathRules(t target) []Rule {
 		// A name with glob characters would match more than itself.
 		return nil
 	}
-	spec := t.rel
+	spec := "./" + t.rel // anchored: main.go alone would match at any depth
 	if dir := path.Dir(t.rel); dir != "." {
 		spec = dir + "/**"
 	}
@@ -195,16 +195,17 @@ func describeRule(r Rule) string {
 	if isEditTool(r.Tool) {
 		noun = "edits"
 	}
+	spec := strings.TrimPrefix(r.Specifier, "./")
 	switch {
-	case r.Specifier == "**":
+	case spec == "**":
 		return noun + " anywhere in the workspace"
-	case strings.HasSuffix(r.Specifier, "/**") && !strings.ContainsAny(strings.TrimSuffix(r.Specifier, "/**"), "*?["):
-		return noun + " in " + strings.TrimSuffix(r.Specifier, "**")
-	case strings.ContainsAny(r.Specifier, "*?["):
-		return noun + " matching " + r.Specifier
+	case strings.HasSuffix(spec, "/**") && !strings.ContainsAny(strings.TrimSuffix(spec, "/**"), "*?["):
+		return noun + " in " + strings.TrimSuffix(spec, "**")
+	case strings.ContainsAny(spec, "*?["):
+		return noun + " matching " + spec
 	}
 	if noun == "edits" {
-		return "edits to " + r.Specifier
+		return "edits to " + spec
 	}
-	return noun + " on " + r.Specifier
+	return noun + " on " + spec
 }

@@ -72,8 +72,10 @@ func aliasOf(name string) ([]string, bool) {
 
 // normalizeSpec checks a specifier for tool and writes it the one way the
 // matcher reads it: "ls *" (Claude Code's newer prefix form) becomes
-// "ls:*"; Claude Code's "./x" and "/x" are root-relative and "//x"
-// absolute, while tandem's own "/x" is absolute already.
+// "ls:*"; Claude Code's "/x" is root-relative and "//x" absolute, while
+// tandem's own "/x" is absolute already. A path pattern is matched as in
+// .gitignore: with no slash (x.env) at any depth, anchored at the root
+// with one (src/**) or a leading ./ (./x.env).
 func normalizeSpec(tool, spec string, claude bool) (string, error) {
 	if tool == tools.RunCommandName {
 		if rest, ok := strings.CutSuffix(spec, " *"); ok && !strings.HasSuffix(spec, ":*") {
@@ -91,9 +93,13 @@ func normalizeSpec(tool, spec string, claude bool) (string, error) {
 	case strings.HasPrefix(spec, "//"):
 		spec = "/" + strings.TrimLeft(spec, "/")
 	case claude && strings.HasPrefix(spec, "/"):
-		spec = strings.TrimLeft(spec, "/")
+		spec = "./" + strings.TrimLeft(spec, "/")
 	}
-	spec = strings.TrimPrefix(spec, "./")
+	if rest, ok := strings.CutPrefix(spec, "./"); ok && strings.Contains(strings.TrimSuffix(rest, "/"), "/") {
+		// Anchored by its inner slash already; ./ stays only where it is
+		// what anchors a bare name.
+		spec = rest
+	}
 	for _, seg := range strings.Split(strings.TrimPrefix(spec, "~/"), "/") {
 		if _, err := path.Match(seg, ""); err != nil {
 			return "", fmt.Errorf("%q is not a valid glob: %w", seg, err)

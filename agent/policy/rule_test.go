@@ -79,6 +79,8 @@ func TestAliases(t *testing.T) {
 		{"Edit(/src/**)", "edit_file(src/**) write_file(src/**)"},
 		{"Edit(//etc/**)", "edit_file(/etc/**) write_file(/etc/**)"},
 		{"Write(./docs/*.md)", "write_file(docs/*.md)"},
+		{"Read(./.env)", "read_file(./.env) list_files(./.env) search_files(./.env) list_code_definition_names(./.env)"},
+		{"Edit(/Makefile)", "edit_file(./Makefile) write_file(./Makefile)"},
 		{"Read(~/.ssh/**)", "read_file(~/.ssh/**) list_files(~/.ssh/**) search_files(~/.ssh/**) list_code_definition_names(~/.ssh/**)"},
 		{"Glob", "list_files"},
 		{"Grep", "search_files"},

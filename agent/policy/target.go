@@ -98,7 +98,17 @@ func matchPath(spec string, t target) bool {
 	case strings.HasPrefix(spec, "/"):
 		return matchGlob(strings.TrimLeft(spec, "/"), strings.TrimPrefix(abs, "/"))
 	}
-	return t.rel != "" && matchGlob(spec, t.rel)
+	if t.rel == "" {
+		return false
+	}
+	// As in .gitignore, a pattern with no slash but a trailing one matches
+	// at any depth; ./ (or a slash inside) anchors it at the root.
+	if rest, ok := strings.CutPrefix(spec, "./"); ok {
+		spec = rest
+	} else if !strings.Contains(strings.TrimSuffix(spec, "/"), "/") {
+		spec = "**/" + spec
+	}
+	return matchGlob(strings.TrimSuffix(spec, "/"), t.rel)
 }
 
 // anyPart returns the first rule in list that matches t or, for a command,
