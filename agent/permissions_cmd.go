@@ -39,7 +39,7 @@ func (s *Session) describeRules(ctx context.Context) string {
 	s.refreshRules(ctx, false)
 	var set settings.Set
 	var grants policy.Rules
-	s.read(func() { set, grants = s.st.rules.set, s.st.grants })
+	s.read(func() { set, grants = s.st.rules.set, s.st.grants.Merge() })
 	var b strings.Builder
 	fmt.Fprintf(&b, "Mode: %s. Permission rules (deny beats ask beats allow; protected files ask in every mode):\n", s.Mode())
 	n := 0
@@ -84,7 +84,7 @@ func (s *Session) removeRule(ctx context.Context, text string) string {
 	var where []string
 	if rules, err := policy.ParseRule(text); err == nil {
 		dropped := false
-		s.read(func() {
+		s.change(func() {
 			for _, r := range rules {
 				r.Source = policy.SourceSession
 				for _, d := range []policy.Decision{policy.Allow, policy.Ask, policy.Deny} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -30,7 +31,7 @@ func (s *Session) checkRead(ctx context.Context, e ToolCallEvent) error {
 	}
 	v := policy.Decide(policy.Mode(s.Mode()), s.policyCall(e.Tool, abs, ""), s.rules(ctx))
 	if v.Decision == policy.Deny {
-		return errors.New(v.Reason)
+		return errors.New(strings.TrimSuffix(v.Reason, "."))
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func (s *Session) refreshRules(ctx context.Context, force bool) {
 	}
 	set := settings.Load(ctx, s.settingsOptions())
 	var news []string
-	s.read(func() {
+	s.change(func() {
 		if s.st.rules.accepted != "" {
 			set.Accept(s.st.rules.accepted)
 		}
@@ -97,11 +97,10 @@ func (s *Session) askProjectRules(ctx context.Context) error {
 	s.refreshRules(ctx, false)
 	var set settings.Set
 	var asked bool
-	s.read(func() {
+	if err := s.change(func() {
 		set, asked = s.st.rules.set, s.st.rules.asked == s.st.rules.set.Digest
 		s.st.rules.asked = set.Digest
-	})
-	if len(set.Pending) == 0 || asked {
+	}); err != nil || len(set.Pending) == 0 || asked {
 		return nil
 	}
 	var list strings.Builder
@@ -138,7 +137,7 @@ func (s *Session) askProjectRules(ctx context.Context) error {
 		}
 		fallthrough
 	case d.Kind == AllowOnce:
-		s.read(func() {
+		s.change(func() {
 			s.st.rules.accepted = set.Digest
 			s.st.rules.set.Accept(set.Digest)
 		})

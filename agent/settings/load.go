@@ -132,6 +132,8 @@ func (s *Set) Accept(digest string) {
 	if digest == "" || digest != s.Digest {
 		return
 	}
+	// Copies of a Set share its entries; the others must not change.
+	s.Entries = slices.Clone(s.Entries)
 	for i := range s.Entries {
 		s.Entries[i].Active = true
 	}
