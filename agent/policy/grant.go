@@ -182,7 +182,7 @@ func describeRule(r Rule) string {
 		if server, tool, ok := strings.Cut(strings.TrimPrefix(r.Tool, "mcp__"), "__"); ok {
 			return "`" + tool + "` (MCP server " + server + ")"
 		}
-		return "`" + r.Tool + "`"
+		return "every tool of MCP server " + strings.TrimPrefix(r.Tool, "mcp__")
 	case r.Specifier == "":
 		return "every use of " + r.Tool
 	case r.Tool == tools.RunCommandName:

@@ -31,6 +31,9 @@ func ParseRule(text string) ([]Rule, error) {
 	if found && spec == "" {
 		return nil, fmt.Errorf("rule %q: empty parentheses; drop them to cover every use of %s", text, name)
 	}
+	if server, ok := strings.CutSuffix(name, "__*"); ok && mcpServerRule(server) {
+		name = server // mcp__github__* is every tool of the server, like mcp__github
+	}
 	names, claude := aliasOf(name)
 	var out []Rule
 	for _, tool := range names {

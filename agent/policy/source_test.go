@@ -62,6 +62,12 @@ func TestSourcesAndPaths(t *testing.T) {
 			edit("AGENTS.md"), ModeCode, Ask, "protected"},
 		{"mcp alias-free name", []rule{{"allow", "mcp__gh__issue", "x"}},
 			mcpCall("mcp__gh__issue"), ModeCode, Allow, ""},
+		{"a server rule covers its tools", []rule{{"allow", "mcp__gh", "x"}},
+			mcpCall("mcp__gh__issue"), ModeCode, Allow, ""},
+		{"a server wildcard covers its tools", []rule{{"deny", "mcp__gh__*", "x"}},
+			mcpCall("mcp__gh__issue"), ModeFullAuto, Deny, ""},
+		{"a server rule is that server only", []rule{{"allow", "mcp__gh", "x"}},
+			mcpCall("mcp__ghx__issue"), ModeCode, Ask, ""},
 		{"unknown tool names match nothing", []rule{{"deny", "WebFetch", "x"}},
 			run("curl x"), ModeFullAuto, Allow, ""},
 	} {

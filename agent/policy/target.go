@@ -69,7 +69,7 @@ func newTarget(c Call) target {
 // simple command by anyPart and covers.
 func (r Rule) matchesTarget(t target) bool {
 	if r.Tool != t.Tool {
-		return false
+		return r.Specifier == "" && mcpServerRule(r.Tool) && strings.HasPrefix(t.Tool, r.Tool+"__")
 	}
 	if r.Specifier == "" {
 		return true
@@ -81,6 +81,13 @@ func (r Rule) matchesTarget(t target) bool {
 		return false // judged per simple command by the callers below
 	}
 	return false
+}
+
+// mcpServerRule reports whether tool names a whole MCP server
+// (mcp__github), as Claude Code lets a rule do, rather than one tool.
+func mcpServerRule(tool string) bool {
+	server, ok := strings.CutPrefix(tool, "mcp__")
+	return ok && server != "" && !strings.Contains(server, "__")
 }
 
 // matchPath matches a path rule's specifier against the file t names:
