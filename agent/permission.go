@@ -16,8 +16,9 @@ import (
 // remembered as the rule the option named. A host that cannot ask
 // (ErrCannotAsk) gets the policy's refusal instead.
 func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
-	call := s.policyCall(info, a.Path, a.Command)
-	v := policy.Decide(policy.Mode(s.Mode()), call, s.rules(ctx))
+	call := policy.Call{Tool: info.Name, Group: info.Group, Root: s.root, Path: a.Path, Command: a.Command,
+		Protected: a.Path != "" && tools.Protected(s.root, a.Path, s.a.instructionsConfig().FileNames())}
+	v := s.judge(policy.Mode(s.Mode()), call)
 	switch v.Decision {
 	case policy.Allow:
 		return nil
@@ -89,11 +90,11 @@ func permissionRequest(tc ToolCall, a tools.Ask, v policy.Verdict) PermissionReq
 	return req
 }
 
-// policyCall is a call as the policy sees it.
-func (s *Session) policyCall(info tools.Info, path, command string) policy.Call {
-	home, _ := os.UserHomeDir()
-	return policy.Call{Tool: info.Name, Group: info.Group, Root: s.root, Path: path, Command: command, Home: home,
-		Protected: path != "" && tools.Protected(s.root, path, s.a.instructionsConfig().FileNames())}
+// judge runs the policy against the rules in force (see rules), with the
+// user's home filled in for rules written ~/….
+func (s *Session) judge(m policy.Mode, call policy.Call) policy.Verdict {
+	call.Home, _ = os.UserHomeDir()
+	return policy.Decide(m, call, s.rules(context.Background()))
 }
 
 // grant remembers an "always" answer for the rest of the session only.

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -15,7 +14,7 @@ import (
 // them. The path is resolved first, so a symlink to a denied file is
 // denied too. A path that does not resolve is left to the tool, which
 // refuses it with its own message.
-func (s *Session) checkRead(ctx context.Context, e ToolCallEvent) error {
+func (s *Session) checkRead(e ToolCallEvent) error {
 	if e.Tool.Group != tools.GroupRead {
 		return nil
 	}
@@ -29,7 +28,7 @@ func (s *Session) checkRead(ctx context.Context, e ToolCallEvent) error {
 	if err != nil {
 		return nil
 	}
-	v := policy.Decide(policy.Mode(s.Mode()), s.policyCall(e.Tool, abs, ""), s.rules(ctx))
+	v := s.judge(policy.Mode(s.Mode()), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.root, Path: abs})
 	if v.Decision == policy.Deny {
 		return errors.New(strings.TrimSuffix(v.Reason, "."))
 	}

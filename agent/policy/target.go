@@ -13,6 +13,9 @@ type Call struct {
 	Tool  string      // the name the model called, e.g. run_command or mcp__srv__echo
 	Group tools.Group // the tool's group: the one source of its exposure and approval
 	Root  string      // the session root: absolute, symlinks resolved
+	// Home is the user's home directory, for path rules written ~/…; empty:
+	// such rules match nothing.
+	Home string
 	// Path is the absolute file an edit writes (already resolved inside
 	// Root); empty for calls that write no file.
 	Path string
@@ -21,9 +24,6 @@ type Call struct {
 	Protected bool
 	// Command is run_command's exact command line.
 	Command string
-	// Home is the user's home directory, for path rules written ~/…; empty:
-	// such rules match nothing.
-	Home string
 }
 
 // target is a Call with what the rules match on worked out once.
