@@ -47,3 +47,46 @@ func TestAlwaysAllowUnsavedHoldsForTheSession(t *testing.T) {
 		t.Errorf("remove: %s", msg)
 	}
 }
+
+// A project deny rule on reading keeps the file from read_file, and out of
+// search_files and list_files over its directory; a symlink to it is
+// refused too. Reads of other files go on.
+func TestReadDenyRules(t *testing.T) {
+	f := newFixture(t)
+	s, _, dir := f.session(ModeCode, map[string]string{
+		".tandem/settings.json": `{"permissions": {"deny": ["Read(secrets/**)"]}}`,
+		"secrets/key.txt":       "needle-in-secret\n",
+		"src/a.txt":             "needle-in-src\n",
+	})
+	if err := os.Symlink(filepath.Join(dir, "secrets", "key.txt"), filepath.Join(dir, "src", "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	f.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{
+			call("r1", "read_file", `{"path":"secrets/key.txt"}`),
+			call("r2", "read_file", `{"path":"src/link.txt"}`),
+			call("s1", "search_files", `{"pattern":"needle"}`),
+			call("l1", "list_files", `{"recursive":true}`),
+			call("r3", "read_file", `{"path":"src/a.txt"}`),
+		}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	if _, err := s.Prompt(context.Background(), prompt("look")); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	for _, id := range []string{"r1", "r2"} {
+		if r, _ := toolResult(reqs, id); !r.IsError || !strings.Contains(r.Text, "read_file(secrets/**) in .tandem/settings.json denies") || strings.Contains(r.Text, "needle") {
+			t.Errorf("%s: %q", id, r.Text)
+		}
+	}
+	if r, _ := toolResult(reqs, "s1"); !strings.Contains(r.Text, "needle-in-src") || strings.Contains(r.Text, "needle-in-secret") {
+		t.Errorf("search: %q", r.Text)
+	}
+	if r, _ := toolResult(reqs, "l1"); !strings.Contains(r.Text, "src/a.txt") || strings.Contains(r.Text, "key.txt") {
+		t.Errorf("list: %q", r.Text)
+	}
+	if r, _ := toolResult(reqs, "r3"); r.IsError || !strings.Contains(r.Text, "needle-in-src") {
+		t.Errorf("plain read: %q", r.Text)
+	}
+}

@@ -237,5 +237,6 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env
 			u.Content = []ToolContent{TextContent(p.Output)}
 			s.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
+		Hidden: s.readHidden(t.ctx, info),
 	}
 }
