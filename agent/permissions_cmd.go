@@ -70,8 +70,11 @@ func (s *Session) describeRules(ctx context.Context) string {
 	for _, p := range set.Problems {
 		fmt.Fprintf(&b, "\nSkipped: %s\n", p)
 	}
-	fmt.Fprintf(&b, "\nRules live in %s (\"permissions\"), .tandem/settings.json and .tandem/settings.local.json. /permissions remove RULE drops one from .tandem/settings.local.json or this session.",
-		s.display(settings.UserFile(s.a.cfg.Home)))
+	user := "$TANDEM_HOME/config.json"
+	if s.a.cfg.Home != "" {
+		user = s.display(settings.UserFile(s.a.cfg.Home))
+	}
+	fmt.Fprintf(&b, "\nRules live in %s (\"permissions\"), .tandem/settings.json and .tandem/settings.local.json. /permissions remove RULE drops one from .tandem/settings.local.json or this session.", user)
 	return b.String()
 }
 
