@@ -24,6 +24,8 @@ func (s *server) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.I
 				List:   &sdk.SessionListCapabilities{},
 				Resume: &sdk.SessionResumeCapabilities{},
 				Close:  &sdk.SessionCloseCapabilities{},
+				Fork:   &sdk.SessionForkCapabilities{},
+				Delete: &sdk.SessionDeleteCapabilities{},
 			},
 		},
 		AgentInfo:   &info,

@@ -7,8 +7,7 @@ import (
 )
 
 // What tandem does not implement, in one place. Methods missing from the
-// table in methods.go (the unstable session/fork, session/delete,
-// document/*, nes/*, providers/*) are answered "method not found"; the
+// table in methods.go (the unstable document/*, nes/*, providers/*) are answered "method not found"; the
 // stable ones it must answer anyway are here.
 
 // Logout handles logout: there is no login to end.
