@@ -113,13 +113,16 @@ func TestAlwaysAllowGoTest(t *testing.T) {
 	}
 
 	// A fresh process reads the saved rule.
-	srv.Enqueue(runCall("t3", "go test ./x"), llmtest.Reply{Text: []string{"done"}})
+	srv.Enqueue(runCall("t3", "go test ./..."), runCall("v2", "go vet ./..."), llmtest.Reply{Text: []string{"done"}})
 	ed2 := newEditor(t)
 	p2 := startTandem(t, srv, home, ed2)
 	p2.initialize(t, false, false)
 	promptOK(t, p2, p2.newSession(t, dir), "test again")
-	if got := ed2.askedTitles(); len(got) != 0 {
-		t.Errorf("the saved rule did not hold in a new session: asked %q", got)
+	if got := ed2.askedTitles(); len(got) != 1 || !strings.Contains(got[0], "go vet") {
+		t.Errorf("in a new session asked %q, want only go vet", got)
+	}
+	if r := resultOf(t, srv, "t3"); strings.Contains(r.Text, "rejected") || strings.Contains(r.Text, "refused") {
+		t.Errorf("go test ./... in the new session: %q", r.Text)
 	}
 }
 
