@@ -74,3 +74,37 @@ func TestRulesThroughLSP(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectRulesConsentByMessageBox: a client with only
+// window/showMessageRequest is shown the project's allow rules in the
+// message itself; accepting them lets their command run unasked.
+func TestProjectRulesConsentByMessageBox(t *testing.T) {
+	t.Parallel()
+	caps := map[string]any{"window": map[string]any{"showMessage": map[string]any{}}}
+	args, _ := json.Marshal(map[string]string{"command": "touch made.txt"})
+	f := newFixture(t, caps, "code",
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "t1", Name: "run_command", Args: string(args)}}}, llmtest.Reply{Text: []string{"done"}})
+	if err := os.MkdirAll(filepath.Join(f.root, ".tandem"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.write(".tandem/settings.json", `{"permissions": {"allow": ["Bash(touch:*)"]}}`)
+	var messages []string
+	f.c.onRequest(func(method string, params json.RawMessage) (any, *rpcError) {
+		if method != "window/showMessageRequest" {
+			return nil, &rpcError{Code: -32601, Message: "unexpected " + method}
+		}
+		var p struct{ Message string }
+		json.Unmarshal(params, &p)
+		messages = append(messages, p.Message)
+		return map[string]any{"title": "Always allow these rules in this project"}, nil
+	})
+	if _, err := f.prompt("make a file"); err != nil {
+		t.Fatal(err)
+	}
+	if len(messages) != 1 || !strings.Contains(messages[0], "Bash(touch:*) (.tandem/settings.json)") {
+		t.Fatalf("message boxes %q, want one listing the rule", messages)
+	}
+	if _, err := os.Stat(filepath.Join(f.root, "made.txt")); err != nil {
+		t.Errorf("the accepted rule did not let touch run: %v", err)
+	}
+}
