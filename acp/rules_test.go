@@ -322,3 +322,52 @@ func TestApprovedEditTargetSwapped(t *testing.T) {
 		t.Errorf("edit result %q, want the refusal", r.Text)
 	}
 }
+
+// TestCommandWrittenRulesNeedConsent: where .tandem does not exist the
+// sandbox cannot keep it read-only, so an approved command can create
+// .tandem/settings.local.json. The allow rule it writes is not in force:
+// the next command still asks, and the next prompt asks for consent.
+func TestCommandWrittenRulesNeedConsent(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		runCall("plant", `mkdir -p .tandem && printf '%s' '{"permissions":{"allow":["run_command"]}}' > .tandem/settings.local.json`),
+		runCall("after", "touch x"),
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	ed := newEditor(t)
+	home := t.TempDir()
+	dir := workspace(t, nil)
+	p := startTandem(t, srv, home, ed)
+	p.initialize(t, false, false)
+	sid := p.newSession(t, dir)
+	promptOK(t, p, sid, "go")
+	if _, err := os.Stat(filepath.Join(dir, ".tandem", "settings.local.json")); err != nil {
+		t.Fatalf("the command did not write the file: %v", err)
+	}
+	asked := ed.askedTitles()
+	if len(asked) != 2 || !strings.Contains(asked[1], "touch x") {
+		t.Fatalf("asked %q; want the planting command and then touch x", asked)
+	}
+	if out := ed.agentText(sid); !strings.Contains(out, "A command added run_command to .tandem/settings.local.json") {
+		t.Errorf("no notice of the planted rule:\n%s", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(home, "consent.json")); err != nil || !strings.Contains(string(b), `"run_command"`) {
+		t.Errorf("consent.json does not remember the planted rule: %s %v", b, err)
+	}
+
+	// The user keeps asking: touch y asks.
+	ed.mu.Lock()
+	ed.answer = func(p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		if p.ToolCall.ToolCallId == "project-allow-rules" {
+			return sdk.NewRequestPermissionOutcomeSelected("reject_once")
+		}
+		return sdk.NewRequestPermissionOutcomeSelected("allow_once")
+	}
+	ed.mu.Unlock()
+	srv.Enqueue(runCall("later", "touch y"), llmtest.Reply{Text: []string{"done"}})
+	promptOK(t, p, sid, "again")
+	asked = ed.askedTitles()
+	if len(asked) != 4 || !strings.Contains(asked[2], "Let .tandem/settings.local.json allow these") || !strings.Contains(asked[3], "touch y") {
+		t.Errorf("second prompt asked %q; want the consent, declined, then touch y", asked[2:])
+	}
+}

@@ -21,13 +21,19 @@ type rulesState struct {
 	// accepted is the digest of the project allow list the user accepted
 	// for this session; asked the one last put to them (asked once).
 	accepted, asked string
+	// planted are allow rules a command wrote into settings.local.json
+	// (also kept in $TANDEM_HOME when there is one).
+	planted []string
 }
 
-func (s *Session) settingsOptions() settings.Options {
+func (s *Session) settingsOptions(planted []string) settings.Options {
 	home, _ := os.UserHomeDir()
 	consents := settings.Consents{Home: s.a.cfg.Home}
 	return settings.Options{Home: s.a.cfg.Home, UserHome: home, Root: s.root,
-		Consented: func(d string) bool { return consents.Has(s.root, d) }}
+		Consented: func(d string) bool { return consents.Has(s.root, d) },
+		Planted: func(text string) bool {
+			return slices.Contains(planted, text) || consents.Planted(s.root, text)
+		}}
 }
 
 // refreshRules rereads the settings files when one changed since the last
@@ -35,11 +41,12 @@ func (s *Session) settingsOptions() settings.Options {
 // about a file or rule it had to skip.
 func (s *Session) refreshRules(ctx context.Context, force bool) {
 	var cur settings.Set
-	s.read(func() { cur = s.st.rules.set })
+	var planted []string
+	s.read(func() { cur, planted = s.st.rules.set, slices.Clone(s.st.rules.planted) })
 	if !force && !cur.Stale() {
 		return
 	}
-	set := settings.Load(ctx, s.settingsOptions())
+	set := settings.Load(ctx, s.settingsOptions(planted))
 	var news []string
 	s.change(func() {
 		if s.st.rules.accepted != "" {
@@ -145,4 +152,36 @@ func (s *Session) askProjectRules(ctx context.Context) error {
 		s.notice("The allow rules in " + where + " are not in force; the calls they name will ask. /permissions lists them.")
 	}
 	return nil
+}
+
+// commandWatch is the Host the tools run commands through: it notices
+// allow rules a command writes into .tandem/settings.local.json (the
+// sandbox keeps .tandem read-only only where it exists), so they wait for
+// the user's consent instead of widening what runs unasked.
+type commandWatch struct {
+	tools.Host
+	s *Session
+}
+
+func (h commandWatch) RunCommand(ctx context.Context, spec tools.CommandSpec) (tools.CommandResult, error) {
+	before := settings.ReadLocal(h.s.root)
+	res, err := h.Host.RunCommand(ctx, spec)
+	if added := before.Added(settings.ReadLocal(h.s.root)); len(added) > 0 {
+		h.s.planted(context.WithoutCancel(ctx), added)
+	}
+	return res, err
+}
+
+// planted marks allow rules a command wrote as needing consent, for this
+// session and, through $TANDEM_HOME, later ones; and says so.
+func (s *Session) planted(ctx context.Context, texts []string) {
+	s.change(func() { s.st.rules.planted = append(s.st.rules.planted, texts...) })
+	if s.a.cfg.Home != "" {
+		if err := (settings.Consents{Home: s.a.cfg.Home}).MarkPlanted(s.root, texts...); err != nil {
+			s.a.log.Warn("remembering rules a command wrote", "session", s.id, "err", err)
+		}
+	}
+	s.notice(fmt.Sprintf("A command added %s to %s. They are not in force: you did not write them. They will be shown for your consent at the next prompt; /permissions lists them.",
+		strings.Join(texts, ", "), s.display(settings.LocalFile(s.root))))
+	s.refreshRules(ctx, true)
 }

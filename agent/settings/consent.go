@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/tandemhq/tandem/internal/atomicfile"
 )
@@ -24,6 +25,10 @@ type Consents struct {
 type consentFile struct {
 	Version int                 `json:"version"`
 	Allow   map[string][]string `json:"projectAllowRules"` // root -> accepted digests
+	// Planted are allow rules that appeared in a project's
+	// settings.local.json while a command tandem ran was running: the
+	// command wrote them, not the user, so they wait for consent.
+	Planted map[string][]string `json:"commandWrittenRules,omitempty"` // root -> rule texts
 }
 
 func (c Consents) path() string { return filepath.Join(c.Home, "consent.json") }
@@ -50,6 +55,16 @@ func (c Consents) Has(root, digest string) bool {
 // the latest acceptance per root is kept: a list that changed and changed
 // back asks again.
 func (c Consents) Add(root, digest string) error {
+	return c.update(func(f *consentFile) {
+		if f.Allow == nil {
+			f.Allow = map[string][]string{}
+		}
+		f.Allow[root] = []string{digest}
+	})
+}
+
+// update reads the file, lets change edit it, and writes it back.
+func (c Consents) update(change func(*consentFile)) error {
 	if c.Home == "" {
 		return errors.New("settings: no $TANDEM_HOME to remember the consent in")
 	}
@@ -60,10 +75,7 @@ func (c Consents) Add(root, digest string) error {
 		f = consentFile{}
 	}
 	f.Version = consentVersion
-	if f.Allow == nil {
-		f.Allow = map[string][]string{}
-	}
-	f.Allow[root] = []string{digest}
+	change(&f)
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return fmt.Errorf("settings: %w", err)
@@ -75,6 +87,32 @@ func (c Consents) Add(root, digest string) error {
 		return fmt.Errorf("settings: %w", err)
 	}
 	return nil
+}
+
+// Planted reports whether text was found written into root's
+// settings.local.json by a command (see MarkPlanted).
+func (c Consents) Planted(root, text string) bool {
+	if c.Home == "" {
+		return false
+	}
+	f, err := c.read()
+	return err == nil && slices.Contains(f.Planted[root], text)
+}
+
+// MarkPlanted remembers that a command wrote texts into root's
+// settings.local.json, so they need the user's consent in this session
+// and later ones.
+func (c Consents) MarkPlanted(root string, texts ...string) error {
+	return c.update(func(f *consentFile) {
+		if f.Planted == nil {
+			f.Planted = map[string][]string{}
+		}
+		for _, t := range texts {
+			if !slices.Contains(f.Planted[root], t) {
+				f.Planted[root] = append(f.Planted[root], t)
+			}
+		}
+	})
 }
 
 func (c Consents) read() (consentFile, error) {

@@ -13,7 +13,9 @@
 // so they may restrict (deny, ask) freely but widen (allow) only once the
 // user has accepted them: Set marks them inactive until then, and Consents
 // remembers an acceptance per project and per exact list, so a changed list
-// asks again. A settings.local.json that git tracks counts as committed.
+// asks again. A settings.local.json that git tracks counts as committed,
+// and allow rules a command wrote into it (LocalState.Added,
+// Consents.MarkPlanted) wait for consent the same way.
 //
 // The package decides nothing (agent/policy does) and asks no one (the
 // session does); it never writes anything but settings.local.json, its

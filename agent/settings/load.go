@@ -58,6 +58,10 @@ type Options struct {
 	// Consented reports whether the user accepted the allow list with
 	// this digest for this root; nil: nothing was accepted.
 	Consented func(digest string) bool
+	// Planted reports whether an allow rule of settings.local.json was
+	// written there by a command rather than the user (Consents.Planted);
+	// such a rule waits for consent like the project's. Nil: none was.
+	Planted func(text string) bool
 }
 
 // UserFile, ProjectFile and LocalFile are the three files' paths.
@@ -103,7 +107,7 @@ func Load(ctx context.Context, o Options) Set {
 					rules[i].Source = shown
 				}
 				e := Entry{Text: text, List: d, Rules: rules, Source: shown, Kind: kind, Active: true}
-				if d == policy.Allow && (kind == Project || kind == Committed) {
+				if d == policy.Allow && (kind == Project || kind == Committed || kind == Local && o.Planted != nil && o.Planted(text)) {
 					pending = append(pending, shown+"\x00"+text)
 					e.Active = false
 				}
@@ -198,4 +202,33 @@ func (s Set) Stale() bool {
 		return true
 	}
 	return slices.ContainsFunc(s.stamps, func(st stamp) bool { return stampOf(st.path) != st })
+}
+
+// LocalState is what root's settings.local.json holds now, to compare
+// before and after a command runs: its stamp and its allow rules.
+type LocalState struct {
+	st    stamp
+	allow []string
+}
+
+// ReadLocal returns root's settings.local.json as it is now.
+func ReadLocal(root string) LocalState {
+	path := LocalFile(root)
+	l, _ := readLists(path)
+	return LocalState{st: stampOf(path), allow: l.Allow}
+}
+
+// Added lists the allow rules now has that s had not; nil when the file
+// did not change.
+func (s LocalState) Added(now LocalState) []string {
+	if s.st == now.st {
+		return nil
+	}
+	var out []string
+	for _, t := range now.allow {
+		if !slices.Contains(s.allow, t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

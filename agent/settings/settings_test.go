@@ -190,3 +190,29 @@ func TestCommittedLocalFileNeedsConsent(t *testing.T) {
 		t.Errorf("a tracked personal file's allow rules are in force: pending %q", s.Pending)
 	}
 }
+
+// TestPlantedRulesWait: allow rules a command wrote into the personal file
+// wait for consent, like the project's; the user's own do not.
+func TestPlantedRulesWait(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	before := ReadLocal(root)
+	write(t, LocalFile(root), `{"permissions": {"allow": ["Bash(ls:*)", "run_command"]}}`)
+	added := before.Added(ReadLocal(root))
+	if !slices.Equal(added, []string{"Bash(ls:*)", "run_command"}) {
+		t.Fatalf("added %q", added)
+	}
+	if again := ReadLocal(root).Added(ReadLocal(root)); again != nil {
+		t.Errorf("an unchanged file added %q", again)
+	}
+	c := Consents{Home: home}
+	if err := c.MarkPlanted(root, "run_command"); err != nil {
+		t.Fatal(err)
+	}
+	s := Load(context.Background(), Options{Home: home, Root: root, Planted: func(text string) bool { return c.Planted(root, text) }})
+	if !slices.Equal(s.Pending, []string{"run_command"}) || !slices.Equal(texts(s, true), []string{"allow Bash(ls:*) @.tandem/settings.local.json"}) {
+		t.Errorf("pending %q, active %q", s.Pending, texts(s, true))
+	}
+	if c.Planted(t.TempDir(), "run_command") {
+		t.Error("a planted rule counts in another project")
+	}
+}
