@@ -328,7 +328,7 @@ func TestLocalCommandWithoutTerminal(t *testing.T) {
 	ed.mu.Lock()
 	offered := ed.permissions[0].Options
 	ed.mu.Unlock()
-	if len(offered) < 2 || offered[1].Name != "Always allow `echo local-output-line …` in this session" {
+	if len(offered) < 2 || offered[1].Name != "Always allow `echo local-output-line …` in this project" {
 		t.Errorf("options offered: %+v", offered)
 	}
 	srv.Enqueue(
