@@ -221,7 +221,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env
 	return &tools.Env{
 		Root:   s.root,
 		CallID: tc.ID,
-		Host:   editHost{Host: s.host, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
+		Host:   editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
 		Index:  s.index(),
 		Ask: func(ctx context.Context, a tools.Ask) error {
 			err := s.beforeAsk(ctx, AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
@@ -249,5 +249,6 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env
 			u.Content = []ToolContent{TextContent(p.Output)}
 			t.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
+		Hidden: s.readHidden(t.ctx, info),
 	}
 }
