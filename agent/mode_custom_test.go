@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,41 @@ func TestModeRoleFollowsSwitches(t *testing.T) {
 	defer loaded.Close()
 	if loaded.Mode() != ModeCode {
 		t.Errorf("loaded mode = %s, want code", loaded.Mode())
+	}
+}
+
+// TestCompactionRestatesTheRole: a summary may swallow the message that
+// stated the mode's role, so the compacted history's head states it again,
+// and the next prompt does not repeat it.
+func TestCompactionRestatesTheRole(t *testing.T) {
+	f := newFixture(t)
+	w := &windowed{}
+	w.serve(f.srv, func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
+	s, _, _ := f.session("review", map[string]string{".tandem/modes/review.md": reviewMode})
+	for i := range 6 {
+		if _, err := s.Prompt(context.Background(), prompt(fmt.Sprintf("turn %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Prompt(context.Background(), prompt("/compact")); err != nil {
+		t.Fatal(err)
+	}
+	if w.summaries.Load() == 0 {
+		t.Fatal("nothing was summarised")
+	}
+	if _, err := s.Prompt(context.Background(), prompt("after")); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	last := reqs[len(reqs)-1]
+	var head strings.Builder
+	for _, p := range last.Messages[0].Content {
+		head.WriteString(p.Text)
+	}
+	if !strings.Contains(head.String(), "REVIEW-ROLE") {
+		t.Errorf("the compacted history's head does not restate the role: %q", head.String())
+	}
+	if got := last.LastUserText(); got != "after" {
+		t.Errorf("the next prompt repeated the role: %q", got)
 	}
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -48,7 +49,7 @@ func (s *Session) reportProblems(problems []error) {
 }
 
 // modeRole returns the reminder that carries the current mode's role
-// instructions, or "" when the history already reflects the mode. It goes
+// instructions, or nil when the history already reflects the mode. It goes
 // into the next user message, never the system prompt, which stays the
 // same bytes for the whole session. Switching from a mode with
 // instructions to one without says the old ones no longer apply.
@@ -62,15 +63,32 @@ func (t *turnRun) modeRole() []llm.Part {
 	s.do(t.ctx, func() { s.st.roleMode = cur })
 	now, _ := s.defs.modes.find(cur)
 	before, _ := s.defs.modes.find(last)
-	var text string
 	switch {
 	case now.Instructions != "":
-		text = fmt.Sprintf("<system-reminder>\nThe session is in %s mode (%s). Follow these role instructions until the mode changes:\n\n%s\n</system-reminder>", now.Name, now.Slug, now.Instructions)
+		return roleParts(now)
 	case before.Instructions != "":
-		text = fmt.Sprintf("<system-reminder>\nThe session is now in %s mode (%s); the role instructions of %s mode no longer apply.\n</system-reminder>", now.Name, now.Slug, before.Slug)
-	default:
-		return nil
+		text := fmt.Sprintf("<system-reminder>\nThe session is now in %s mode (%s); the role instructions of %s mode no longer apply.\n</system-reminder>", now.Name, now.Slug, before.Slug)
+		return []llm.Part{{Type: llm.PartText, Text: text}}
 	}
+	return nil
+}
+
+// restateRole returns the current mode's role for the head of a history
+// whose older turns a summary replaced: the message that stated it may be
+// among them.
+func (t *turnRun) restateRole() []llm.Part {
+	s := t.s
+	var cur Mode
+	s.read(func() { cur = s.st.mode })
+	s.do(context.WithoutCancel(t.ctx), func() { s.st.roleMode = cur })
+	if d, _ := s.defs.modes.find(cur); d.Instructions != "" {
+		return roleParts(d)
+	}
+	return nil
+}
+
+func roleParts(d custom.Mode) []llm.Part {
+	text := fmt.Sprintf("<system-reminder>\nThe session is in %s mode (%s). Follow these role instructions until the mode changes:\n\n%s\n</system-reminder>", d.Name, d.Slug, d.Instructions)
 	return []llm.Part{{Type: llm.PartText, Text: text}}
 }
 
