@@ -113,6 +113,17 @@ func ModeChoices() string { return builtinModes().choices() }
 // mode. A session's own modes are checked by Session.SetMode.
 func ParseMode(s string) (Mode, error) { return builtinModes().parse(s) }
 
+// ParseModeAt checks a mode id against the modes a session rooted at root
+// would offer (the built-ins alone when root is empty), for a front door
+// that takes a default mode before any session exists.
+func (a *Agent) ParseModeAt(root, id string) (Mode, error) {
+	ms := builtinModes()
+	if root != "" {
+		ms = a.loadDefinitions(root).modes
+	}
+	return ms.parse(id)
+}
+
 // Modes lists the modes this session offers: the built-ins (as replaced by
 // project or user files) and the custom modes of its root and
 // $TANDEM_HOME/modes.

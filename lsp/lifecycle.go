@@ -6,7 +6,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -71,7 +70,11 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 	}
 	enc, encName := caps.encoding()
 	if m := p.InitializationOptions.Mode; m != "" {
-		if _, err := agent.ParseMode(m); err != nil {
+		root := ""
+		if len(folders) > 0 {
+			root = folders[0]
+		}
+		if _, err := s.agent.ParseModeAt(root, m); err != nil {
 			return nil, invalidParams("initializationOptions.mode: %v", err)
 		}
 	}
