@@ -128,6 +128,3 @@ func (a *Agent) ParseModeAt(root, id string) (Mode, error) {
 // project or user files) and the custom modes of its root and
 // $TANDEM_HOME/modes.
 func (s *Session) Modes() []ModeInfo { return s.defs.modes.infos() }
-
-// ModeChoices is the session's mode ids as a phrase for messages.
-func (s *Session) ModeChoices() string { return s.defs.modes.choices() }
