@@ -3,8 +3,11 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -266,4 +269,48 @@ func TestExploreIsTheDefault(t *testing.T) {
 	if r, ok := toolResult(reqs, "t2"); !ok || !r.IsError || !strings.Contains(r.Text, "Use one of: explore, finder.") {
 		t.Errorf("t2 = %+v", r)
 	}
+}
+
+// shellFile grants commands.
+const shellFile = `---
+name: shell
+description: Runs commands.
+tools: Read, Bash
+---
+You are shell. CHILD-MARKER
+`
+
+// TestCancelKillsSubagentCommand: a child running a command when the
+// parent is cancelled leaves no process behind.
+func TestCancelKillsSubagentCommand(t *testing.T) {
+	f := newFixture(t)
+	s, _, dir := f.session(ModeFullAuto, map[string]string{".claude/agents/shell.md": shellFile})
+	scriptSubagent(f.srv, "shell", []string{"run it"}, func(r *llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "run_command",
+			Args: `{"command":"sleep 60 & echo $! > child.pid; wait"}`}}}
+	})
+	done := make(chan StopReason, 1)
+	go func() {
+		r, _ := s.Prompt(context.Background(), prompt("go"))
+		done <- r
+	}()
+	var pid int
+	waitFor(t, func() bool {
+		b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil
+	})
+	s.Cancel()
+	select {
+	case r := <-done:
+		if r != StopCancelled {
+			t.Errorf("stop reason = %q", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("cancel did not end the turn")
+	}
+	waitFor(t, func() bool { return !alive(pid) })
 }
