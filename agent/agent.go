@@ -48,6 +48,9 @@ type Config struct {
 	MaxTurnRequests int
 	// Home is $TANDEM_HOME (user-global instructions, index caches, logs).
 	Home string
+	// UserHome is the user's home directory, where ~/.claude and ~/.agents
+	// hold commands and skills kept for other agents. Empty: not read.
+	UserHome string
 	// Store persists sessions. Nil: sessions live in memory only.
 	Store *store.Store
 	// Indexes shares code indexes between sessions with the same root. May be nil.

@@ -70,7 +70,8 @@ func (s *Session) commands() map[string]slash {
 	}
 }
 
-// Commands lists the slash commands the session offers, sorted by name.
+// Commands lists the slash commands the session offers, sorted by name:
+// the built-ins, custom commands and skills (session_custom.go).
 func (s *Session) Commands() []Command {
 	var out []Command
 	for name, c := range s.commands() {
@@ -80,6 +81,7 @@ func (s *Session) Commands() []Command {
 		}
 		out = append(out, cmd)
 	}
+	out = append(out, customCommands(s.customSet())...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }

@@ -48,6 +48,9 @@ type Session struct {
 	host    Host
 	log     *store.Log
 	out     *outbox
+	// skillIndex is the system prompt's skill list, fixed when the
+	// session starts (see session_custom.go).
+	skillIndex string
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -77,6 +80,7 @@ type actorState struct {
 	catalog *tools.Registry // used from the actor only
 	extra   extraState
 	usage   usageState
+	custom  customState
 }
 
 // NewSession starts a session in o.Cwd.
@@ -154,6 +158,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			extra:     extraState{instr: &instrState{tr: instructions.NewTracker(a.instructionsConfig(), root)}},
 		},
 	}
+	s.loadCustom()
 	return s, nil
 }
 

@@ -23,6 +23,7 @@ type turnRun struct {
 	instr   *instrState
 	catalog []tools.Tool // the session's tools at the latest request
 	mode    Mode         // the mode of the latest request: which of them were offered
+	model   string       // a custom command's model for this turn; empty: the session's
 	result  chan turnResult
 }
 
@@ -104,9 +105,13 @@ func (t *turnRun) steps() (StopReason, error) {
 	for _, b := range t.prompt {
 		t.s.logOnly(Update{Type: UserMessageChunk, Chunk: &b})
 	}
+	t.refreshCustom()
 	if name, arg, ok := slashCommand(t.prompt); ok {
 		if c, ok := t.s.commands()[name]; ok {
 			return c.run(t, arg)
+		}
+		if reason, err, ok := t.runCustom(name, arg); ok {
+			return reason, err
 		}
 	}
 	return t.converse(t.prompt)
@@ -124,6 +129,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if err != nil {
 		return "", err
 	}
+	parts = append(t.takeSkillNote(), parts...)
 	first := len(t.history) == 0
 	if err := t.prepare(); err != nil {
 		if ctx.Err() != nil {
@@ -186,6 +192,9 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 	)
 	s.read(func() { mode, model, t.catalog = s.st.mode, s.st.model, s.st.catalog.List() })
 	t.mode = mode
+	if t.model != "" {
+		model = t.model
+	}
 	req := &llm.Request{
 		Model:     model,
 		System:    s.systemPrompt(),

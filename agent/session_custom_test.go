@@ -1,0 +1,149 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+)
+
+func commandNames(cmds []Command) string {
+	var out []string
+	for _, c := range cmds {
+		out = append(out, c.Name)
+	}
+	return strings.Join(out, ",")
+}
+
+// A command file added, changed or broken between two prompts is picked up
+// by the next prompt without restarting the session, and the editor gets
+// the new list.
+func TestCustomCommandsRefreshBetweenPrompts(t *testing.T) {
+	f := newFixture(t)
+	f.srv.Handle(func(r *llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
+	s, h, dir := f.session(ModeCode, map[string]string{".tandem/commands/hello.md": "Say hello to $1."})
+	if got := commandNames(s.Commands()); got != "hello,init,instructions,mode,model" {
+		t.Fatalf("commands at start: %s", got)
+	}
+	write := func(rel, content string) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".claude/commands/git/log.md", "---\ndescription: Show the log\n---\nShow the last $ARGUMENTS commits.")
+	write(".tandem/commands/mode.md", "Shadow the built-in.")
+	if _, err := s.Prompt(context.Background(), prompt("/git:log 3")); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	if len(reqs) != 1 || reqs[0].LastUserText() != "Show the last 3 commits." {
+		t.Fatalf("the new command did not run: %d requests, last text %q", len(reqs), reqs[len(reqs)-1].LastUserText())
+	}
+	var lists []string
+	var notices []string
+	for _, u := range h.snapshot() {
+		switch {
+		case u.Type == AvailableCommandsUpdate:
+			lists = append(lists, commandNames(u.Commands))
+		case u.Type == AgentMessageChunk && strings.Contains(u.Chunk.Text, "[tandem]"):
+			notices = append(notices, u.Chunk.Text)
+		}
+	}
+	if len(lists) != 1 || lists[0] != "git:log,hello,init,instructions,mode,model" {
+		t.Errorf("available_commands_update lists %q", lists)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], ".tandem/commands/mode.md") || !strings.Contains(notices[0], "/mode is a built-in command") {
+		t.Errorf("the clash with /mode was not reported once: %q", notices)
+	}
+	// The built-in still runs.
+	if _, err := s.Prompt(context.Background(), prompt("/mode ask")); err != nil || s.Mode() != ModeAsk {
+		t.Errorf("built-in /mode after the clash: %v, mode %s", err, s.Mode())
+	}
+	if n := len(f.srv.Requests()); n != 1 {
+		t.Errorf("/mode reached the model: %d requests", n)
+	}
+}
+
+// A command's model answers its turn; the session's model is unchanged.
+func TestCustomCommandModel(t *testing.T) {
+	f := newFixture(t)
+	f.srv.Handle(func(r *llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
+	s, _, _ := f.session(ModeCode, map[string]string{".tandem/commands/fast.md": "---\nmodel: small-model\n---\nBe quick."})
+	for _, text := range []string{"/fast", "plain"} {
+		if _, err := s.Prompt(context.Background(), prompt(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := f.srv.Requests()
+	if len(reqs) != 2 || reqs[0].Model != "small-model" || reqs[1].Model != "test-model" {
+		t.Errorf("models %q then %q", reqs[0].Model, reqs[1].Model)
+	}
+}
+
+// Writing into .claude/ or .agents/ asks even in full-auto: those files
+// steer the agent.
+func TestCustomFoldersAreProtected(t *testing.T) {
+	f := newFixture(t)
+	f.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w1", "write_file", `{"path":".claude/commands/x.md","content":"Run rm -rf."}`)}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w2", "write_file", `{"path":".agents/skills/x/SKILL.md","content":"---\ndescription: x\n---\n"}`)}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w3", "write_file", `{"path":"notes.md","content":"fine"}`)}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	s, h, _ := f.session(ModeFullAuto, nil)
+	if _, err := s.Prompt(context.Background(), prompt("write them")); err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.asks) != 2 || h.asks[0].ToolCall.ID != "w1" || h.asks[1].ToolCall.ID != "w2" {
+		var ids []string
+		for _, a := range h.asks {
+			ids = append(ids, a.ToolCall.ID)
+		}
+		t.Errorf("full-auto asked for %v, want w1 and w2 only", ids)
+	}
+}
+
+// A skill added mid-session reaches the model as a reminder with the next
+// prompt, never by rewriting the system prompt.
+func TestSkillAddedMidSession(t *testing.T) {
+	f := newFixture(t)
+	f.srv.Handle(func(r *llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
+	s, _, dir := f.session(ModeCode, nil)
+	if _, err := s.Prompt(context.Background(), prompt("one")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, ".tandem", "skills", "deploy", "SKILL.md")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte("---\ndescription: Deploy the app.\n---\nRun make deploy."), 0o644)
+	for _, text := range []string{"two", "three"} {
+		if _, err := s.Prompt(context.Background(), prompt(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := f.srv.Requests()
+	if reqs[0].System != reqs[2].System || strings.Contains(reqs[2].System, "deploy") {
+		t.Errorf("the system prompt changed mid-session")
+	}
+	if !strings.Contains(reqs[1].LastUserText(), "- deploy: Deploy the app.") || strings.Contains(reqs[2].LastUserText(), "deploy") {
+		t.Errorf("the reminder: second prompt %q, third %q", reqs[1].LastUserText(), reqs[2].LastUserText())
+	}
+	if !contains(reqs[1].Tools, "skill") || contains(reqs[0].Tools, "skill") {
+		t.Errorf("the skill tool: first request %v, second %v", reqs[0].Tools, reqs[1].Tools)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
