@@ -84,6 +84,7 @@ func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session,
 	}
 	ss.sess, ss.id = sess, sess.ID()
 	s.addSession(ss)
+	ss.announceCommands()
 	return ss, nil
 }
 
@@ -113,6 +114,7 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 	}
 	ss.sess = sess
 	s.addSession(ss)
+	ss.announceCommands()
 	return struct {
 		Modes modeState `json:"modes"`
 	}{modesOf(sess.Mode())}, nil
