@@ -71,7 +71,8 @@ func (s *Session) commands() map[string]slash {
 }
 
 // Commands lists the slash commands the session offers, sorted by name:
-// the built-ins, custom commands and skills (session_custom.go).
+// the built-ins, custom commands and skills (session_custom.go) and MCP
+// prompts (session_mcpoffers.go).
 func (s *Session) Commands() []Command {
 	var out []Command
 	for name, c := range s.commands() {
@@ -82,6 +83,7 @@ func (s *Session) Commands() []Command {
 		out = append(out, cmd)
 	}
 	out = append(out, customCommands(s.customSet())...)
+	out = append(out, mcpCommands(s.mcpManagers())...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }

@@ -47,7 +47,7 @@ func (s *Session) promptParts(ctx context.Context, prompt []ContentBlock) ([]llm
 		case "resource_link":
 			path, ok := fileURIPath(b.URI)
 			if !ok {
-				parts = append(parts, llm.Part{Type: llm.PartText, Text: fmt.Sprintf("[linked resource %s (%s)]", b.Name, b.URI)})
+				parts = append(parts, llm.Part{Type: llm.PartText, Text: s.linkedResource(ctx, b)})
 				continue
 			}
 			text, err := s.host.ReadFile(ctx, path)

@@ -94,7 +94,7 @@ func (t *turnRun) refreshCustom() {
 			}
 		}
 	})
-	s.emit(Update{Type: AvailableCommandsUpdate, Commands: s.Commands()})
+	s.emitLive(Update{Type: AvailableCommandsUpdate, Commands: s.Commands()})
 }
 
 // takeSkillNote returns, once, the model-facing note about skills that
@@ -131,8 +131,8 @@ func customCommands(set *custom.Set) []Command {
 	return out
 }
 
-// runCustom runs a custom command or invokes a skill by name; ok is false
-// when name is neither.
+// runCustom runs a custom command, invokes a skill or fills in an MCP
+// prompt, by name; ok is false when name is none of them.
 func (t *turnRun) runCustom(name, arg string) (reason StopReason, err error, ok bool) {
 	set := t.s.customSet()
 	if c, found := set.Command(name); found {
@@ -157,7 +157,7 @@ func (t *turnRun) runCustom(name, arg string) (reason StopReason, err error, ok 
 		reason, err = t.converse([]ContentBlock{{Type: "text", Text: text}})
 		return reason, err, true
 	}
-	return "", nil, false
+	return t.runMCPPrompt(name, arg)
 }
 
 // readMention reads a command's @path: resolved against the session root

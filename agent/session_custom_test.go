@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,16 +135,7 @@ func TestSkillAddedMidSession(t *testing.T) {
 	if !strings.Contains(reqs[1].LastUserText(), "- deploy: Deploy the app.") || strings.Contains(reqs[2].LastUserText(), "deploy") {
 		t.Errorf("the reminder: second prompt %q, third %q", reqs[1].LastUserText(), reqs[2].LastUserText())
 	}
-	if !contains(reqs[1].Tools, "skill") || contains(reqs[0].Tools, "skill") {
+	if !slices.Contains(reqs[1].Tools, "skill") || slices.Contains(reqs[0].Tools, "skill") {
 		t.Errorf("the skill tool: first request %v, second %v", reqs[0].Tools, reqs[1].Tools)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
