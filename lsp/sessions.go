@@ -114,7 +114,8 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 	}
 	ss.sess = sess
 	s.addSession(ss)
-	ss.announceCommands()
+	// After the replay and the response, as for a new session.
+	jsonrpc.AfterResponse(ctx, ss.announceCommands)
 	return struct {
 		Modes modeState `json:"modes"`
 	}{modesOf(sess.Mode())}, nil
