@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // customState is the session's custom commands and skills. set is
@@ -28,6 +30,25 @@ type customState struct {
 // customSources are the folders this session reads commands and skills from.
 func (s *Session) customSources() []custom.Source {
 	return custom.Sources(custom.Places{Root: s.root, TandemHome: s.a.cfg.Home, UserHome: s.a.cfg.UserHome})
+}
+
+// inTandemHome reports whether path lies in $TANDEM_HOME, whose commands,
+// skills, MCP servers and settings steer every session: protected like
+// .tandem/ when a workspace happens to contain it (a session opened in
+// the home directory with TANDEM_HOME elsewhere below it).
+func (s *Session) inTandemHome(path string) bool {
+	if s.a.cfg.Home == "" {
+		return false
+	}
+	if _, ok := pathx.Within(s.a.cfg.Home, path); ok {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(s.a.cfg.Home)
+	if err != nil {
+		return false
+	}
+	_, ok := pathx.Within(real, path)
+	return ok
 }
 
 // builtinCommand reports whether name is one of tandem's own slash commands.
@@ -131,33 +152,43 @@ func customCommands(set *custom.Set) []Command {
 	return out
 }
 
-// runCustom runs a custom command, invokes a skill or fills in an MCP
-// prompt, by name; ok is false when name is none of them.
-func (t *turnRun) runCustom(name, arg string) (reason StopReason, err error, ok bool) {
+// customRunner finds what runs /name: a custom command, a skill or an
+// MCP server's prompt (session_mcpoffers.go), in that order.
+func (t *turnRun) customRunner(name string) (func(arg string) (StopReason, error), bool) {
 	set := t.s.customSet()
-	if c, found := set.Command(name); found {
-		text, err := custom.Expand(t.ctx, c.Body, arg, t.s.readMention)
-		if err != nil {
-			return StopCancelled, nil, true
-		}
-		t.model = c.Model
-		reason, err = t.converse([]ContentBlock{{Type: "text", Text: text}})
-		return reason, err, true
+	if c, ok := set.Command(name); ok {
+		return func(arg string) (StopReason, error) { return t.runCommandFile(c, arg) }, true
 	}
-	if sk, found := set.Skill(name); found {
-		md, err := sk.Read()
-		if err != nil {
-			t.s.say(fmt.Sprintf("The skill %s cannot be read: %v", name, err))
-			return StopEndTurn, nil, true
-		}
-		text := fmt.Sprintf("Use the skill %q for this request.\n\n%s", name, tools.SkillText(sk, md, t.s.root))
-		if arg != "" {
-			text += "\n\nThe request: " + arg
-		}
-		reason, err = t.converse([]ContentBlock{{Type: "text", Text: text}})
-		return reason, err, true
+	if sk, ok := set.Skill(name); ok {
+		return func(arg string) (StopReason, error) { return t.invokeSkill(sk, arg) }, true
 	}
-	return t.runMCPPrompt(name, arg)
+	return t.mcpRunner(name)
+}
+
+// runCommandFile expands a custom command and sends it to the model,
+// under the command's model when it names one.
+func (t *turnRun) runCommandFile(c custom.Command, arg string) (StopReason, error) {
+	text, err := custom.Expand(t.ctx, c.Body, arg, t.s.readMention)
+	if err != nil {
+		return StopCancelled, nil // Expand fails only when the turn is cancelled
+	}
+	t.model = c.Model
+	return t.converse([]ContentBlock{{Type: "text", Text: text}})
+}
+
+// invokeSkill sends a skill the user asked for by name, with the request
+// that followed it, to the model.
+func (t *turnRun) invokeSkill(sk custom.Skill, arg string) (StopReason, error) {
+	md, err := sk.Read()
+	if err != nil {
+		t.s.say(fmt.Sprintf("The skill %s cannot be read: %v", sk.Name, err))
+		return StopEndTurn, nil
+	}
+	text := fmt.Sprintf("Use the skill %q for this request.\n\n%s", sk.Name, tools.SkillText(sk, md, t.s.root))
+	if arg != "" {
+		text += "\n\nThe request: " + arg
+	}
+	return t.converse([]ContentBlock{{Type: "text", Text: text}})
 }
 
 // readMention reads a command's @path: resolved against the session root

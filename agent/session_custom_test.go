@@ -139,3 +139,29 @@ func TestSkillAddedMidSession(t *testing.T) {
 		t.Errorf("the skill tool: first request %v, second %v", reqs[0].Tools, reqs[1].Tools)
 	}
 }
+
+// A workspace that contains $TANDEM_HOME (a session in the home folder)
+// asks before writing there, even in full-auto.
+func TestTandemHomeInWorkspaceIsProtected(t *testing.T) {
+	f := newFixture(t)
+	dir := t.TempDir()
+	f.agent.cfg.Home = filepath.Join(dir, "config", "tandem")
+	f.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w1", "write_file", `{"path":"config/tandem/commands/x.md","content":"x"}`)}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	h := &testHost{}
+	s, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: dir, Mode: ModeFullAuto, Host: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Prompt(context.Background(), prompt("write it")); err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.asks) != 1 {
+		t.Errorf("full-auto asked %d times for a write into TANDEM_HOME, want 1", len(h.asks))
+	}
+}

@@ -67,38 +67,40 @@ func promptHint(p mcp.Prompt) string {
 	return strings.Join(parts, " ")
 }
 
-// runMCPPrompt runs /mcp:<server>:<prompt> args: it fills the prompt in
-// from the server and sends the result to the model as the user's
-// message. ok is false when name is no MCP prompt of this session.
-func (t *turnRun) runMCPPrompt(name, arg string) (reason StopReason, err error, ok bool) {
+// mcpRunner finds the MCP prompt /mcp:<server>:<prompt> names; running it
+// fills the prompt in from the server and sends the result to the model
+// as the user's message.
+func (t *turnRun) mcpRunner(name string) (func(arg string) (StopReason, error), bool) {
 	rest, found := strings.CutPrefix(name, mcpPrefix)
 	if !found {
-		return "", nil, false
+		return nil, false
 	}
 	server, prompt, _ := strings.Cut(rest, ":")
 	for _, m := range t.s.mcpManagers() {
 		for _, p := range m.Prompts() {
-			if p.Server != server || p.Name != prompt {
-				continue
+			if p.Server == server && p.Name == prompt {
+				return func(arg string) (StopReason, error) { return t.runMCPPrompt(m, p, name, arg) }, true
 			}
-			args, missing := promptArgs(p, arg)
-			if len(missing) > 0 {
-				t.s.say(fmt.Sprintf("/%s needs %s: /%s %s", name, strings.Join(missing, ", "), name, promptHint(p)))
-				return StopEndTurn, nil, true
-			}
-			text, err := m.GetPrompt(t.ctx, server, prompt, args)
-			switch {
-			case t.ctx.Err() != nil:
-				return StopCancelled, nil, true
-			case err != nil:
-				t.s.say(fmt.Sprintf("/%s failed: %v", name, err))
-				return StopEndTurn, nil, true
-			}
-			reason, err = t.converse([]ContentBlock{{Type: "text", Text: text}})
-			return reason, err, true
 		}
 	}
-	return "", nil, false
+	return nil, false
+}
+
+func (t *turnRun) runMCPPrompt(m *mcp.Manager, p mcp.Prompt, name, arg string) (StopReason, error) {
+	args, missing := promptArgs(p, arg)
+	if len(missing) > 0 {
+		t.s.say(fmt.Sprintf("/%s needs %s: /%s %s", name, strings.Join(missing, ", "), name, promptHint(p)))
+		return StopEndTurn, nil
+	}
+	text, err := m.GetPrompt(t.ctx, p.Server, p.Name, args)
+	switch {
+	case t.ctx.Err() != nil:
+		return StopCancelled, nil
+	case err != nil:
+		t.s.say(fmt.Sprintf("/%s failed: %v", name, err))
+		return StopEndTurn, nil
+	}
+	return t.converse([]ContentBlock{{Type: "text", Text: text}})
 }
 
 // promptArgs maps the words after a prompt's command to its arguments:

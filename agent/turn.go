@@ -110,8 +110,8 @@ func (t *turnRun) steps() (StopReason, error) {
 		if c, ok := t.s.commands()[name]; ok {
 			return c.run(t, arg)
 		}
-		if reason, err, ok := t.runCustom(name, arg); ok {
-			return reason, err
+		if run, ok := t.customRunner(name); ok {
+			return run(arg)
 		}
 	}
 	return t.converse(t.prompt)
