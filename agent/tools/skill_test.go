@@ -11,7 +11,7 @@ import (
 
 func TestSkillTool(t *testing.T) {
 	f := newFixture(t, map[string]string{
-		".agents/skills/pdf/SKILL.md":       "---\ndescription: Fill PDF forms.\n---\nRun scripts/fill.py.",
+		".agents/skills/pdf/SKILL.md":        "---\ndescription: Fill PDF forms.\n---\nRun scripts/fill.py.",
 		".agents/skills/pdf/scripts/fill.py": "print('fill')",
 		".agents/skills/pdf/reference.md":    "FIELD NAMES",
 		"secret.txt":                         "SECRET",
