@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -102,8 +103,24 @@ func TestCustomCommandsAndSkills(t *testing.T) {
 	if !strings.Contains(reqs[0].System, "- changelog: Write release notes") || !strings.Contains(reqs[0].System, "- standup-notes: Turn a day's commits") {
 		t.Errorf("the system prompt does not list the skills:\n%s", reqs[0].System)
 	}
+	// A command file added now is offered from the next prompt on.
+	if err := os.WriteFile(filepath.Join(dir, ".tandem", "commands", "added.md"), []byte("Added later."), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if reason, err := p.prompt(t, sid, "write the changelog"); err != nil || reason != sdk.StopReasonEndTurn {
 		t.Fatalf("changelog prompt: %q, %v", reason, err)
+	}
+	var lists int
+	for _, r := range ed.sessionUpdates(sid) {
+		if r.u.Type == agent.AvailableCommandsUpdate {
+			lists++
+			if lists == 2 && (len(r.u.Commands) != len(cmds)+1 || !strings.Contains(r.raw, `"name":"added"`)) {
+				t.Errorf("the refreshed list lacks /added: %s", r.raw)
+			}
+		}
+	}
+	if lists != 2 {
+		t.Errorf("%d available_commands_update, want the first and one after the new file", lists)
 	}
 	reqs = srv.Requests()
 	if len(reqs) != 3 {
