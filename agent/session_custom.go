@@ -29,7 +29,11 @@ type customState struct {
 
 // customSources are the folders this session reads commands and skills from.
 func (s *Session) customSources() []custom.Source {
-	return custom.Sources(custom.Places{Root: s.root, TandemHome: s.a.cfg.Home, UserHome: s.a.cfg.UserHome})
+	srcs := custom.Sources(custom.Places{Root: s.root, TandemHome: s.a.cfg.Home, UserHome: s.a.cfg.UserHome})
+	if f := s.a.cfg.CustomSources; f != nil {
+		srcs = append(srcs, f(s.root)...)
+	}
+	return srcs
 }
 
 // inTandemHome reports whether path lies in $TANDEM_HOME, whose commands,

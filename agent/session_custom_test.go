@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
 
@@ -163,5 +164,41 @@ func TestTandemHomeInWorkspaceIsProtected(t *testing.T) {
 	defer h.mu.Unlock()
 	if len(h.asks) != 1 {
 		t.Errorf("full-auto asked %d times for a write into TANDEM_HOME, want 1", len(h.asks))
+	}
+}
+
+// A plugin's folders (Config.CustomSources) add namespaced commands and
+// skills beside the session's own.
+func TestCustomSourcesFromPlugins(t *testing.T) {
+	plugin := t.TempDir()
+	for rel, content := range map[string]string{
+		"commands/hello.md":        "Hello from the plugin, $ARGUMENTS.",
+		"skills/lint/SKILL.md":     "---\ndescription: Lint the code.\n---\nRun the linter.",
+		"commands/nested/deep.md":  "Deep.",
+		"skills/not-a-skill/x.txt": "",
+	} {
+		p := filepath.Join(plugin, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	f := newFixture(t, func(c *Config) {
+		c.CustomSources = func(string) []custom.Source {
+			return []custom.Source{
+				{Dir: filepath.Join(plugin, "commands"), Kind: custom.KindCommands, Scope: custom.ScopePlugin, Namespace: "acme"},
+				{Dir: filepath.Join(plugin, "skills"), Kind: custom.KindSkills, Scope: custom.ScopePlugin, Namespace: "acme"},
+			}
+		}
+	})
+	f.srv.Handle(func(r *llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
+	s, _, _ := f.session(ModeCode, nil)
+	if got := commandNames(s.Commands()); got != "acme:hello,acme:lint,acme:nested:deep,init,instructions,mode,model" {
+		t.Errorf("commands %s", got)
+	}
+	if _, err := s.Prompt(context.Background(), prompt("/acme:hello world")); err != nil {
+		t.Fatal(err)
+	}
+	r := f.srv.Requests()[0]
+	if r.LastUserText() != "Hello from the plugin, world." || !strings.Contains(r.System, "- acme:lint: Lint the code.") {
+		t.Errorf("the plugin's command sent %q; system prompt:\n%s", r.LastUserText(), r.System)
 	}
 }
