@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -84,6 +85,14 @@ func (s *Session) Commands() []Command {
 	}
 	out = append(out, customCommands(s.customSet())...)
 	out = append(out, mcpCommands(s.mcpManagers())...)
+	// The first of a name is the one a prompt runs (a command file in a
+	// folder named mcp/ before a server's prompt); list only that one.
+	seen := map[string]bool{}
+	out = slices.DeleteFunc(out, func(c Command) bool {
+		dup := seen[c.Name]
+		seen[c.Name] = true
+		return dup
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
