@@ -134,6 +134,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if err != nil {
 		return "", err
 	}
+	t.instr.tr.ClientSent(partTexts(parts))
 	parts = append(t.takeSkillNote(), parts...)
 	first := len(t.history) == 0
 	if err := t.prepare(); err != nil {
