@@ -48,9 +48,6 @@ type Session struct {
 	host    Host
 	log     *store.Log
 	out     *outbox
-	// skillIndex is the system prompt's skill list, fixed when the
-	// session starts (see session_custom.go).
-	skillIndex string
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -60,6 +57,10 @@ type Session struct {
 	turns      sync.WaitGroup // turn goroutines; Close waits for them
 	closeOnce  sync.Once
 	closeErr   error
+
+	// skillIndex is the system prompt's skill list, fixed when the
+	// session starts (see session_custom.go).
+	skillIndex string
 
 	st actorState
 }
@@ -158,13 +159,13 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			extra:     extraState{instr: &instrState{tr: instructions.NewTracker(a.instructionsConfig(), root)}},
 		},
 	}
-	s.loadCustom()
 	return s, nil
 }
 
 // start registers the session with the agent and launches its goroutines:
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
+	s.loadCustom() // before the actor runs: it sets up actor state
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id))
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()

@@ -20,12 +20,12 @@ type turnRun struct {
 	s       *Session
 	ctx     context.Context
 	cancel  context.CancelFunc
+	model   string // a custom command's model for this turn; empty: the session's
 	prompt  []ContentBlock
 	history []llm.Message
 	instr   *instrState
 	catalog []tools.Tool // the session's tools at the latest request
 	mode    Mode         // the mode of the latest request: which of them were offered
-	model   string       // a custom command's model for this turn; empty: the session's
 	result  chan turnResult
 }
 
