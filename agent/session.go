@@ -95,6 +95,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 		s.id = store.NewID()
 	}
 	s.created = time.Now().UTC()
+	s.loadCustom()
 	if a.cfg.Store != nil {
 		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {
@@ -165,7 +166,6 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 // start registers the session with the agent and launches its goroutines:
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
-	s.loadCustom() // before the actor runs: it sets up actor state
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id))
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
