@@ -103,7 +103,9 @@ func (t *turnRun) refreshCustom() {
 		}
 	}
 	if !changed {
-		s.do(context.Background(), func() { s.st.custom.reported = true })
+		if !reported {
+			s.do(context.Background(), func() { s.st.custom.reported = true })
+		}
 		return
 	}
 	s.do(context.Background(), func() {
