@@ -193,16 +193,21 @@ func stopReason(r llm.StopReason) StopReason {
 func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 	s, ctx := t.s, t.ctx
 	var (
-		mode  Mode
-		model string
+		mode   Mode
+		model  string
+		effort llm.Effort
 	)
-	s.read(func() { mode, model, t.catalog = s.st.mode, s.st.model, s.st.catalog.List() })
+	s.read(func() { mode, model, effort, t.catalog = s.st.mode, s.st.model, s.st.effort, s.st.catalog.List() })
 	t.mode = mode
 	if t.model != "" {
 		model = t.model
 	}
+	if effort == "" {
+		effort = s.a.cfg.Effort
+	}
 	req := &llm.Request{
 		Model:     model,
+		Effort:    effort,
 		System:    s.systemPrompt(),
 		Messages:  t.history,
 		Tools:     toolSpecs(mode, t.catalog),
