@@ -325,6 +325,3 @@ func (a *Agent) ListSessions(cwd string) ([]store.Meta, error) {
 	}
 	return metas, nil
 }
-
-// Models lists the model ids an editor may offer.
-func (a *Agent) Models() []string { return a.cfg.Models }

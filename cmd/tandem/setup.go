@@ -52,6 +52,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Models:          cfg.Models,
 		MaxTokens:       cfg.MaxTokens,
 		Effort:          llm.Effort(cfg.ThoughtLevel),
+		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		Home:            cfg.Home,
 		UserHome:        m.userHome(),
@@ -59,6 +60,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Instructions:    &instr,
 		RepoMapTokens:   mapTokens,
 		Windows:         newWindows(cfg, log),
+		CompactAt:       cfg.CompactAt,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 	})
