@@ -59,6 +59,7 @@ func (s *Session) commands() map[string]slash {
 				return StopEndTurn, nil
 			},
 		},
+		"permissions": permissionsCommand(),
 		"model": {
 			description: "Switch the model for this session",
 			hint:        "model id",

@@ -78,7 +78,8 @@ type actorState struct {
 	turn      *turnRun // non-nil while a turn runs
 
 	history []llm.Message
-	grants  policy.Rules    // remembered "always" answers, as rules
+	grants  policy.Rules    // "always" answers that could not be saved to a file
+	rules   rulesState      // the settings files' rules
 	catalog *tools.Registry // used from the actor only
 	extra   extraState
 	usage   usageState
