@@ -56,7 +56,7 @@ func (ms modeSet) find(m Mode) (custom.Mode, bool) {
 // id the set does not know offers reading and planning only.
 func (ms modeSet) exposes(m Mode, g tools.Group) bool {
 	if d, ok := ms.find(m); ok {
-		return d.Offers(g)
+		return d.Offers(string(g))
 	}
 	return g == tools.GroupRead || g == tools.GroupPlan
 }

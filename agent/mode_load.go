@@ -7,6 +7,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/tools"
 )
 
 // definitions are a session's modes and subagents, read once when it
@@ -36,9 +37,20 @@ func (a *Agent) loadDefinitions(root string) definitions {
 	ms, errs := custom.LoadModes(modeDirs...)
 	d.modes = modeSet(ms)
 	d.problems = append(d.problems, errs...)
-	d.agents, errs = custom.LoadSubagents(agentDirs...)
+	d.agents, errs = custom.LoadSubagents(builtinToolGroup, agentDirs...)
 	d.problems = append(d.problems, errs...)
 	return d
+}
+
+// builtinToolGroup resolves the names of tandem's built-in tools in an
+// agent definition's tools list.
+func builtinToolGroup(name string) (string, bool) {
+	for _, t := range tools.Builtin() {
+		if info := t.Info(); info.Name == name {
+			return string(info.Group), true
+		}
+	}
+	return "", false
 }
 
 // reportProblems tells the user which definition files were skipped.

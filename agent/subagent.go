@@ -34,7 +34,7 @@ type subagent struct {
 func (c *subagent) offered(catalog []tools.Tool) []tools.Tool {
 	return slices.DeleteFunc(slices.Clone(catalog), func(tl tools.Tool) bool {
 		info := tl.Info()
-		return info.Name == tools.TaskName || !slices.Contains(c.def.Groups, info.Group)
+		return info.Name == tools.TaskName || !slices.Contains(c.def.Groups, string(info.Group))
 	})
 }
 

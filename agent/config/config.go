@@ -46,10 +46,7 @@ type Config struct {
 	// see (provider keys never).
 	CommandEnvAllow []string
 	Sandbox         Sandbox
-	// UserHome is $HOME (else the account's home): where the folders other
-	// agents keep (~/.claude/agents) are read from.
-	UserHome  string
-	Subagents Subagents
+	Subagents       Subagents
 }
 
 // Subagents is config.json's "subagents" object: the task tool's children.
@@ -185,9 +182,6 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("config: %s: subagents.maxParallel is %d; use a positive number, or 0 for the default", path, f.Subagents.MaxParallel)
 	}
 	c.Subagents = f.Subagents
-	if c.UserHome = getenv("HOME"); c.UserHome == "" {
-		c.UserHome, _ = os.UserHomeDir()
-	}
 	if v := getenv("TANDEM_MAX_TURN_REQUESTS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/internal/frontmatter"
 )
 
@@ -17,7 +16,7 @@ type Subagent struct {
 	Description string
 	// Groups are the tool groups the child is offered; a definition that
 	// names none gets read-only tools.
-	Groups []tools.Group
+	Groups []string
 	// Model is the model id the child uses; empty inherits the parent's.
 	Model string
 	// Prompt is the body: the child's system prompt.
@@ -42,9 +41,15 @@ type agentHeader struct {
 // them onto the configured provider, so they inherit the parent's model.
 var claudeModelAliases = []string{"", "inherit", "sonnet", "opus", "haiku"}
 
+// ToolGroup names the group of one of tandem's tools ("read_file" ->
+// "read"); ok is false for a name it does not know. The caller supplies it
+// from its tool registry, which this package does not import.
+type ToolGroup func(name string) (group string, ok bool)
+
 // ParseSubagent reads one agent file. slug, the file name without .md, is
-// the name when the header gives none.
-func ParseSubagent(slug, file string, data []byte) (Subagent, error) {
+// the name when the header gives none; known resolves tandem tool names in
+// its tools list (nil: only groups and Claude Code's names are known).
+func ParseSubagent(slug, file string, data []byte, known ToolGroup) (Subagent, error) {
 	var h agentHeader
 	body, err := frontmatter.Parse(data, &h)
 	if err != nil {
@@ -68,7 +73,7 @@ func ParseSubagent(slug, file string, data []byte) (Subagent, error) {
 		a.Model = m
 	}
 	for _, name := range h.Tools {
-		g, ok := toolGroup(name)
+		g, ok := toolGroup(name, known)
 		switch {
 		case !ok:
 			a.Ignored = append(a.Ignored, name)
@@ -77,34 +82,33 @@ func ParseSubagent(slug, file string, data []byte) (Subagent, error) {
 		}
 	}
 	if len(a.Groups) == 0 {
-		a.Groups = []tools.Group{tools.GroupRead}
+		a.Groups = []string{"read"}
 	}
 	return a, nil
 }
 
 // claudeTools maps Claude Code's tool names onto tandem's groups. Task maps
 // to no group: a child never starts children of its own.
-var claudeTools = map[string]tools.Group{
-	"Read": tools.GroupRead, "Grep": tools.GroupRead, "Glob": tools.GroupRead, "LS": tools.GroupRead,
-	"NotebookRead": tools.GroupRead,
-	"Edit":         tools.GroupEdit, "MultiEdit": tools.GroupEdit, "Write": tools.GroupEdit, "NotebookEdit": tools.GroupEdit,
-	"Bash": tools.GroupExecute, "BashOutput": tools.GroupExecute, "KillShell": tools.GroupExecute,
-	"TodoWrite": tools.GroupPlan, "Task": "",
+var claudeTools = map[string]string{
+	"Read": "read", "Grep": "read", "Glob": "read", "LS": "read", "NotebookRead": "read",
+	"Edit": "edit", "MultiEdit": "edit", "Write": "edit", "NotebookEdit": "edit",
+	"Bash": "execute", "BashOutput": "execute", "KillShell": "execute",
+	"TodoWrite": "plan", "Task": "",
 }
 
 // toolGroup maps one entry of a tools list: a tandem group, a tandem tool
 // name, a Claude Code tool name (with or without a "(specifier)") or an
 // MCP tool. ok is false for a name tandem does not know.
-func toolGroup(name string) (g tools.Group, ok bool) {
-	if slices.Contains(knownGroups, tools.Group(strings.ToLower(name))) {
-		return tools.Group(strings.ToLower(name)), true
+func toolGroup(name string, known ToolGroup) (g string, ok bool) {
+	if slices.Contains(knownGroups, strings.ToLower(name)) {
+		return strings.ToLower(name), true
 	}
 	if strings.HasPrefix(name, "mcp__") {
-		return tools.GroupMCP, true
+		return "mcp", true
 	}
-	for _, t := range tools.Builtin() {
-		if info := t.Info(); info.Name == name {
-			return info.Group, true
+	if known != nil {
+		if g, ok := known(name); ok {
+			return g, true
 		}
 	}
 	base, _, _ := strings.Cut(name, "(")
@@ -128,7 +132,7 @@ func BuiltinSubagents() []Subagent {
 		data, err := builtinAgentFiles.ReadFile(file)
 		if err == nil {
 			var a Subagent
-			if a, err = ParseSubagent(strings.TrimSuffix(e.Name(), ".md"), file, data); err == nil {
+			if a, err = ParseSubagent(strings.TrimSuffix(e.Name(), ".md"), file, data, nil); err == nil {
 				out = append(out, a)
 				continue
 			}
@@ -143,7 +147,7 @@ func BuiltinSubagents() []Subagent {
 // twice keeps its first definition, so a project file named explore
 // replaces the built-in. The result is sorted by name. Files that do not
 // parse are returned as errors and skipped.
-func LoadSubagents(dirs ...string) ([]Subagent, []error) {
+func LoadSubagents(known ToolGroup, dirs ...string) ([]Subagent, []error) {
 	var (
 		out  []Subagent
 		errs []error
@@ -159,7 +163,7 @@ func LoadSubagents(dirs ...string) ([]Subagent, []error) {
 		files, ferrs := readDefFiles(dir)
 		errs = append(errs, ferrs...)
 		for _, f := range files {
-			a, err := ParseSubagent(f.slug, f.path, f.data)
+			a, err := ParseSubagent(f.slug, f.path, f.data, known)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", f.path, err))
 				continue

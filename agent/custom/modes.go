@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/internal/frontmatter"
 )
 
@@ -20,8 +19,9 @@ type Mode struct {
 	Slug        string
 	Name        string
 	Description string
-	// Groups are the tool groups the mode offers; nil offers every group.
-	Groups []tools.Group
+	// Groups are the tool groups the mode offers (read, edit, execute, mcp,
+	// plan, as DESIGN.md names them); nil offers every group.
+	Groups []string
 	// Model, when set, is the model the mode's requests use.
 	Model string
 	// Instructions is the body: role instructions the model is given when
@@ -33,7 +33,7 @@ type Mode struct {
 }
 
 // Offers reports whether the mode offers tools of group g.
-func (m Mode) Offers(g tools.Group) bool {
+func (m Mode) Offers(g string) bool {
 	return m.Groups == nil || slices.Contains(m.Groups, g)
 }
 
@@ -46,7 +46,7 @@ type modeHeader struct {
 }
 
 // knownGroups are the tool groups a mode may name, as DESIGN.md names them.
-var knownGroups = []tools.Group{tools.GroupRead, tools.GroupEdit, tools.GroupExecute, tools.GroupMCP, tools.GroupPlan}
+var knownGroups = []string{"read", "edit", "execute", "mcp", "plan"}
 
 // ParseMode reads one mode file. slug is its file name without .md.
 func ParseMode(slug, file string, data []byte) (Mode, error) {
@@ -65,9 +65,9 @@ func ParseMode(slug, file string, data []byte) (Mode, error) {
 	}
 	if h.Tools != nil {
 		// An explicit list, even an empty one, is what the mode offers.
-		m.Groups = []tools.Group{}
+		m.Groups = []string{}
 		for _, g := range *h.Tools {
-			grp := tools.Group(strings.ToLower(g))
+			grp := strings.ToLower(g)
 			if !slices.Contains(knownGroups, grp) {
 				return Mode{}, fmt.Errorf("tools: %q is not a tool group; use %s", g, groupChoices())
 			}
@@ -80,11 +80,7 @@ func ParseMode(slug, file string, data []byte) (Mode, error) {
 }
 
 func groupChoices() string {
-	names := make([]string, len(knownGroups))
-	for i, g := range knownGroups {
-		names[i] = string(g)
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(knownGroups, ", ")
 }
 
 //go:embed builtin/modes/*.md

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tandemhq/tandem/agent/tools"
 )
 
 const defs = "testdata/defs"
@@ -28,13 +26,13 @@ func TestBuiltinModes(t *testing.T) {
 	if got := strings.Join(slugs(ms), " "); got != "ask code auto-edit full-auto" {
 		t.Fatalf("built-in modes = %s", got)
 	}
-	all := []tools.Group{tools.GroupRead, tools.GroupPlan, tools.GroupEdit, tools.GroupExecute, tools.GroupMCP, "future"}
+	all := []string{"read", "plan", "edit", "execute", "mcp", "future"}
 	for _, m := range ms {
 		if m.Name == "" || m.Description == "" || m.Instructions != "" {
 			t.Errorf("%s: name %q description %q instructions %q", m.Slug, m.Name, m.Description, m.Instructions)
 		}
 		for _, g := range all {
-			want := m.Slug != "ask" || g == tools.GroupRead || g == tools.GroupPlan
+			want := m.Slug != "ask" || g == "read" || g == "plan"
 			if m.Offers(g) != want {
 				t.Errorf("%s offers %s = %v, want %v", m.Slug, g, !want, want)
 			}
@@ -55,13 +53,13 @@ func TestLoadModes(t *testing.T) {
 		t.Errorf("code was not replaced in place by the user's file: %+v", code)
 	}
 	review := ms[5]
-	if review.Name != "Review" || !slices.Equal(review.Groups, []tools.Group{tools.GroupRead, tools.GroupPlan}) || !strings.HasPrefix(review.Instructions, "You are reviewing code") {
+	if review.Name != "Review" || !slices.Equal(review.Groups, []string{"read", "plan"}) || !strings.HasPrefix(review.Instructions, "You are reviewing code") {
 		t.Errorf("review (the project's, not the user's) = %+v", review)
 	}
-	if review.Offers(tools.GroupEdit) || !review.Offers(tools.GroupRead) {
+	if review.Offers("edit") || !review.Offers("read") {
 		t.Errorf("review offers edit or not read")
 	}
-	if docs := ms[4]; docs.Model != "doc-writer-model" || !docs.Offers(tools.GroupEdit) || docs.Offers(tools.GroupExecute) {
+	if docs := ms[4]; docs.Model != "doc-writer-model" || !docs.Offers("edit") || docs.Offers("execute") {
 		t.Errorf("docs = %+v", docs)
 	}
 	var msgs []string
@@ -91,7 +89,7 @@ func TestParseModeErrors(t *testing.T) {
 	}
 	// An explicit empty list offers nothing.
 	m, err = ParseMode("none", "none.md", []byte("---\ntools: []\n---\n"))
-	if err != nil || m.Groups == nil || m.Offers(tools.GroupRead) {
+	if err != nil || m.Groups == nil || m.Offers("read") {
 		t.Errorf("none = %+v, %v", m, err)
 	}
 }

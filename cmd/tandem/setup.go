@@ -63,7 +63,6 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		CompactAt:       cfg.CompactAt,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
-		UserHome:        cfg.UserHome,
 		Subagents:       agent.SubagentConfig{MaxParallel: cfg.Subagents.MaxParallel},
 	})
 	log.Debug("configured", "config", cfg.String())
