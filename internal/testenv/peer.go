@@ -61,7 +61,8 @@ type Peer struct {
 }
 
 // NewPeer starts reading r; requests and notifications from the server go
-// to handle. The read loop stops when r ends.
+// to handle. A nil handle drops notifications and answers requests with
+// "method not found". The read loop stops when r ends.
 func NewPeer(t testing.TB, r io.Reader, w io.WriteCloser, framing Framing, handle Handler) *Peer {
 	p := &Peer{t: t, framing: framing, w: w, handle: handle, pending: map[string]chan Message{}, done: make(chan struct{})}
 	go p.read(bufio.NewReader(r))
@@ -149,7 +150,13 @@ func (p *Peer) read(r *bufio.Reader) {
 
 // serve answers one message from the server with the handler.
 func (p *Peer) serve(m Message) {
-	result, rerr := p.handle(m.Method, m.Params)
+	handle := p.handle
+	if handle == nil {
+		handle = func(method string, _ json.RawMessage) (any, *RPCError) {
+			return nil, &RPCError{Code: -32601, Message: "the test client does not serve " + method}
+		}
+	}
+	result, rerr := handle(m.Method, m.Params)
 	if len(m.ID) == 0 {
 		return
 	}
