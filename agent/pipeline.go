@@ -50,6 +50,12 @@ import (
 // shorten the history for good will need a step of its own that hands the
 // new history back to the turn.
 type Pipeline struct {
+	// SessionOpen runs once a session has started (new, loaded or
+	// resumed), before it takes a prompt; SessionClose once it has stopped.
+	// Both run on the caller's goroutine and must be quick: slow work (a
+	// plugin process starting) belongs on a goroutine the contributor owns.
+	SessionOpen    []func(ctx context.Context, s *Session)
+	SessionClose   []func(s *Session)
 	TurnStart      []func(ctx context.Context, e TurnStartEvent)
 	BeforeRequest  []BeforeRequestFunc
 	AfterResponse  []func(ctx context.Context, e ResponseEvent)
