@@ -16,6 +16,8 @@ import (
 	"github.com/tandemhq/tandem/plugin/sdk"
 )
 
+var errGarbage = errors.New("the plugin wrote something that is not a JSON message")
+
 // hangAfter is how many hooks in a row may run over budget before the
 // plugin counts as hung rather than slow.
 const hangAfter = 3
@@ -99,7 +101,7 @@ func (i *instance) launch() error {
 		PluginRoot: dir, DataDir: data,
 	}, &res)
 	if err == nil && proc.bad.Load() {
-		err = errors.New("it wrote something that is not a JSON message to stdout")
+		err = errGarbage
 	}
 	if err != nil {
 		proc.close(time.Second)
@@ -239,6 +241,10 @@ func (i *instance) call(ctx context.Context, p *process, method string, budget t
 		defer cancel()
 	}
 	err := p.conn.Call(ctx, method, params, result)
+	if err == nil && p.bad.Load() {
+		// Nothing a process says after breaking the protocol is trusted.
+		return errGarbage
+	}
 	var rpcErr *jsonrpc.Error
 	switch {
 	case err == nil:

@@ -1,0 +1,142 @@
+package plugin_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+)
+
+var hookPerms = map[string]any{"lifecycle": true, "tools": true, "systemPrompt": true}
+
+// Two plugins in registration order (by name): a denies, a rewrites the
+// command's arguments, b sees the rewrite and rewrites the result after a.
+func TestHooksReduceInOrder(t *testing.T) {
+	r := newRig(t)
+	plugins := filepath.Join(r.home, "plugins")
+	a := pyPlugin(t, plugins, "a-first", map[string]any{"permissions": hookPerms})
+	b := pyPlugin(t, plugins, "b-second", map[string]any{"permissions": hookPerms})
+	enable(t, r.home, "a-first", a, map[string]any{
+		"hooks":          []string{"beforeToolCall", "afterToolCall"},
+		"beforeToolCall": map[string]any{"deny": "forbidden", "reason": "no forbidden things", "append": []string{"command", " a"}},
+		"afterToolCall":  map[string]any{"suffix": " [a]"},
+	})
+	enable(t, r.home, "b-second", b, map[string]any{
+		"hooks":          []string{"beforeToolCall", "afterToolCall"},
+		"beforeToolCall": map[string]any{"append": []string{"command", " b"}},
+		"afterToolCall":  map[string]any{"suffix": " [b]"},
+	})
+	r.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo forbidden"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo hi"}`}}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	s, _ := r.session(t, agent.ModeFullAuto)
+	prompt(t, s, "go")
+	reqs := r.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	denied := reqs[1].LastUserText()
+	if !strings.Contains(denied, "a-first plugin refused it: no forbidden things") {
+		t.Errorf("deny not reported to the model: %q", denied)
+	}
+	ran := reqs[2].LastUserText()
+	if !strings.Contains(ran, "hi a b") || !strings.HasSuffix(strings.TrimSpace(ran), "[a] [b]") {
+		t.Errorf("rewrites not applied in order: %q", ran)
+	}
+	// b never saw the denied call: the first deny ends the seam.
+	if got := calls(t, r.home, "b-second"); slices.Contains(got, "hooks/afterToolCall") && strings.Count(strings.Join(got, " "), "hooks/beforeToolCall") != 1 {
+		t.Errorf("b saw: %v", got)
+	}
+}
+
+// A plugin tool is offered to the model, asks in code mode, and runs; the
+// system prompt carries the transform, the same bytes on every request.
+func TestToolAndTransform(t *testing.T) {
+	r := newRig(t)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "shout", map[string]any{"permissions": hookPerms})
+	enable(t, r.home, "shout", dir, map[string]any{"tool": "upper", "promptRule": "Always be loud."})
+	r.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "plugin__shout__upper", Args: `{"text":"quiet"}`}}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	s, h := r.session(t, agent.ModeCode)
+	prompt(t, s, "go")
+	reqs := r.srv.Requests()
+	if !slices.Contains(reqs[0].Tools, "plugin__shout__upper") {
+		t.Fatalf("tool not offered: %v", reqs[0].Tools)
+	}
+	if got := reqs[1].LastUserText(); got != "QUIET" {
+		t.Errorf("tool result %q", got)
+	}
+	if len(h.asked) != 1 || !strings.Contains(h.asked[0].ToolCall.Title, "upper (shout plugin)") {
+		t.Errorf("asks: %+v", h.asked)
+	}
+	for _, q := range reqs {
+		if !strings.HasSuffix(q.System, "\n\nAlways be loud.") || q.System != reqs[0].System {
+			t.Errorf("system prompt %q", q.System)
+		}
+	}
+	if n := strings.Count(strings.Join(calls(t, r.home, "shout"), " "), "systemPrompt/transform"); n != 1 {
+		t.Errorf("transform ran %d times, want once", n)
+	}
+	log, _ := os.ReadFile(filepath.Join(r.home, "logs", "plugin-shout.log"))
+	if !strings.Contains(string(log), "initialized for "+s.ID()) {
+		t.Errorf("plugin log: %s", log)
+	}
+}
+
+// A hook past its budget is skipped; a plugin killed mid-hook and one that
+// prints garbage lose their hooks; the turn completes every time.
+func TestFailingPlugins(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		act    map[string]any
+		faulty bool
+	}{
+		{"over budget", map[string]any{"sleepMs": 400, "deny": "echo"}, false},
+		{"killed mid-hook", map[string]any{"crash": true}, true},
+		{"garbage", map[string]any{"garbage": true, "deny": "echo"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			m := map[string]any{"permissions": hookPerms, "hookTimeoutMs": 100}
+			dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "bad", m)
+			enable(t, r.home, "bad", dir, map[string]any{"hooks": []string{"beforeToolCall"}, "tool": "upper", "beforeToolCall": tc.act})
+			r.srv.Enqueue(
+				llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo ran"}`}}},
+				llmtest.Reply{Text: []string{"done"}},
+			)
+			s, _ := r.session(t, agent.ModeFullAuto)
+			start := time.Now()
+			if got := prompt(t, s, "go"); got != agent.StopEndTurn {
+				t.Fatalf("stop %q", got)
+			}
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("turn took %v", took)
+			}
+			reqs := r.srv.Requests()
+			if got := reqs[1].LastUserText(); !strings.Contains(got, "ran") {
+				t.Errorf("the command did not run: %q", got)
+			}
+			log, _ := os.ReadFile(filepath.Join(r.home, "logs", "plugin-bad.log"))
+			if !tc.faulty && !strings.Contains(string(log), "over its budget; skipped") {
+				t.Errorf("no budget line in the log: %s", log)
+			}
+			if tc.faulty {
+				if !strings.Contains(string(log), "plugin failed") {
+					t.Errorf("no failure in the log: %s", log)
+				}
+				if slices.Contains(reqs[1].Tools, "plugin__bad__upper") {
+					t.Errorf("the failed plugin's tool is still offered: %v", reqs[1].Tools)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""A tandem plugin in plain Python, with no SDK: the test plugin.
+
+It speaks JSON-RPC 2.0 on stdin/stdout, one JSON message per line, as
+docs/plugins.md describes. What it does is set by its settings (the
+"config" of initialize), so one script plays every role a test needs.
+Every hook it receives is appended to calls.jsonl in its data folder.
+"""
+import json
+import os
+import sys
+import time
+
+config = {}
+data_dir = os.environ.get("TANDEM_PLUGIN_DATA", ".")
+
+
+def send(msg):
+    msg["jsonrpc"] = "2.0"
+    sys.stdout.write(json.dumps(msg) + "\n")
+    sys.stdout.flush()
+
+
+def record(method, params):
+    with open(os.path.join(data_dir, "calls.jsonl"), "a") as f:
+        f.write(json.dumps({"method": method, "params": params}) + "\n")
+
+
+def misbehave(act):
+    if act.get("sleepMs"):
+        time.sleep(act["sleepMs"] / 1000)
+    if act.get("crash"):
+        os._exit(3)
+    if act.get("garbage"):
+        sys.stdout.write("this is not JSON\n")
+        sys.stdout.flush()
+
+
+def initialize(p):
+    global config, data_dir
+    config = p.get("config") or {}
+    data_dir = p.get("dataDir") or data_dir
+    send({"method": "host/log", "params": {"level": "info", "message": "initialized for " + p["sessionId"]}})
+    result = {"protocolVersion": "1", "hooks": config.get("hooks", []),
+              "systemPrompt": bool(config.get("promptRule"))}
+    if config.get("tool"):
+        result["tools"] = [{
+            "name": config["tool"],
+            "description": "Returns its text argument in upper case.",
+            "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+        }]
+    return result
+
+
+def before_tool_call(p):
+    act = config.get("beforeToolCall", {})
+    misbehave(act)
+    args = p.get("arguments") or {}
+    deny = act.get("deny")
+    if deny and deny in json.dumps(args):
+        return {"allow": False, "reason": act.get("reason", "denied by the test plugin")}
+    if act.get("append"):
+        key, suffix = act["append"]
+        args = dict(args)
+        args[key] = args.get(key, "") + suffix
+        return {"allow": True, "arguments": args}
+    return {"allow": True}
+
+
+def after_tool_call(p):
+    act = config.get("afterToolCall", {})
+    misbehave(act)
+    if act.get("suffix"):
+        text = "".join(c.get("text", "") for c in p["result"]["content"])
+        return {"result": {"content": [{"type": "text", "text": text + act["suffix"]}], "isError": p["result"].get("isError", False)}}
+    return None
+
+
+def handle(method, params):
+    if method == "initialize":
+        return initialize(params)
+    if method == "systemPrompt/transform":
+        return {"prompt": params["prompt"] + "\n\n" + config["promptRule"]}
+    if method == "tools/call":
+        text = (params.get("arguments") or {}).get("text", "")
+        return {"content": [{"type": "text", "text": text.upper()}]}
+    if method == "hooks/beforeToolCall":
+        return before_tool_call(params)
+    if method == "hooks/afterToolCall":
+        return after_tool_call(params)
+    if method == "hooks/beforeFileEdit":
+        return {"allow": True}
+    if method == "shutdown":
+        return {}
+    raise KeyError(method)
+
+
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    msg = json.loads(line)
+    method = msg.get("method")
+    if method is None:
+        continue  # a response to one of our calls (host/log is a notification)
+    record(method, msg.get("params"))
+    if "id" not in msg:
+        continue  # a notification: an observing hook
+    try:
+        send({"id": msg["id"], "result": handle(method, msg.get("params") or {})})
+    except KeyError:
+        send({"id": msg["id"], "error": {"code": -32601, "message": "method not found: " + method}})
+    if method == "shutdown":
+        break
