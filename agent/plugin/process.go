@@ -135,8 +135,8 @@ func (p *process) close(grace time.Duration) {
 // with '{'): a plugin printing to stdout has broken the protocol, and is
 // treated as failed rather than left to confuse it.
 type lineCheck struct {
-	r         io.Reader
-	bad       func(string)
+	r       io.Reader
+	bad     func(string)
 	midLine bool // the last byte read was inside a line
 	once    sync.Once
 }

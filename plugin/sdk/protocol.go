@@ -94,7 +94,9 @@ type CallToolResult struct {
 }
 
 // Text is a result of one text block.
-func Text(s string) CallToolResult { return CallToolResult{Content: []Content{{Type: "text", Text: s}}} }
+func Text(s string) CallToolResult {
+	return CallToolResult{Content: []Content{{Type: "text", Text: s}}}
+}
 
 // TextOf joins a result's text blocks.
 func (r CallToolResult) TextOf() string {
