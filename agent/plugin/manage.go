@@ -77,5 +77,4 @@ func (c *Catalog) Forget(name string) error {
 	return c.save()
 }
 
-
 func (c *Catalog) save() error { return c.State.Save(c.home) }
