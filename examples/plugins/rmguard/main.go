@@ -39,4 +39,3 @@ func main() {
 	}
 	p.Main()
 }
-
