@@ -92,7 +92,7 @@ func pyPlugin(t *testing.T, root, name string, manifest map[string]any) string {
 	return dir
 }
 
-func writeJSON(t *testing.T, path string, v any) {
+func writeJSON(t testing.TB, path string, v any) {
 	t.Helper()
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -104,7 +104,7 @@ func writeJSON(t *testing.T, path string, v any) {
 }
 
 // enable records the user's consent for the plugin in dir, with settings.
-func enable(t *testing.T, home, name, dir string, settings map[string]any) {
+func enable(t testing.TB, home, name, dir string, settings map[string]any) {
 	t.Helper()
 	st, err := plugin.LoadState(home)
 	if err != nil {
@@ -127,9 +127,10 @@ type rig struct {
 	root string
 	a    *agent.Agent
 	rt   *plugin.Runtime
+	pipe agent.Pipeline
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)
@@ -139,10 +140,10 @@ func newRig(t *testing.T) *rig {
 	rt.Contribute(&cfg.Pipeline)
 	a := agent.New(cfg)
 	t.Cleanup(func() { a.Close(context.Background()) })
-	return &rig{srv: srv, home: home, root: root, a: a, rt: rt}
+	return &rig{srv: srv, home: home, root: root, a: a, rt: rt, pipe: cfg.Pipeline}
 }
 
-func (r *rig) session(t *testing.T, mode agent.Mode) (*agent.Session, *testHost) {
+func (r *rig) session(t testing.TB, mode agent.Mode) (*agent.Session, *testHost) {
 	t.Helper()
 	h := &testHost{Host: local.Host{Root: r.root}}
 	s, err := r.a.NewSession(context.Background(), agent.SessionOptions{Cwd: r.root, Host: h, Mode: mode})
