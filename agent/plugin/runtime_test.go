@@ -1,6 +1,7 @@
 package plugin_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -138,5 +139,56 @@ func TestFailingPlugins(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The file-edit hooks see every edit with the file's old content, before
+// it is written; a refusal keeps the file as it was. This is what an undo
+// plugin builds on.
+func TestFileEditHooks(t *testing.T) {
+	r := newRig(t)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "snap", map[string]any{"permissions": hookPerms})
+	enable(t, r.home, "snap", dir, map[string]any{"hooks": []string{"beforeFileEdit", "afterFileEdit", "turnEnd"}, "denyEdit": "frozen"})
+	os.WriteFile(filepath.Join(r.root, "a.txt"), []byte("old\n"), 0o644)
+	os.WriteFile(filepath.Join(r.root, "frozen.txt"), []byte("keep\n"), 0o644)
+	r.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"a.txt","content":"new\n"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"frozen.txt","content":"gone\n"}`}}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	s, _ := r.session(t, agent.ModeFullAuto)
+	prompt(t, s, "edit")
+	if b, _ := os.ReadFile(filepath.Join(r.root, "frozen.txt")); string(b) != "keep\n" {
+		t.Errorf("frozen.txt: %q", b)
+	}
+	if got := r.srv.Requests()[2].LastUserText(); !strings.Contains(got, "that file is frozen") {
+		t.Errorf("refusal: %q", got)
+	}
+	raw, _ := os.ReadFile(filepath.Join(r.home, "plugin-data", "snap", "calls.jsonl"))
+	var before []map[string]any
+	var methods []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var c struct {
+			Method string
+			Params map[string]any
+		}
+		json.Unmarshal([]byte(line), &c)
+		methods = append(methods, c.Method)
+		if c.Method == "hooks/beforeFileEdit" {
+			before = append(before, c.Params)
+		}
+	}
+	if len(before) != 2 || before[0]["before"] != "old\n" || before[0]["after"] != "new\n" || before[0]["exists"] != true {
+		t.Errorf("beforeFileEdit: %v", before)
+	}
+	// Observers are notifications: wait for them to be written.
+	deadline := time.Now().Add(5 * time.Second)
+	for !slices.Contains(methods, "hooks/turnEnd") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		methods = calls(t, r.home, "snap")
+	}
+	// The refused edit never reached the editor, so only one is observed.
+	if got := strings.Count(strings.Join(methods, " "), "hooks/afterFileEdit"); got != 1 || !slices.Contains(methods, "hooks/turnEnd") {
+		t.Errorf("observed: %v", methods)
 	}
 }

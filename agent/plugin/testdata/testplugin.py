@@ -89,6 +89,9 @@ def handle(method, params):
     if method == "hooks/afterToolCall":
         return after_tool_call(params)
     if method == "hooks/beforeFileEdit":
+        deny = config.get("denyEdit")
+        if deny and deny in params["path"]:
+            return {"allow": False, "reason": "that file is frozen"}
         return {"allow": True}
     if method == "shutdown":
         return {}
