@@ -285,7 +285,9 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 // (possibly through a wrapper that sets limits first).
 func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
 	t.Helper()
-	cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+	if cmd.Env == nil {
+		cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+	}
 	p := &tandemProcess{cmd: cmd, stderr: &testenv.SyncBuffer{}, ed: ed}
 	stdin, stdout := testenv.Start(t, cmd, p.stderr)
 	p.stdin = stdin
@@ -384,8 +386,9 @@ func (w *wireTap) Read(p []byte) (int, error) {
 			Method string `json:"method"`
 			Params struct {
 				Update struct {
-					Kind string `json:"sessionUpdate"`
-					ID   string `json:"toolCallId"`
+					Kind   string `json:"sessionUpdate"`
+					ID     string `json:"toolCallId"`
+					Status string `json:"status"`
 				} `json:"update"`
 				ToolCall struct {
 					ID string `json:"toolCallId"`
@@ -395,17 +398,22 @@ func (w *wireTap) Read(p []byte) (int, error) {
 		if json.Unmarshal(line, &msg) != nil {
 			continue
 		}
-		var entry string
-		switch {
-		case msg.Method == "session/update" && msg.Params.Update.ID != "":
-			entry = msg.Params.Update.Kind + ":" + msg.Params.Update.ID
+		// Entries: "<kind>:<id>", "permission:<id>", and "status:<status>:<id>"
+		// for every update that sets a status.
+		var entries []string
+		switch u := msg.Params.Update; {
+		case msg.Method == "session/update" && u.ID != "":
+			entries = append(entries, u.Kind+":"+u.ID)
+			if u.Status != "" {
+				entries = append(entries, "status:"+u.Status+":"+u.ID)
+			}
 		case msg.Method == "session/request_permission":
-			entry = "permission:" + msg.Params.ToolCall.ID
+			entries = append(entries, "permission:"+msg.Params.ToolCall.ID)
 		default:
 			continue
 		}
 		w.ed.mu.Lock()
-		w.ed.wire = append(w.ed.wire, entry)
+		w.ed.wire = append(w.ed.wire, entries...)
 		w.ed.mu.Unlock()
 	}
 	return n, err

@@ -79,7 +79,8 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 					Change:    protocol.TextDocumentSyncKindIncremental,
 					Save:      &protocol.SaveOptions{},
 				},
-				DocumentSymbolProvider: true,
+				DocumentSymbolProvider:  true,
+				WorkspaceSymbolProvider: true,
 				CodeActionProvider: protocol.CodeActionOptions{
 					CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.Refactor},
 				},

@@ -25,6 +25,11 @@ func TestLifecycle(t *testing.T) {
 	if got := caps["positionEncoding"]; got != "utf-16" {
 		t.Errorf("positionEncoding without an offer = %v, want utf-16", got)
 	}
+	for _, p := range []string{"documentSymbolProvider", "workspaceSymbolProvider"} {
+		if caps[p] != true {
+			t.Errorf("%s = %v, want true (the method is served)", p, caps[p])
+		}
+	}
 	sync := caps["textDocumentSync"].(map[string]any)
 	if sync["change"] != 2.0 || sync["openClose"] != true {
 		t.Errorf("textDocumentSync = %v, want incremental with open/close", sync)

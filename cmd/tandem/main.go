@@ -62,6 +62,7 @@ func commands() map[string]command {
 		"instructions": {"print the workspace instructions a new session would send", runInstructions},
 		"sessions":     {"list stored sessions", runSessions},
 		"plugin":       {"list, enable, disable, install, remove and pack plugins", runPlugin},
+		"login":        {"store a provider API key in $TANDEM_HOME/credentials.json (mode 0600)", runLogin},
 		"version":      {"print the version", runVersion},
 	}
 }
