@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 	"github.com/tandemhq/tandem/plugin/sdk"
 )
@@ -36,6 +38,9 @@ type instance struct {
 	end  context.CancelFunc
 	wg   sync.WaitGroup // the restart goroutine
 
+	mcp      *mcp.Manager // the plugin's MCP servers; nil when none
+	mcpTools mcpTools
+
 	// mu guards everything below.
 	mu        sync.Mutex
 	proc      *process
@@ -57,8 +62,44 @@ func (i *instance) budget() time.Duration {
 // start runs the process and initializes it for the session. A failure is
 // a fault like any other: logged, and retried with backoff.
 func (i *instance) start() {
+	if i.st.Manifest.Main == "" {
+		return
+	}
 	if err := i.launch(); err != nil {
 		i.fault(nil, err.Error())
+	}
+}
+
+// startMCP connects the plugin's MCP servers; their tools join the
+// session as they come up. It runs once per instance.
+func (i *instance) startMCP() {
+	dir, err := i.rt.folder(i.st.Plugin)
+	if err != nil {
+		i.log.Error("MCP servers not started", "err", err)
+		return
+	}
+	servers, err := MCPServers(i.st.Plugin, dir, i.rt.dataDir(i.name()))
+	if err != nil {
+		i.log.Error("some MCP servers skipped", "err", err)
+	}
+	if len(servers) == 0 {
+		return
+	}
+	i.mcp = mcp.Start(i.ctx, mcp.Options{
+		Root: i.sess.root, Servers: servers, Log: i.log, Version: i.rt.o.Version,
+		OnTools: func(add []tools.Tool, remove []string) {
+			i.mcpTools.update(add, remove)
+			i.sess.s.UpdateTools(add, remove)
+		},
+		OnNotice: func(msg string) { i.log.Warn(msg) },
+	})
+	// The session's first request should offer their tools: wait a little.
+	t := time.NewTimer(i.rt.o.StartTimeout)
+	defer t.Stop()
+	select {
+	case <-i.mcp.Ready():
+	case <-t.C:
+	case <-i.ctx.Done():
 	}
 }
 
@@ -207,6 +248,12 @@ func (i *instance) fault(p *process, why string) {
 func (i *instance) close(removeTools bool) {
 	i.end()
 	i.wg.Wait()
+	if i.mcp != nil {
+		i.mcp.Close()
+		if removeTools {
+			i.sess.s.UpdateTools(nil, i.mcpTools.all())
+		}
+	}
 	i.mu.Lock()
 	p, names := i.proc, i.toolNames
 	i.proc, i.up, i.toolNames, i.hooks = nil, false, nil, nil

@@ -94,6 +94,7 @@ func (ss *session) reconcile(first bool) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			in.startMCP()
 			in.start()
 		}()
 	}
@@ -103,7 +104,8 @@ func (ss *session) reconcile(first bool) {
 	}
 }
 
-// wanted lists the active plugins with code for this session's root.
+// wanted lists the active plugins with something to run for this
+// session's root: a process, or MCP servers.
 func (ss *session) wanted() []*Status {
 	found, probs := ss.r.Discover(ss.root)
 	for _, p := range probs {
@@ -116,7 +118,7 @@ func (ss *session) wanted() []*Status {
 	}
 	var out []*Status
 	for _, s := range Active(Resolve(found, st, ss.r.o.Version)) {
-		if s.Manifest.Main != "" {
+		if s.Manifest.Main != "" || len(s.Manifest.Contributes.MCPServers) > 0 || (s.Claude != nil && s.Claude.MCP != "") {
 			out = append(out, s)
 		}
 	}
