@@ -40,18 +40,20 @@ func TestExamplePlugins(t *testing.T) {
 	example(t, r.home, "wordcount")
 	os.WriteFile(filepath.Join(r.root, "a.txt"), []byte("one two\nthree\n"), 0o644)
 	os.Mkdir(filepath.Join(r.root, "build"), 0o755)
+	os.Symlink("/etc/hostname", filepath.Join(r.root, "sneaky")) // inside the grant, pointing out
 	outside := t.TempDir()
 	r.srv.Enqueue(
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"rm -rf ` + outside + `"}`}}},
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"rm -rf build && echo cleaned"}`}}},
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "plugin__wordcount__count_words", Args: `{"path":"a.txt"}`}}},
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "plugin__wordcount__count_words", Args: `{"path":"/etc/hostname"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "plugin__wordcount__count_words", Args: `{"path":"sneaky"}`}}},
 		llmtest.Reply{Text: []string{"done"}},
 	)
 	s, _ := r.session(t, agent.ModeFullAuto)
 	prompt(t, s, "tidy up")
 	reqs := r.srv.Requests()
-	if len(reqs) != 5 {
+	if len(reqs) != 6 {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	if !strings.Contains(reqs[0].System, "a recursive forced rm (rm -rf) outside it will be refused") {
@@ -69,7 +71,9 @@ func TestExamplePlugins(t *testing.T) {
 	if got := reqs[3].LastUserText(); got != "a.txt: 2 lines, 3 words, 14 bytes" {
 		t.Errorf("count_words: %q", got)
 	}
-	if got := reqs[4].LastUserText(); !strings.Contains(got, "outside the plugin's permissions.filesystem") {
-		t.Errorf("read outside the grant: %q", got)
+	for _, i := range []int{4, 5} {
+		if got := reqs[i].LastUserText(); !strings.Contains(got, "outside the plugin's permissions.filesystem") {
+			t.Errorf("read outside the grant: %q", got)
+		}
 	}
 }

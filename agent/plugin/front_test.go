@@ -185,6 +185,11 @@ func TestFrontEnableDisableLive(t *testing.T) {
 				t.Errorf("permission requests: %q", asked)
 			}
 			testenv.WaitNoProcess(t, mark, 5*time.Second)
+			// tandem ran with ANTHROPIC_API_KEY set; the plugin never saw it.
+			env, _ := os.ReadFile(filepath.Join(home, "plugin-data", "shout", "calls.jsonl"))
+			if !strings.Contains(string(env), `"TANDEM_PLUGIN_ROOT"`) || strings.Contains(string(env), "ANTHROPIC_API_KEY") {
+				t.Errorf("the plugin's environment: %s", env)
+			}
 		})
 	}
 }

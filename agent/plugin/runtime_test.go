@@ -192,3 +192,25 @@ func TestFileEditHooks(t *testing.T) {
 		t.Errorf("observed: %v", methods)
 	}
 }
+
+// beforeAsk refuses an edit before the user is asked.
+func TestBeforeAskDeny(t *testing.T) {
+	r := newRig(t)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "gate", map[string]any{"permissions": hookPerms})
+	enable(t, r.home, "gate", dir, map[string]any{"hooks": []string{"beforeAsk"}, "denyAsk": "not today"})
+	r.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"n.txt","content":"x"}`}}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	s, h := r.session(t, agent.ModeCode)
+	prompt(t, s, "write")
+	if len(h.asked) != 0 {
+		t.Errorf("the user was asked: %+v", h.asked)
+	}
+	if _, err := os.Stat(filepath.Join(r.root, "n.txt")); err == nil {
+		t.Error("the file was written")
+	}
+	if got := r.srv.Requests()[1].LastUserText(); !strings.Contains(got, "gate plugin refused it: not today") {
+		t.Errorf("result %q", got)
+	}
+}

@@ -40,6 +40,7 @@ def initialize(p):
     global config, data_dir
     config = p.get("config") or {}
     data_dir = p.get("dataDir") or data_dir
+    record("environment", sorted(os.environ))
     send({"method": "host/log", "params": {"level": "info", "message": "initialized for " + p["sessionId"]}})
     result = {"protocolVersion": "1", "hooks": config.get("hooks", []),
               "systemPrompt": bool(config.get("promptRule"))}
@@ -88,6 +89,10 @@ def handle(method, params):
         return before_tool_call(params)
     if method == "hooks/afterToolCall":
         return after_tool_call(params)
+    if method == "hooks/beforeAsk":
+        if config.get("denyAsk"):
+            return {"decision": "deny", "reason": config["denyAsk"]}
+        return {"decision": "ask"}
     if method == "hooks/beforeFileEdit":
         deny = config.get("denyEdit")
         if deny and deny in params["path"]:
