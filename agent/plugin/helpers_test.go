@@ -135,8 +135,10 @@ func newRig(t testing.TB) *rig {
 	home, root := t.TempDir(), t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)
 	srv := llmtest.NewServer(t)
-	rt := plugin.New(plugin.Options{Home: home, Environ: os.Environ(), Backoff: 50 * time.Millisecond, Poll: 50 * time.Millisecond})
-	cfg := agent.Config{Provider: anthropic.New(anthropic.Options{APIKey: "test", BaseURL: srv.URL}), Model: "m", Home: home}
+	provider := anthropic.New(anthropic.Options{APIKey: "test", BaseURL: srv.URL})
+	rt := plugin.New(plugin.Options{Home: home, Environ: os.Environ(), Backoff: 50 * time.Millisecond, Poll: 50 * time.Millisecond,
+		Provider: provider, Model: "m"})
+	cfg := agent.Config{Provider: provider, Model: "m", Home: home}
 	rt.Contribute(&cfg.Pipeline)
 	a := agent.New(cfg)
 	t.Cleanup(func() { a.Close(context.Background()) })

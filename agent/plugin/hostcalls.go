@@ -62,6 +62,7 @@ func (i *instance) hostMethods() jsonrpc.Methods {
 			}
 			return struct{}{}, os.WriteFile(path, []byte(p.Content), 0o600)
 		}),
+		sdk.HostModel: jsonrpc.Typed(i.model),
 		sdk.HostListFiles: jsonrpc.Typed(func(_ context.Context, p sdk.PathParams) (sdk.ListFilesResult, error) {
 			path, err := i.scoped(p.Path, false)
 			if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/llm"
 )
 
 // Options configure a Runtime.
@@ -22,6 +23,10 @@ type Options struct {
 	Version     string   // tandem's version, for tandemVersion ranges
 	Environ     []string // environment for plugin processes (secrets are removed)
 	Log         *slog.Logger
+	// Provider and Model answer host/model for plugins the user allowed
+	// to make model calls; nil: such calls are refused.
+	Provider llm.Provider
+	Model    string
 
 	StartTimeout time.Duration // to start and initialize a process; 0: 10s
 	MaxRestarts  int           // per plugin and session; 0: 3

@@ -16,14 +16,17 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/plugin"
 )
 
 // pluginRuntime is the plugin runtime of this process: plugins under
 // $TANDEM_HOME/plugins, <root>/.tandem/plugins and TANDEM_PLUGIN_DIRS.
-func (m *Main) pluginRuntime(home string, log *slog.Logger) *plugin.Runtime {
+func (m *Main) pluginRuntime(home string, log *slog.Logger, provider llm.Provider, model string) *plugin.Runtime {
 	return plugin.New(plugin.Options{
 		Home:        home,
+		Provider:    provider,
+		Model:       model,
 		Provisioned: plugin.ProvisionedDirs(m.Getenv("TANDEM_PLUGIN_DIRS")),
 		Version:     version,
 		Environ:     os.Environ(),
@@ -32,9 +35,10 @@ func (m *Main) pluginRuntime(home string, log *slog.Logger) *plugin.Runtime {
 }
 
 // pluginPipeline is the turn pipeline with the enabled plugins hooked in.
-func (m *Main) pluginPipeline(home string, log *slog.Logger) agent.Pipeline {
+// Plugins the user allowed to make model calls use provider.
+func (m *Main) pluginPipeline(home string, log *slog.Logger, provider llm.Provider, model string) agent.Pipeline {
 	var p agent.Pipeline
-	m.pluginRuntime(home, log).Contribute(&p)
+	m.pluginRuntime(home, log, provider, model).Contribute(&p)
 	return p
 }
 
@@ -67,7 +71,7 @@ func runPlugin(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	rt := m.pluginRuntime(home, m.logger())
+	rt := m.pluginRuntime(home, m.logger(), nil, "")
 	arg := func() (string, error) {
 		if len(pos) != 1 {
 			fs.Usage()

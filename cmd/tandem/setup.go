@@ -57,7 +57,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Windows:         newWindows(cfg, log),
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
-		Pipeline:        m.pluginPipeline(cfg.Home, log),
+		Pipeline:        m.pluginPipeline(cfg.Home, log, provider, cfg.Model),
 	})
 	log.Debug("configured", "config", cfg.String())
 	return a, nil

@@ -7,6 +7,7 @@ const (
 	HostReadFile  = "host/readFile"  // permissions.filesystem
 	HostWriteFile = "host/writeFile" // permissions.filesystem
 	HostListFiles = "host/listFiles" // permissions.filesystem
+	HostModel     = "host/model"     // permissions.ai and the user's AI consent
 )
 
 // CodeDenied is the JSON-RPC error code of a host call the plugin's
@@ -47,4 +48,28 @@ type ListFilesResult struct {
 type DirEntry struct {
 	Name string `json:"name"`
 	Dir  bool   `json:"dir,omitempty"`
+}
+
+// ModelParams ask the user's configured model for one answer (no tools).
+// Model is optional (the session's default); the plugin never sees a key.
+type ModelParams struct {
+	Model     string         `json:"model,omitempty"`
+	System    string         `json:"system,omitempty"`
+	Messages  []ModelMessage `json:"messages"`
+	MaxTokens int            `json:"maxTokens,omitempty"`
+}
+
+// ModelMessage is one turn of the conversation sent: role "user" or
+// "assistant", plain text.
+type ModelMessage struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
+// ModelResult is the model's answer and what it cost.
+type ModelResult struct {
+	Text         string `json:"text"`
+	StopReason   string `json:"stopReason"`
+	InputTokens  int    `json:"inputTokens"`
+	OutputTokens int    `json:"outputTokens"`
 }

@@ -68,6 +68,14 @@ func (h *Host) ListFiles(ctx context.Context, path string) ([]DirEntry, error) {
 	return r.Entries, err
 }
 
+// Model asks the user's model for an answer; it needs permissions.ai and
+// the user's consent to model calls billed to them.
+func (h *Host) Model(ctx context.Context, p ModelParams) (ModelResult, error) {
+	var r ModelResult
+	err := h.conn.Call(ctx, HostModel, p, &r)
+	return r, err
+}
+
 // Main serves p on stdin and stdout until tandem closes stdin or sends
 // shutdown, and exits the process. Diagnostics go to stderr.
 func (p *Plugin) Main() {

@@ -26,6 +26,20 @@ def record(method, params):
         f.write(json.dumps({"method": method, "params": params}) + "\n")
 
 
+next_id = [0]
+
+
+def call_host(method, params):
+    """A request to tandem; the answer is the next response on stdin."""
+    next_id[0] += 1
+    send({"id": "p%d" % next_id[0], "method": method, "params": params})
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg.get("id") == "p%d" % next_id[0] and "method" not in msg:
+            return msg
+    raise EOFError
+
+
 def misbehave(act):
     if act.get("sleepMs"):
         time.sleep(act["sleepMs"] / 1000)
@@ -84,6 +98,11 @@ def handle(method, params):
         return {"prompt": params["prompt"] + "\n\n" + config["promptRule"]}
     if method == "tools/call":
         text = (params.get("arguments") or {}).get("text", "")
+        if config.get("modelTool"):
+            answer = call_host("host/model", {"system": "Answer briefly.", "messages": [{"role": "user", "text": text}]})
+            if "error" in answer:
+                return {"content": [{"type": "text", "text": "refused: " + answer["error"]["message"]}], "isError": True}
+            return {"content": [{"type": "text", "text": "model said: " + answer["result"]["text"]}]}
         return {"content": [{"type": "text", "text": text.upper()}]}
     if method == "hooks/beforeToolCall":
         return before_tool_call(params)
