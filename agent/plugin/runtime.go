@@ -161,12 +161,23 @@ func (r *Runtime) folder(p *Plugin) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tmp := dir + ".tmp"
-	os.RemoveAll(tmp)
-	if err := os.CopyFS(tmp, sub); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return "", err
 	}
-	return dir, os.Rename(tmp, dir)
+	// Copied beside and renamed into place, so that two sessions starting
+	// it at once never see half a folder; the second rename loses.
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".extract-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.CopyFS(filepath.Join(tmp, "x"), sub); err != nil {
+		return "", err
+	}
+	if err := os.Rename(filepath.Join(tmp, "x"), dir); err != nil && !fileExists(filepath.Join(dir, ManifestFile)) {
+		return "", err
+	}
+	return dir, nil
 }
 
 // dataDir is a plugin's own persistent folder.

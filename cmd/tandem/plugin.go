@@ -18,6 +18,7 @@ import (
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/plugin"
+	"github.com/tandemhq/tandem/agent/plugin/bundled"
 )
 
 // pluginRuntime is the plugin runtime of this process: plugins under
@@ -25,6 +26,7 @@ import (
 func (m *Main) pluginRuntime(home string, log *slog.Logger, provider llm.Provider, model string) *plugin.Runtime {
 	return plugin.New(plugin.Options{
 		Home:        home,
+		Bundled:     bundled.FS,
 		Provider:    provider,
 		Model:       model,
 		Provisioned: plugin.ProvisionedDirs(m.Getenv("TANDEM_PLUGIN_DIRS")),
