@@ -264,3 +264,30 @@ func TestFrontHooks(t *testing.T) {
 		})
 	}
 }
+
+// Under `tandem acp` a plugin's process runs in the sandbox: it may write
+// its data folder but not the workspace.
+func TestFrontSandboxedPlugin(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	root, _ = filepath.EvalSymlinks(root)
+	srv := llmtest.NewServer(t)
+	dir := pyPlugin(t, filepath.Join(home, "plugins"), "boxed", nil)
+	data := filepath.Join(home, "plugin-data", "boxed")
+	enable(t, home, "boxed", dir, map[string]any{"tryWrite": []string{filepath.Join(data, "mine.txt"), filepath.Join(root, "evil.txt")}})
+	// The temp folder is writable to plugins; the workspace here is not in it.
+	tmp := filepath.Join(home, "tmp")
+	os.Mkdir(tmp, 0o700)
+	t.Setenv("TMPDIR", tmp)
+	f := startFront(t, "acp", home, root, srv)
+	sid := f.newSession(t, root, "code")
+	srv.Enqueue(llmtest.Reply{Text: []string{"hi"}})
+	f.prompt(t, sid, "hello")
+	got, _ := os.ReadFile(filepath.Join(data, "calls.jsonl"))
+	if !strings.Contains(string(got), `{"method": "wrote", "params": "`+filepath.Join(data, "mine.txt")) ||
+		!strings.Contains(string(got), `{"method": "refused", "params": "`+filepath.Join(root, "evil.txt")) {
+		t.Errorf("writes: %s", got)
+	}
+	if _, err := os.Stat(filepath.Join(root, "evil.txt")); err == nil {
+		t.Error("the plugin wrote into the workspace")
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/agent/sandbox"
 	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 	"github.com/tandemhq/tandem/plugin/sdk"
@@ -119,6 +120,7 @@ func (i *instance) launch() error {
 	}
 	proc, err := spawn(spawnSpec{
 		dir: dir, argv: argv, env: i.rt.pluginEnv(dir, data), stderr: i.logf, log: i.log,
+		policy: i.policy(data), helper: i.rt.o.Sandbox.Helper,
 		handler: i.hostMethods().Handle,
 		garbage: func(p *process, line string) {
 			i.fault(p, fmt.Sprintf("wrote something that is not a JSON message to stdout: %q", line))
@@ -171,6 +173,26 @@ func (i *instance) launch() error {
 	}
 	i.log.Info("started", "session", i.sess.id, "tools", len(added), "hooks", len(i.hooks))
 	return nil
+}
+
+// policy confines the plugin's process: it may write its data folder, the
+// temp folder and its permissions.filesystem folders, never the workspace
+// (its changes to the user's files go through tools and the editor), and
+// reach the network only with permissions.network.
+func (i *instance) policy(data string) sandbox.Policy {
+	s := i.rt.o.Sandbox
+	p := sandbox.PolicyFor(s, "")
+	if p.Mode == sandbox.ModeReadOnly {
+		p.Mode = sandbox.ModeWorkspaceWrite // read-only is about the workspace, which is not writable here anyway
+	}
+	p.Writable = append(p.Writable, data)
+	for _, g := range i.grants()[1:] {
+		if st, err := os.Stat(g); err == nil && st.IsDir() {
+			p.Writable = append(p.Writable, g)
+		}
+	}
+	p.NetworkDeny = p.NetworkDeny || len(i.st.Manifest.Permissions.Network) == 0
+	return p
 }
 
 // grantedHooks keeps the hooks the plugin implements and may run:

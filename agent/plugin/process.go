@@ -7,14 +7,16 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/tandemhq/tandem/agent/sandbox"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // maxMessage caps one message from or to a plugin process.
@@ -23,7 +25,7 @@ const maxMessage = 4 << 20
 // process is one running plugin process: its command and the JSON-RPC
 // connection over its stdio. Its owner is an instance.
 type process struct {
-	cmd  *exec.Cmd
+	cmd  *sandbox.Cmd
 	conn *jsonrpc.Conn
 	in   io.WriteCloser
 	// done is closed once the connection has ended and the process has
@@ -38,6 +40,8 @@ type process struct {
 type spawnSpec struct {
 	dir     string   // the plugin folder: the working directory
 	argv    []string // main, split
+	policy  sandbox.Policy
+	helper  string // the sandbox helper (tandem itself); "" runs it unconfined
 	env     []string
 	stderr  io.Writer // the plugin's log file
 	handler jsonrpc.Handler
@@ -55,12 +59,17 @@ func spawn(sp spawnSpec) (*process, error) {
 			name = filepath.Join(sp.dir, name)
 		}
 	}
-	cmd := exec.Command(name, sp.argv[1:]...)
+	words := []string{"exec", quote(name)}
+	for _, a := range sp.argv[1:] {
+		words = append(words, quote(a))
+	}
+	// Under the same sandbox as the commands tandem runs (its own process
+	// group, dying with tandem; Landlock where the kernel has it), with
+	// the plugin's own policy.
+	cmd := sandbox.Command(sp.policy, sp.helper, strings.Join(words, " "))
 	cmd.Dir = sp.dir
 	cmd.Env = sp.env
 	cmd.Stderr = sp.stderr
-	// Its own process group, so stopping it stops what it started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -166,6 +175,15 @@ func excerpt(b []byte) string {
 		b = b[:max]
 	}
 	return string(b)
+}
+
+// quote makes s one word for sh.
+func quote(s string) string {
+	q, err := syntax.Quote(s, syntax.LangPOSIX)
+	if err != nil {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return q
 }
 
 func fileExists(p string) bool {

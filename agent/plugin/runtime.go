@@ -13,6 +13,7 @@ import (
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/sandbox"
 )
 
 // Options configure a Runtime.
@@ -27,6 +28,10 @@ type Options struct {
 	// to make model calls; nil: such calls are refused.
 	Provider llm.Provider
 	Model    string
+	// Sandbox confines plugin processes as commands are confined (its
+	// Helper is tandem's own path); the zero value runs them unconfined in
+	// a process group of their own.
+	Sandbox sandbox.Settings
 
 	StartTimeout time.Duration // to start and initialize a process; 0: 10s
 	MaxRestarts  int           // per plugin and session; 0: 3
@@ -188,6 +193,11 @@ func (r *Runtime) dataDir(name string) string {
 // pluginEnv is the environment of a plugin process: tandem's, without
 // secrets (a plugin never sees an API key), plus where it lives.
 func (r *Runtime) pluginEnv(dir, data string) []string {
-	env := config.CommandEnv(r.o.Environ, nil)
+	var env []string
+	for _, kv := range config.CommandEnv(r.o.Environ, nil) {
+		if !strings.HasPrefix(kv, sandbox.SettingsEnv+"=") {
+			env = append(env, kv)
+		}
+	}
 	return append(env, "TANDEM_PLUGIN_ROOT="+dir, "TANDEM_PLUGIN_DATA="+data)
 }

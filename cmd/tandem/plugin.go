@@ -19,6 +19,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/plugin"
 	"github.com/tandemhq/tandem/agent/plugin/bundled"
+	"github.com/tandemhq/tandem/agent/sandbox"
 )
 
 // pluginRuntime is the plugin runtime of this process: plugins under
@@ -27,6 +28,7 @@ func (m *Main) pluginRuntime(home string, log *slog.Logger, provider llm.Provide
 	return plugin.New(plugin.Options{
 		Home:        home,
 		Bundled:     bundled.FS,
+		Sandbox:     sandbox.DecodeSettings(os.Getenv(sandbox.SettingsEnv)),
 		Provider:    provider,
 		Model:       model,
 		Provisioned: plugin.ProvisionedDirs(m.Getenv("TANDEM_PLUGIN_DIRS")),

@@ -55,6 +55,13 @@ def initialize(p):
     config = p.get("config") or {}
     data_dir = p.get("dataDir") or data_dir
     record("environment", sorted(os.environ))
+    for path in config.get("tryWrite", []):
+        try:
+            with open(path, "w") as f:
+                f.write("x")
+            record("wrote", path)
+        except OSError as e:
+            record("refused", path)
     send({"method": "host/log", "params": {"level": "info", "message": "initialized for " + p["sessionId"]}})
     result = {"protocolVersion": "1", "hooks": config.get("hooks", []),
               "systemPrompt": bool(config.get("promptRule"))}
