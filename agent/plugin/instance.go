@@ -191,7 +191,12 @@ func (i *instance) policy(data string) sandbox.Policy {
 			p.Writable = append(p.Writable, g)
 		}
 	}
-	p.NetworkDeny = p.NetworkDeny || len(i.st.Manifest.Permissions.Network) == 0
+	// Denying the network needs Landlock ABI 4; on older kernels a plugin
+	// keeps it rather than failing to start (the user's own "deny" still
+	// applies, and fails, as it does for commands).
+	if len(i.st.Manifest.Permissions.Network) == 0 && sandbox.LandlockABI() >= 4 {
+		p.NetworkDeny = true
+	}
 	return p
 }
 
