@@ -24,13 +24,14 @@ type session struct {
 	// reconcileMu makes reconciles run one at a time.
 	reconcileMu sync.Mutex
 
-	// mu guards insts, rev, closed, prompt and start.
+	// mu guards insts, rev, closed, prompt, start and model.
 	mu     sync.Mutex
 	insts  []*instance // in registration order
 	rev    int         // bumped whenever the set of instances changes
 	closed bool
 	prompt promptCache
 	start  time.Time // of the model request in flight, for its duration
+	model  string    // and its model
 }
 
 func newSession(r *Runtime, s *agent.Session) *session {

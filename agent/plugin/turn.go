@@ -51,7 +51,7 @@ func (r *Runtime) beforeRequest(ctx context.Context, e agent.RequestEvent) error
 	}
 	e.Request.System = ss.systemPrompt(ctx, e.Request.System)
 	ss.mu.Lock()
-	ss.start = time.Now()
+	ss.start, ss.model = time.Now(), e.Request.Model
 	ss.mu.Unlock()
 	ss.observe(ctx, sdk.HookModelRequestStart, sdk.ModelRequestStartParams{SessionID: e.SessionID,
 		Model: e.Request.Model, EstimatedInputTokens: e.Estimate, ContextWindow: e.Window})
@@ -64,7 +64,7 @@ func (r *Runtime) afterResponse(ctx context.Context, e agent.ResponseEvent) {
 		return
 	}
 	ss.mu.Lock()
-	took := time.Since(ss.start)
+	took, model := time.Since(ss.start), ss.model
 	ss.mu.Unlock()
 	var text strings.Builder
 	for _, p := range e.Response.Message.Content {
@@ -76,7 +76,7 @@ func (r *Runtime) afterResponse(ctx context.Context, e agent.ResponseEvent) {
 		ss.observe(ctx, sdk.HookAssistantMessage, sdk.MessageParams{SessionID: e.SessionID, Text: text.String()})
 	}
 	u := e.Response.Usage
-	ss.observe(ctx, sdk.HookModelRequestFinish, sdk.ModelRequestFinishParams{SessionID: e.SessionID,
+	ss.observe(ctx, sdk.HookModelRequestFinish, sdk.ModelRequestFinishParams{SessionID: e.SessionID, Model: model,
 		StopReason: string(e.Response.StopReason), InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens, DurationMs: took.Milliseconds()})
 }
