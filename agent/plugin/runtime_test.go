@@ -214,3 +214,37 @@ func TestBeforeAskDeny(t *testing.T) {
 		t.Errorf("result %q", got)
 	}
 }
+
+// The observing hooks arrive as notifications, in the turn's order.
+func TestObservers(t *testing.T) {
+	r := newRig(t)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "watch", map[string]any{"permissions": map[string]any{"events": true}})
+	observers := []string{"userMessage", "turnStart", "modelRequestStart", "assistantMessage", "modelRequestFinish", "turnEnd"}
+	enable(t, r.home, "watch", dir, map[string]any{"hooks": append([]string{"beforeToolCall"}, observers...)})
+	r.srv.Enqueue(llmtest.Reply{Text: []string{"hello there"}})
+	s, _ := r.session(t, agent.ModeCode)
+	prompt(t, s, "hi")
+	var got []string
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		got = calls(t, r.home, "watch")
+		if slices.Contains(got, "hooks/turnEnd") {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var want []string
+	for _, o := range observers {
+		want = append(want, "hooks/"+o)
+	}
+	// initialize (and what the test plugin notes of it), then the
+	// observers in order; beforeToolCall needs
+	// lifecycle, which events does not grant.
+	if len(got) < 2 || !slices.Equal(got[2:], want) {
+		t.Errorf("observed %v", got)
+	}
+	raw, _ := os.ReadFile(filepath.Join(r.home, "plugin-data", "watch", "calls.jsonl"))
+	if !strings.Contains(string(raw), `"text": "hello there"`) || !strings.Contains(string(raw), `"model": "m"`) {
+		t.Errorf("payloads: %s", raw)
+	}
+}
