@@ -12,6 +12,9 @@ import (
 // without waiting for their next turn.
 type stateWatch struct {
 	r *Runtime
+	// checkMu makes a check wait for one under way: a turn starting while
+	// the poller applies a change must see it applied.
+	checkMu sync.Mutex
 	// mu guards stopCh, done and stamp.
 	mu     sync.Mutex
 	stopCh chan struct{}
@@ -58,6 +61,8 @@ func (w *stateWatch) loop(stop, done chan struct{}) {
 // check reconciles every session when plugins.json changed since the
 // last look.
 func (w *stateWatch) check() {
+	w.checkMu.Lock()
+	defer w.checkMu.Unlock()
 	now := stateStamp(w.r.o.Home)
 	w.mu.Lock()
 	changed := now != w.stamp
