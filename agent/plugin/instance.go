@@ -13,9 +13,6 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/mcp"
-	"github.com/tandemhq/tandem/agent/sandbox"
-	"github.com/tandemhq/tandem/agent/tools"
-	"github.com/tandemhq/tandem/internal/jsonrpc"
 	"github.com/tandemhq/tandem/plugin/sdk"
 )
 
@@ -68,39 +65,6 @@ func (i *instance) start() {
 	}
 	if err := i.launch(); err != nil {
 		i.fault(nil, err.Error())
-	}
-}
-
-// startMCP connects the plugin's MCP servers; their tools join the
-// session as they come up. It runs once per instance.
-func (i *instance) startMCP() {
-	dir, err := i.rt.folder(i.st.Plugin)
-	if err != nil {
-		i.log.Error("MCP servers not started", "err", err)
-		return
-	}
-	servers, err := MCPServers(i.st.Plugin, dir, i.rt.dataDir(i.name()))
-	if err != nil {
-		i.log.Error("some MCP servers skipped", "err", err)
-	}
-	if len(servers) == 0 {
-		return
-	}
-	i.mcp = mcp.Start(i.ctx, mcp.Options{
-		Root: i.sess.root, Servers: servers, Log: i.log, Version: i.rt.o.Version,
-		OnTools: func(add []tools.Tool, remove []string) {
-			i.mcpTools.update(add, remove)
-			i.sess.s.UpdateTools(add, remove)
-		},
-		OnNotice: func(msg string) { i.log.Warn(msg) },
-	})
-	// The session's first request should offer their tools: wait a little.
-	t := time.NewTimer(i.rt.o.StartTimeout)
-	defer t.Stop()
-	select {
-	case <-i.mcp.Ready():
-	case <-t.C:
-	case <-i.ctx.Done():
 	}
 }
 
@@ -173,31 +137,6 @@ func (i *instance) launch() error {
 	}
 	i.log.Info("started", "session", i.sess.id, "tools", len(added), "hooks", len(i.hooks))
 	return nil
-}
-
-// policy confines the plugin's process: it may write its data folder, the
-// temp folder and its permissions.filesystem folders, never the workspace
-// (its changes to the user's files go through tools and the editor), and
-// reach the network only with permissions.network.
-func (i *instance) policy(data string) sandbox.Policy {
-	s := i.rt.o.Sandbox
-	p := sandbox.PolicyFor(s, "")
-	if p.Mode == sandbox.ModeReadOnly {
-		p.Mode = sandbox.ModeWorkspaceWrite // read-only is about the workspace, which is not writable here anyway
-	}
-	p.Writable = append(p.Writable, data)
-	for _, g := range i.grants()[1:] {
-		if st, err := os.Stat(g); err == nil && st.IsDir() {
-			p.Writable = append(p.Writable, g)
-		}
-	}
-	// Denying the network needs Landlock ABI 4; on older kernels a plugin
-	// keeps it rather than failing to start (the user's own "deny" still
-	// applies, and fails, as it does for commands).
-	if len(i.st.Manifest.Permissions.Network) == 0 && sandbox.LandlockABI() >= 4 {
-		p.NetworkDeny = true
-	}
-	return p
 }
 
 // grantedHooks keeps the hooks the plugin implements and may run:
@@ -292,72 +231,6 @@ func (i *instance) close(removeTools bool) {
 		p.close(time.Second)
 	}
 	i.logf.Close()
-}
-
-// current returns the process when the instance is up and implements
-// hook ("" for any call).
-func (i *instance) current(hook string) *process {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	if !i.up || (hook != "" && !i.hooks[hook]) {
-		return nil
-	}
-	return i.proc
-}
-
-// call makes one request to the plugin under budget (0: only ctx). Over
-// budget, the call is skipped and logged; too many in a row, or a dead
-// connection, is a fault. The error says what happened, for the log.
-func (i *instance) call(ctx context.Context, p *process, method string, budget time.Duration, params, result any) error {
-	if budget > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, budget)
-		defer cancel()
-	}
-	err := p.conn.Call(ctx, method, params, result)
-	if err == nil && p.bad.Load() {
-		// Nothing a process says after breaking the protocol is trusted.
-		return errGarbage
-	}
-	var rpcErr *jsonrpc.Error
-	switch {
-	case err == nil:
-		i.mu.Lock()
-		i.overruns = 0
-		i.mu.Unlock()
-		return nil
-	case errors.Is(err, context.DeadlineExceeded):
-		i.log.Warn("over its budget; skipped", "method", method, "budget", budget, "session", i.sess.id)
-		i.mu.Lock()
-		i.overruns++
-		hung := i.overruns >= hangAfter
-		i.mu.Unlock()
-		if hung {
-			i.fault(p, fmt.Sprintf("%d calls in a row ran over budget", hangAfter))
-		}
-	case ctx.Err() != nil:
-	case errors.As(err, &rpcErr):
-		i.log.Warn("answered with an error; skipped", "method", method, "err", err)
-	case errors.Is(err, jsonrpc.ErrClosed):
-		i.fault(p, "its connection closed")
-	default:
-		i.log.Warn("unusable answer; skipped", "method", method, "err", err)
-	}
-	return err
-}
-
-// notify sends an observing hook without waiting for the plugin (but not
-// longer than its budget for room in the outbox).
-func (i *instance) notify(ctx context.Context, hook string, params any) {
-	p := i.current(hook)
-	if p == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), i.budget())
-	defer cancel()
-	if err := p.conn.Notify(ctx, sdk.HookPrefix+hook, params); err != nil {
-		i.log.Warn("hook not delivered", "hook", hook, "err", err)
-	}
 }
 
 // settings and aiConsent read the user's choice for this plugin.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -79,4 +80,37 @@ func (t *mcpTools) all() []string {
 		out = append(out, n)
 	}
 	return out
+}
+
+// startMCP connects the plugin's MCP servers; their tools join the
+// session as they come up. It runs once per instance.
+func (i *instance) startMCP() {
+	dir, err := i.rt.folder(i.st.Plugin)
+	if err != nil {
+		i.log.Error("MCP servers not started", "err", err)
+		return
+	}
+	servers, err := MCPServers(i.st.Plugin, dir, i.rt.dataDir(i.name()))
+	if err != nil {
+		i.log.Error("some MCP servers skipped", "err", err)
+	}
+	if len(servers) == 0 {
+		return
+	}
+	i.mcp = mcp.Start(i.ctx, mcp.Options{
+		Root: i.sess.root, Servers: servers, Log: i.log, Version: i.rt.o.Version,
+		OnTools: func(add []tools.Tool, remove []string) {
+			i.mcpTools.update(add, remove)
+			i.sess.s.UpdateTools(add, remove)
+		},
+		OnNotice: func(msg string) { i.log.Warn(msg) },
+	})
+	// The session's first request should offer their tools: wait a little.
+	t := time.NewTimer(i.rt.o.StartTimeout)
+	defer t.Stop()
+	select {
+	case <-i.mcp.Ready():
+	case <-t.C:
+	case <-i.ctx.Done():
+	}
 }
