@@ -42,6 +42,9 @@ type Config struct {
 	// Model is the default model id; Models the ids offered to editors.
 	Model  string
 	Models []string
+	// Effort is the default thought level of reasoning models ("": the
+	// provider's own configuration).
+	Effort llm.Effort
 	// MaxTokens per model response (0: provider default).
 	MaxTokens int
 	// MaxTurnRequests caps model requests per prompt (0: 50).

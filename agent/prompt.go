@@ -95,6 +95,17 @@ func fileURIPath(uri string) (string, bool) {
 	return filepath.FromSlash(u.Path), true
 }
 
+// partTexts lists the text of parts (text blocks, files, resources).
+func partTexts(parts []llm.Part) []string {
+	var texts []string
+	for _, p := range parts {
+		if p.Type == llm.PartText {
+			texts = append(texts, p.Text)
+		}
+	}
+	return texts
+}
+
 // promptText joins the prompt's text blocks.
 func promptText(prompt []ContentBlock) string {
 	var b strings.Builder

@@ -66,6 +66,7 @@ type Session struct {
 type actorState struct {
 	mode      Mode
 	model     string
+	effort    llm.Effort // "" until chosen: the agent's default applies
 	title     string
 	lifecycle Lifecycle
 	outcome   Outcome
@@ -305,7 +306,7 @@ func (s *Session) shutdown() error {
 // after it ended).
 func (s *Session) meta() *store.Meta {
 	return &store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC(),
-		Mode: string(s.st.mode), Model: s.st.model, Title: s.st.title}
+		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title}
 }
 
 // saveMeta queues a rewrite of the sidecar; nothing in it needs reading

@@ -129,6 +129,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if err != nil {
 		return "", err
 	}
+	t.instr.tr.ClientSent(partTexts(parts))
 	first := len(t.history) == 0
 	if err := t.prepare(); err != nil {
 		if ctx.Err() != nil {
@@ -186,13 +187,18 @@ func stopReason(r llm.StopReason) StopReason {
 func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 	s, ctx := t.s, t.ctx
 	var (
-		mode  Mode
-		model string
+		mode   Mode
+		model  string
+		effort llm.Effort
 	)
-	s.read(func() { mode, model, t.catalog = s.st.mode, s.st.model, s.st.catalog.List() })
+	s.read(func() { mode, model, effort, t.catalog = s.st.mode, s.st.model, s.st.effort, s.st.catalog.List() })
 	t.mode = mode
+	if effort == "" {
+		effort = s.a.cfg.Effort
+	}
 	req := &llm.Request{
 		Model:     model,
+		Effort:    effort,
 		System:    s.systemPrompt(),
 		Messages:  t.history,
 		Tools:     toolSpecs(mode, t.catalog),
