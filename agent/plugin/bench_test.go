@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -77,5 +78,35 @@ func waitPlugins(t testing.TB, r *rig, n int) {
 			t.Fatalf("%d of %d plugins started", started, n)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// BenchmarkTurnSeamsNoPlugin measures what the runtime adds to one turn
+// of one request when no plugin is enabled: turn start (which looks at
+// plugins.json), before request (the cached system prompt), after
+// response and turn end.
+func BenchmarkTurnSeamsNoPlugin(b *testing.B) {
+	r := newRig(b)
+	s, _ := r.session(b, agent.ModeCode)
+	ctx := context.Background()
+	p := &r.pipe
+	req := &llm.Request{Model: "m", System: strings.Repeat("x", 4000)}
+	resp := &llm.Response{Message: llm.Text(llm.RoleAssistant, "ok")}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, f := range p.TurnStart {
+			f(ctx, agent.TurnStartEvent{SessionID: s.ID()})
+		}
+		for _, f := range p.BeforeRequest {
+			if err := f(ctx, agent.RequestEvent{SessionID: s.ID(), Request: req}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, f := range p.AfterResponse {
+			f(ctx, agent.ResponseEvent{SessionID: s.ID(), Response: resp})
+		}
+		for _, f := range p.TurnEnd {
+			f(ctx, agent.TurnEndEvent{SessionID: s.ID()})
+		}
 	}
 }
