@@ -118,13 +118,20 @@ func must(t *testing.T, err error) {
 // cli runs `tandem plugin ...` as the user would, in another process.
 func cli(t *testing.T, home string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(testenv.Tandem(t), append([]string{"plugin"}, args...)...)
-	cmd.Env = append(os.Environ(), "TANDEM_HOME="+home)
-	out, err := cmd.CombinedOutput()
+	out, err := cliErr(t, home, args...)
 	if err != nil {
 		t.Fatalf("tandem plugin %v: %v\n%s", args, err, out)
 	}
-	return string(out)
+	return out
+}
+
+func cliErr(t *testing.T, home string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(testenv.Tandem(t), append([]string{"plugin"}, args...)...)
+	cmd.Env = append(os.Environ(), "TANDEM_HOME="+home)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 // A plugin enabled and disabled with the CLI while a session is open:
