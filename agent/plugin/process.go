@@ -16,6 +16,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/sandbox"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
+	"github.com/tandemhq/tandem/plugin/sdk"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -127,7 +128,7 @@ func (p *process) close(grace time.Duration) {
 	default:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
-	_ = p.conn.Call(ctx, "shutdown", nil, nil)
+	_ = p.conn.Call(ctx, sdk.MethodShutdown, nil, nil)
 	cancel()
 	p.in.Close()
 	select {
