@@ -47,3 +47,28 @@ func TestCLI(t *testing.T) {
 		t.Errorf("removed but remembered: %s", b)
 	}
 }
+
+// Settings are shown with the schema's defaults and checked before they
+// are recorded.
+func TestCLISettings(t *testing.T) {
+	home, src := t.TempDir(), t.TempDir()
+	dir := filepath.Join(src, "conf")
+	os.MkdirAll(dir, 0o755)
+	writeJSON(t, filepath.Join(dir, "plugin.json"), map[string]any{"name": "conf", "version": "1.0.0",
+		"config": map[string]any{"type": "object", "properties": map[string]any{
+			"level": map[string]any{"type": "string", "enum": []string{"low", "high"}, "default": "low"},
+			"n":     map[string]any{"type": "integer"}}}})
+	cli(t, home, "install", dir)
+	if out := cli(t, home, "settings", "conf"); strings.TrimSpace(out) != `{"level":"low"}` {
+		t.Errorf("defaults: %s", out)
+	}
+	if out := cli(t, home, "settings", "conf", `{"n":2}`); strings.TrimSpace(out) != `{"level":"low","n":2}` {
+		t.Errorf("set: %s", out)
+	}
+	if out, err := cliErr(t, home, "settings", "conf", `{"level":"extreme"}`); err == nil {
+		t.Errorf("a value outside the schema was recorded: %s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "plugins.json")); !strings.Contains(string(b), `"n": 2`) || strings.Contains(string(b), "extreme") {
+		t.Errorf("plugins.json: %s", b)
+	}
+}

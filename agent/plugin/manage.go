@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"encoding/json"
 	"fmt"
 )
 
@@ -78,3 +79,24 @@ func (c *Catalog) Forget(name string) error {
 }
 
 func (c *Catalog) save() error { return c.State.Save(c.home) }
+
+// SetSettings validates settings against name's config schema and records
+// them; running sessions restart the plugin with them. It returns the
+// settings with the schema's defaults applied.
+func (c *Catalog) SetSettings(name string, settings json.RawMessage) (json.RawMessage, error) {
+	s, err := c.Find(name)
+	if err != nil {
+		return nil, err
+	}
+	full, err := s.Manifest.Settings(settings)
+	if err != nil {
+		return nil, err
+	}
+	ch := c.State.Plugins[name]
+	if ch == nil || ch.Dir != s.Dir {
+		ch = &Choice{Dir: s.Dir}
+	}
+	ch.Settings = settings
+	c.State.Plugins[name] = ch
+	return full, c.save()
+}

@@ -46,7 +46,7 @@ func (m *Main) pluginPipeline(home string, log *slog.Logger, provider llm.Provid
 	return p
 }
 
-const pluginUsage = `list | enable NAME [--allow-ai] | disable NAME | install SOURCE [--project] [--overwrite] | remove NAME | pack FOLDER [-o FILE]`
+const pluginUsage = `list | enable NAME [--allow-ai] | disable NAME | settings NAME [JSON] | install SOURCE [--project] [--overwrite] | remove NAME | pack FOLDER [-o FILE]`
 
 // runPlugin manages plugins: what is installed, the user's consent, and
 // installing, removing and packing plugin folders.
@@ -92,6 +92,12 @@ func runPlugin(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 		return m.pluginChoice(rt, root, verb, name, *allowAI)
+	case "settings":
+		if len(pos) < 1 || len(pos) > 2 {
+			fs.Usage()
+			return errUsage
+		}
+		return m.pluginSettings(rt, root, pos)
 	case "install":
 		src, err := arg()
 		if err != nil {
@@ -265,4 +271,31 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// pluginSettings prints a plugin's settings (with its schema's defaults),
+// or validates and records new ones.
+func (m *Main) pluginSettings(rt *plugin.Runtime, root string, pos []string) error {
+	cat, err := rt.Load(root)
+	if err != nil {
+		return err
+	}
+	var full json.RawMessage
+	if len(pos) == 2 {
+		full, err = cat.SetSettings(pos[0], json.RawMessage(pos[1]))
+	} else {
+		var s *plugin.Status
+		if s, err = cat.Find(pos[0]); err == nil {
+			var stored json.RawMessage
+			if s.Choice != nil && s.Choice.Dir == s.Dir {
+				stored = s.Choice.Settings
+			}
+			full, err = s.Manifest.Settings(stored)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(m.Stdout, string(full))
+	return nil
 }
