@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,37 +39,40 @@ func (i *instance) hostMethods() jsonrpc.Methods {
 			return struct{}{}, nil
 		}),
 		sdk.HostReadFile: jsonrpc.Typed(func(_ context.Context, p sdk.PathParams) (sdk.ReadFileResult, error) {
-			path, err := i.scoped(p.Path, false)
+			root, rel, err := i.scoped(p.Path, false)
 			if err != nil {
 				return sdk.ReadFileResult{}, err
 			}
-			st, err := os.Stat(path)
+			defer root.Close()
+			st, err := root.Stat(rel)
 			if err == nil && st.Size() > maxHostFile {
 				return sdk.ReadFileResult{}, fmt.Errorf("%s is larger than %d bytes", p.Path, maxHostFile)
 			}
-			b, err := os.ReadFile(path)
+			b, err := root.ReadFile(rel)
 			return sdk.ReadFileResult{Content: string(b)}, err
 		}),
 		sdk.HostWriteFile: jsonrpc.Typed(func(_ context.Context, p sdk.WriteFileParams) (struct{}, error) {
-			path, err := i.scoped(p.Path, true)
-			if err != nil {
-				return struct{}{}, err
-			}
 			if len(p.Content) > maxHostFile {
 				return struct{}{}, fmt.Errorf("content is larger than %d bytes", maxHostFile)
 			}
-			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			root, rel, err := i.scoped(p.Path, true)
+			if err != nil {
 				return struct{}{}, err
 			}
-			return struct{}{}, os.WriteFile(path, []byte(p.Content), 0o600)
+			defer root.Close()
+			if err := root.MkdirAll(filepath.Dir(rel), 0o700); err != nil {
+				return struct{}{}, err
+			}
+			return struct{}{}, root.WriteFile(rel, []byte(p.Content), 0o600)
 		}),
 		sdk.HostModel: jsonrpc.Typed(i.model),
 		sdk.HostListFiles: jsonrpc.Typed(func(_ context.Context, p sdk.PathParams) (sdk.ListFilesResult, error) {
-			path, err := i.scoped(p.Path, false)
+			root, rel, err := i.scoped(p.Path, false)
 			if err != nil {
 				return sdk.ListFilesResult{}, err
 			}
-			entries, err := os.ReadDir(path)
+			defer root.Close()
+			entries, err := fs.ReadDir(root.FS(), filepath.ToSlash(rel))
 			r := sdk.ListFilesResult{Entries: []sdk.DirEntry{}}
 			for _, e := range entries {
 				r.Entries = append(r.Entries, sdk.DirEntry{Name: e.Name(), Dir: e.IsDir()})
@@ -84,10 +88,12 @@ var errDenied = errors.New("denied")
 // session root) and allows it only inside the plugin's data folder or a
 // permissions.filesystem entry, after symlinks: a link inside a grant
 // pointing outside it is outside. A path to write may not exist yet; its
-// nearest existing parent is what is checked.
-func (i *instance) scoped(p string, write bool) (string, error) {
+// nearest existing parent is what is checked. The file is then reached
+// through an os.Root at the grant, so a link swapped in after the check
+// cannot lead out either. The caller closes the root.
+func (i *instance) scoped(p string, write bool) (*os.Root, string, error) {
 	if p == "" {
-		return "", jsonrpc.InvalidParams("path is empty")
+		return nil, "", jsonrpc.InvalidParams("path is empty")
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(i.sess.root, p)
@@ -95,18 +101,22 @@ func (i *instance) scoped(p string, write bool) (string, error) {
 	p = filepath.Clean(p)
 	real, err := realPath(p, write)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
 	for _, g := range i.grants() {
 		gr, err := filepath.EvalSymlinks(g)
 		if err != nil {
 			continue
 		}
-		if _, ok := pathx.Within(gr, real); ok {
-			return real, nil
+		if rel, ok := pathx.Within(gr, real); ok {
+			root, err := os.OpenRoot(gr)
+			if rel == "" {
+				rel = "."
+			}
+			return root, rel, err
 		}
 	}
-	return "", &jsonrpc.Error{Code: sdk.CodeDenied, Message: fmt.Sprintf("%v: %s is outside the plugin's permissions.filesystem", errDenied, p)}
+	return nil, "", &jsonrpc.Error{Code: sdk.CodeDenied, Message: fmt.Sprintf("%v: %s is outside the plugin's permissions.filesystem", errDenied, p)}
 }
 
 // grants are the folders a plugin may reach: its data folder, and each

@@ -248,3 +248,32 @@ func TestObservers(t *testing.T) {
 		t.Errorf("payloads: %s", raw)
 	}
 }
+
+// host/writeFile, host/listFiles and host/readFile reach the data folder
+// and the filesystem grants, and nothing else.
+func TestHostFiles(t *testing.T) {
+	r := newRig(t)
+	os.MkdirAll(filepath.Join(r.root, "granted"), 0o755)
+	os.WriteFile(filepath.Join(r.root, "granted", "x.txt"), []byte("shared"), 0o644)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "files", map[string]any{"permissions": map[string]any{"filesystem": []string{"granted"}}})
+	enable(t, r.home, "files", dir, map[string]any{"hostFiles": true})
+	r.srv.Enqueue(llmtest.Reply{Text: []string{"ok"}})
+	s, _ := r.session(t, agent.ModeCode)
+	prompt(t, s, "hi")
+	raw, _ := os.ReadFile(filepath.Join(r.home, "plugin-data", "files", "calls.jsonl"))
+	for _, want := range []string{
+		`{"method": "host/listFiles", "params": {"entries": [{"name": "a.txt"}]}}`,
+		`{"method": "host/readFile", "params": {"content": "shared"}}`,
+		`{"method": "host/writeFile", "params": {"error": -32001}}`,
+	} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("no %s in:\n%s", want, raw)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.home, "plugin-data", "files", "notes", "a.txt")); string(b) != "kept" {
+		t.Errorf("written: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(r.root, "outside.txt")); err == nil {
+		t.Error("wrote outside its grants")
+	}
+}

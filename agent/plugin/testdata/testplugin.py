@@ -50,6 +50,18 @@ def misbehave(act):
         sys.stdout.flush()
 
 
+def try_host_files():
+    """Writes, lists and reads through the host, inside and outside the grants."""
+    for method, params in [
+        ("host/writeFile", {"path": os.path.join(data_dir, "notes", "a.txt"), "content": "kept"}),
+        ("host/listFiles", {"path": os.path.join(data_dir, "notes")}),
+        ("host/readFile", {"path": "granted/x.txt"}),
+        ("host/writeFile", {"path": "outside.txt", "content": "no"}),
+    ]:
+        answer = call_host(method, params)
+        record(method, answer.get("result") or {"error": answer.get("error", {}).get("code")})
+
+
 def initialize(p):
     global config, data_dir
     config = p.get("config") or {}
@@ -63,6 +75,8 @@ def initialize(p):
         except OSError as e:
             record("refused", path)
     send({"method": "host/log", "params": {"level": "info", "message": "initialized for " + p["sessionId"]}})
+    if config.get("hostFiles"):
+        try_host_files()
     result = {"protocolVersion": "1", "hooks": config.get("hooks", []),
               "systemPrompt": bool(config.get("promptRule"))}
     if config.get("tool"):
