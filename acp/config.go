@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"slices"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -143,11 +142,8 @@ func (s *server) setMode(ss *session, id string) error {
 }
 
 func (s *server) setModel(ss *session, id string) error {
-	if id == "" {
-		return invalidParams("the model id is empty")
-	}
-	if known := s.agent.Models(); len(known) > 0 && !slices.Contains(known, id) && id != ss.sess.Model() {
-		return invalidParams("unknown model %q: the configured models are %v", id, known)
+	if err := s.agent.CheckModel(id); err != nil && (id == "" || id != ss.sess.Model()) {
+		return invalidParams("%v", err)
 	}
 	return toRequestError(ss.sess.SetModel(id))
 }

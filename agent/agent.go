@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"sync"
 
+	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/models"
@@ -45,12 +47,24 @@ type Config struct {
 	// Effort is the default thought level of reasoning models ("": the
 	// provider's own configuration).
 	Effort llm.Effort
+	// DiscoverModels, when set, asks the provider which models it serves;
+	// the agent calls it once, in the background, and offers the answer
+	// beside Models.
+	DiscoverModels func(context.Context) ([]string, error)
 	// MaxTokens per model response (0: provider default).
 	MaxTokens int
 	// MaxTurnRequests caps model requests per prompt (0: 50).
 	MaxTurnRequests int
 	// Home is $TANDEM_HOME (user-global instructions, index caches, logs).
 	Home string
+	// UserHome is the user's home directory, where ~/.claude and ~/.agents
+	// hold commands and skills kept for other agents. Empty: not read.
+	UserHome string
+	// CustomSources adds folders of commands and skills to a session's own
+	// (a plugin's, namespaced "<plugin>:"), after them in precedence. It is
+	// asked at session start and at every prompt, so what it returns may
+	// change between prompts. Nil: none.
+	CustomSources func(root string) []custom.Source
 	// Store persists sessions. Nil: sessions live in memory only.
 	Store *store.Store
 	// Indexes shares code indexes between sessions with the same root. May be nil.
@@ -68,6 +82,10 @@ type Config struct {
 	// Windows knows each model's context window. Nil: the built-in table,
 	// then models.DefaultContext.
 	Windows *models.Windows
+	// CompactAt is the share of a model's context window at which a
+	// session compacts its history before the next request (config.json
+	// "compactAt"); 0 means DefaultCompactAt.
+	CompactAt float64
 	// Pipeline holds contributors to the turn's seams, shared by every
 	// session; empty by default. See Pipeline.
 	Pipeline Pipeline
@@ -84,6 +102,14 @@ type Agent struct {
 	sessionsMu sync.Mutex
 	sessions   map[*Session]struct{}
 	closed     bool
+
+	modelsMu   sync.Mutex
+	discovered []string // model ids the provider listed (AddModels)
+
+	// stopBackground ends the agent's own goroutine (model discovery);
+	// backgroundDone closes when it has returned.
+	stopBackground context.CancelFunc
+	backgroundDone chan struct{}
 }
 
 // New returns an Agent serving cfg.
@@ -95,7 +121,11 @@ func New(cfg Config) *Agent {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Agent{cfg: cfg, log: log, est: new(models.Estimator), sessions: map[*Session]struct{}{}}
+	a := &Agent{cfg: cfg, log: log, est: new(models.Estimator), sessions: map[*Session]struct{}{}, backgroundDone: make(chan struct{})}
+	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
+	a.stopBackground = cancel
+	go a.discover(ctx)
+	return a
 }
 
 // SessionOptions configure a new or loaded session.

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -16,6 +17,13 @@ type slash struct {
 
 func (s *Session) commands() map[string]slash {
 	return map[string]slash{
+		"compact": {
+			description: "Summarise the conversation so far to free context",
+			hint:        "what the summary should keep (optional)",
+			run: func(t *turnRun, arg string) (StopReason, error) {
+				return t.compactCommand(arg)
+			},
+		},
 		"init": {
 			description: "Draft an AGENTS.md for this workspace",
 			run: func(t *turnRun, arg string) (StopReason, error) {
@@ -51,6 +59,7 @@ func (s *Session) commands() map[string]slash {
 				return StopEndTurn, nil
 			},
 		},
+		"permissions": permissionsCommand(),
 		"model": {
 			description: "Switch the model for this session",
 			hint:        "model id",
@@ -58,6 +67,10 @@ func (s *Session) commands() map[string]slash {
 				s := t.s
 				if arg == "" {
 					s.say(fmt.Sprintf("The model is %s. Offered: %s.", s.Model(), strings.Join(s.a.Models(), ", ")))
+					return StopEndTurn, nil
+				}
+				if err := s.a.CheckModel(arg); err != nil && arg != s.Model() {
+					s.say(err.Error() + ".")
 					return StopEndTurn, nil
 				}
 				if err := s.SetModel(arg); err != nil {
@@ -70,7 +83,9 @@ func (s *Session) commands() map[string]slash {
 	}
 }
 
-// Commands lists the slash commands the session offers, sorted by name.
+// Commands lists the slash commands the session offers, sorted by name:
+// the built-ins, custom commands and skills (session_custom.go) and MCP
+// prompts (session_mcpoffers.go).
 func (s *Session) Commands() []Command {
 	var out []Command
 	for name, c := range s.commands() {
@@ -80,6 +95,16 @@ func (s *Session) Commands() []Command {
 		}
 		out = append(out, cmd)
 	}
+	out = append(out, customCommands(s.customSet())...)
+	out = append(out, mcpCommands(s.mcpManagers())...)
+	// The first of a name is the one a prompt runs (a command file in a
+	// folder named mcp/ before a server's prompt); list only that one.
+	seen := map[string]bool{}
+	out = slices.DeleteFunc(out, func(c Command) bool {
+		dup := seen[c.Name]
+		seen[c.Name] = true
+		return dup
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }

@@ -66,7 +66,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		case recUsage:
 			s.restoreUsage(r.Data)
 		case recCompaction:
-			// Reserved for compaction; this tandem writes none yet.
+			s.restoreCompaction(r.Data, &instr)
 		case recUpdate:
 			var u Update
 			if err := json.Unmarshal(r.Data, &u); err != nil {
@@ -92,6 +92,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		a.log.Warn("session log: tool calls without a result were marked interrupted", "session", s.id, "calls", invented)
 	}
 	s.restoreInstructions(instr)
+	s.loadCustom()
 	l, err := a.cfg.Store.OpenLog(s.id)
 	if err != nil {
 		return nil, err

@@ -58,6 +58,10 @@ type Session struct {
 	closeOnce  sync.Once
 	closeErr   error
 
+	// skillIndex is the system prompt's skill list, fixed when the
+	// session starts (see session_custom.go).
+	skillIndex string
+
 	st actorState
 }
 
@@ -74,10 +78,12 @@ type actorState struct {
 	turn      *turnRun // non-nil while a turn runs
 
 	history []llm.Message
-	grants  policy.Rules    // remembered "always" answers, as rules
+	grants  policy.Rules    // "always" answers that could not be saved to a file
+	rules   rulesState      // the settings files' rules
 	catalog *tools.Registry // used from the actor only
 	extra   extraState
 	usage   usageState
+	custom  customState
 }
 
 // NewSession starts a session in o.Cwd.
@@ -91,6 +97,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 		s.id = store.NewID()
 	}
 	s.created = time.Now().UTC()
+	s.loadCustom()
 	if a.cfg.Store != nil {
 		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {
@@ -330,6 +337,3 @@ func (a *Agent) ListSessions(cwd string) ([]store.Meta, error) {
 	}
 	return metas, nil
 }
-
-// Models lists the model ids an editor may offer.
-func (a *Agent) Models() []string { return a.cfg.Models }

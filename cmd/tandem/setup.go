@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -51,18 +52,31 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Models:          cfg.Models,
 		MaxTokens:       cfg.MaxTokens,
 		Effort:          llm.Effort(cfg.ThoughtLevel),
+		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		Home:            cfg.Home,
+		UserHome:        m.userHome(),
 		Store:           st,
 		Instructions:    &instr,
 		RepoMapTokens:   mapTokens,
 		Windows:         newWindows(cfg, log),
+		CompactAt:       cfg.CompactAt,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 		Pipeline:        m.pluginPipeline(cfg.Home, log, provider, cfg.Model),
 	})
 	log.Debug("configured", "config", cfg.String())
 	return a, nil
+}
+
+// userHome is where ~/.claude and ~/.agents are: $HOME first, as for a
+// shell, then the account's home directory.
+func (m *Main) userHome() string {
+	if h := m.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
 }
 
 // closeAgent shuts a's sessions, MCP servers and indexes down when a
