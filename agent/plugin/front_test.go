@@ -298,3 +298,29 @@ func TestFrontSandboxedPlugin(t *testing.T) {
 		t.Error("the plugin wrote into the workspace")
 	}
 }
+
+// A Claude Code plugin folder, installed and enabled with the CLI: its
+// command runs through the real `tandem acp` and `tandem lsp`.
+func TestFrontClaudeCodePlugin(t *testing.T) {
+	for _, kind := range fronts {
+		t.Run(kind, func(t *testing.T) {
+			home, root, src := t.TempDir(), t.TempDir(), t.TempDir()
+			root, _ = filepath.EvalSymlinks(root)
+			cc := filepath.Join(src, "cc-tools")
+			os.MkdirAll(filepath.Join(cc, ".claude-plugin"), 0o755)
+			os.MkdirAll(filepath.Join(cc, "commands"), 0o755)
+			os.WriteFile(filepath.Join(cc, ".claude-plugin", "plugin.json"), []byte(`{"name":"cc-tools","version":"1.0.0"}`), 0o644)
+			os.WriteFile(filepath.Join(cc, "commands", "greet.md"), []byte("Say hello to $ARGUMENTS.\n"), 0o644)
+			cli(t, home, "install", cc)
+			cli(t, home, "enable", "cc-tools")
+			srv := llmtest.NewServer(t)
+			srv.Enqueue(llmtest.Reply{Text: []string{"hello"}})
+			f := startFront(t, kind, home, root, srv)
+			sid := f.newSession(t, root, "code")
+			f.prompt(t, sid, "/cc-tools:greet the team")
+			if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "Say hello to the team.") {
+				t.Errorf("command: %q", got)
+			}
+		})
+	}
+}

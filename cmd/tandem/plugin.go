@@ -38,12 +38,14 @@ func (m *Main) pluginRuntime(home string, log *slog.Logger, provider llm.Provide
 	})
 }
 
-// pluginPipeline is the turn pipeline with the enabled plugins hooked in.
-// Plugins the user allowed to make model calls use provider.
-func (m *Main) pluginPipeline(home string, log *slog.Logger, provider llm.Provider, model string) agent.Pipeline {
-	var p agent.Pipeline
-	m.pluginRuntime(home, log, provider, model).Contribute(&p)
-	return p
+// withPlugins wires the plugin runtime into cfg: its contributors on the
+// turn pipeline and its command and skill folders. Plugins the user
+// allowed to make model calls use cfg.Provider.
+func (m *Main) withPlugins(cfg agent.Config, log *slog.Logger) agent.Config {
+	rt := m.pluginRuntime(cfg.Home, log, cfg.Provider, cfg.Model)
+	rt.Contribute(&cfg.Pipeline)
+	cfg.CustomSources = rt.CustomSources
+	return cfg
 }
 
 const pluginUsage = `list | enable NAME [--allow-ai] | disable NAME | settings NAME [JSON] | install SOURCE [--project] [--overwrite] | remove NAME | pack FOLDER [-o FILE]`
