@@ -46,7 +46,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := agent.New(agent.Config{
+	a := agent.New(m.withPlugins(agent.Config{
 		Provider:        provider,
 		Model:           cfg.Model,
 		Models:          cfg.Models,
@@ -63,7 +63,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		CompactAt:       cfg.CompactAt,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
-	})
+	}, log))
 	log.Debug("configured", "config", cfg.String())
 	return a, nil
 }
