@@ -17,8 +17,10 @@ import (
 	"github.com/tandemhq/tandem/agent/sandbox"
 )
 
-// version is set at link time (-ldflags "-X main.version=...").
-var version = "dev"
+// version and commit are set at link time (-ldflags "-X main.version=v1.2.3
+// -X main.commit=$(git rev-parse HEAD)"); without them the commit comes from
+// the build's VCS stamp, when Go recorded one.
+var version, commit = "dev", ""
 
 func main() {
 	// First: as the sandbox helper this process only sets up and runs one
@@ -60,8 +62,9 @@ func commands() map[string]command {
 		"defs":         {"list code definitions of files or trees", runDefs},
 		"map":          {"print a tree's repository map: files ranked by references, with their key definitions", runMap},
 		"instructions": {"print the workspace instructions a new session would send", runInstructions},
-		"sessions":     {"list stored sessions", runSessions},
-		"version":      {"print the version", runVersion},
+		"sessions":     {"list, show, export, delete and prune stored sessions", runSessions},
+		"doctor":       {"check the setup and say how to fix what is wrong", runDoctor},
+		"version":      {"print the version and commit", runVersion},
 	}
 }
 
@@ -71,6 +74,10 @@ var errUsage = errors.New("usage")
 // Run executes one subcommand and returns the process exit code.
 func (m *Main) Run(ctx context.Context, args []string) int {
 	cmds := commands()
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		fmt.Fprintln(m.Stdout, versionString())
+		return 0
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		m.usage(cmds)
 		if len(args) == 0 {
@@ -120,24 +127,4 @@ func (m *Main) usage(cmds map[string]command) {
 		fmt.Fprintf(m.Stderr, "  %-13s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(m.Stderr, "\nRun 'tandem <command> --help' for a command's flags.")
-}
-
-// flags returns a FlagSet that prints its usage to m.Stderr.
-func (m *Main) flags(name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet("tandem "+name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(m.Stderr, "usage: tandem %s %s\n", name, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-func runVersion(ctx context.Context, m *Main, args []string) error {
-	fs := m.flags("version", "")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stdout, "tandem %s\n", version)
-	return nil
 }

@@ -74,7 +74,8 @@ func TestRunEditsWithYes(t *testing.T) {
 }
 
 // Without a terminal and without --yes, the host cannot ask: the policy
-// refuses the write and the model is told why.
+// refuses the write, the model is told why, and the exit code says a
+// permission went unanswered.
 func TestRunDeniesWithoutTerminal(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	home, work := t.TempDir(), t.TempDir()
@@ -83,7 +84,7 @@ func TestRunDeniesWithoutTerminal(t *testing.T) {
 		llmtest.Reply{Text: []string{"ok"}},
 	)
 	_, errOut, code := tandem(t, srv, home, "", "run", "--cwd", work, "write x")
-	if code != 0 {
+	if code != exitCannotAsk {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if !strings.Contains(errOut, "--yes") || !strings.Contains(errOut, "cannot show permission prompts") {

@@ -19,7 +19,11 @@ import (
 // and $TANDEM_HOME/config.json. A missing model configuration is not an
 // error here: tandem serves what needs no model, and a prompt then fails
 // with a message naming the variables to set.
-func (m *Main) newAgent() (*agent.Agent, error) {
+func (m *Main) newAgent() (*agent.Agent, error) { return m.newAgentWith(nil) }
+
+// newAgentWith is newAgent with a last say over the agent's configuration
+// (a subcommand's flags, its pipeline contributors). edit may be nil.
+func (m *Main) newAgentWith(edit func(*agent.Config)) (*agent.Agent, error) {
 	cfg, err := config.Load(m.Getenv)
 	if err != nil {
 		return nil, err
@@ -41,7 +45,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := agent.New(agent.Config{
+	ac := agent.Config{
 		Provider:        provider,
 		Model:           cfg.Model,
 		Models:          cfg.Models,
@@ -54,7 +58,11 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Windows:         newWindows(cfg, log),
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
-	})
+	}
+	if edit != nil {
+		edit(&ac)
+	}
+	a := agent.New(ac)
 	log.Debug("configured", "config", cfg.String())
 	return a, nil
 }
