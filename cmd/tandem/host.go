@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -101,7 +102,7 @@ func (h *cliHost) showRequest(w io.Writer, req agent.PermissionRequest) {
 			if c.OldText != nil {
 				fe.Old = *c.OldText
 			}
-			for _, l := range st.diff(edits.Unified(c.Path, fe)) {
+			for _, l := range st.diff(edits.Unified(h.shownPath(c.Path), fe)) {
 				fmt.Fprintln(w, l)
 			}
 			h.mu.Lock()
@@ -160,7 +161,19 @@ func (h *cliHost) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resul
 	h.mu.Unlock()
 	r, err := lh.ApplyEdit(ctx, fe)
 	if err == nil && r.Applied && !(ok && shown == fe.New) {
-		h.out.edited(fe)
+		h.out.edited(h.shownPath(fe.Path), fe)
 	}
 	return r, err
+}
+
+// shownPath is path as the user reads it: relative to the session root
+// when inside it.
+func (h *cliHost) shownPath(path string) string {
+	h.mu.Lock()
+	root := h.Root
+	h.mu.Unlock()
+	if rel, err := filepath.Rel(root, path); err == nil && root != "" && filepath.IsLocal(rel) {
+		return rel
+	}
+	return path
 }

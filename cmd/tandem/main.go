@@ -33,6 +33,9 @@ func main() {
 		configureSandbox(os.Getenv, os.Stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first Ctrl-C cancels (the turn, the server); once it has, the
+	// default handling is back, so a second one quits at once.
+	go func() { <-ctx.Done(); stop() }()
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 	code := m.Run(ctx, os.Args[1:])
 	stop()

@@ -12,7 +12,7 @@ type output interface {
 	start(s *agent.Session)
 	send(u agent.Update)
 	// edited reports an edit applied without a prompt having shown it.
-	edited(fe edits.FileEdit)
+	edited(path string, fe edits.FileEdit)
 	// permission reports how a question was settled: "allowed",
 	// "rejected" or "cannot_ask", and by whom ("user", "--yes", "--allow").
 	permission(req agent.PermissionRequest, outcome, by string)

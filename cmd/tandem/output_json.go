@@ -128,7 +128,7 @@ func (o *jsonOutput) send(u agent.Update) {
 	}
 }
 
-func (o *jsonOutput) edited(edits.FileEdit) {}
+func (o *jsonOutput) edited(string, edits.FileEdit) {}
 
 func (o *jsonOutput) permission(req agent.PermissionRequest, outcome, by string) {
 	if !o.stream {

@@ -133,8 +133,8 @@ func (o *textOutput) showPlan(plan []agent.PlanEntry) {
 	o.scr.println(lines...)
 }
 
-func (o *textOutput) edited(fe edits.FileEdit) {
-	if d := edits.Unified(fe.Path, fe); d != "" {
+func (o *textOutput) edited(path string, fe edits.FileEdit) {
+	if d := edits.Unified(path, fe); d != "" {
 		o.scr.println(o.scr.style.diff(d)...)
 	}
 }
