@@ -80,6 +80,11 @@ func (o *textOutput) toolUpdate(t *agent.ToolCall) {
 	if c.kind == tools.KindExecute && text != "" && t.Status != agent.ToolCompleted && t.Status != agent.ToolFailed {
 		c.output = text
 	}
+	if c.kind == tools.KindExecute && text != "" && (t.Status == agent.ToolCompleted || t.Status == agent.ToolFailed) {
+		// The result leads with how the command ended; the status line
+		// (and a failure's reason) says that already.
+		_, c.output, _ = strings.Cut(text, "\n")
+	}
 	c2 := *c
 	o.mu.Unlock()
 

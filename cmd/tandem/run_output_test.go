@@ -144,3 +144,28 @@ func validateEvent(line []byte) (string, error) {
 	}
 	return typ, nil
 }
+
+// Text output shows a command's last lines under its status line and the
+// plan as a checklist, once per change.
+func TestRunTextShowsCommandTailAndPlan(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home, work := t.TempDir(), t.TempDir()
+	plan := `{"plan":[{"content":"look","status":"completed"},{"content":"fix","status":"in_progress"},{"content":"test","status":"pending"}]}`
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "update_plan", Args: plan}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "update_plan", Args: plan}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"seq 1 9"}`}}},
+		llmtest.Reply{Text: []string{"ok"}},
+	)
+	_, errOut, code := tandem(t, srv, home, "", "run", "--cwd", work, "--yes", "go")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "Plan:\n  [x] look\n  [~] fix\n  [ ] test\n"
+	if strings.Count(errOut, want) != 1 {
+		t.Errorf("want the plan once as a checklist:\n%s", errOut)
+	}
+	if !strings.Contains(errOut, "✓ Run `seq 1 9`\n  │ 5\n  │ 6\n  │ 7\n  │ 8\n  │ 9\n") || strings.Contains(errOut, "│ 4") {
+		t.Errorf("want the command's last five lines under its status:\n%s", errOut)
+	}
+}
