@@ -7,16 +7,18 @@ import (
 	"github.com/tandemhq/tandem/agent/llm/openai"
 )
 
-// newProvider builds the configured provider, or nil when none is configured.
-func newProvider(cfg config.Config) (llm.Provider, error) {
+// newProvider builds the configured provider, or nil when none is
+// configured. t carries the HTTP client and retry policy (the zero value is
+// the default).
+func newProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 	switch cfg.Provider {
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
 			return nil, nil
 		}
-		return anthropic.New(anthropic.Options{APIKey: cfg.AnthropicKey, BaseURL: cfg.AnthropicBaseURL}), nil
+		return anthropic.New(anthropic.Options{Transport: t, APIKey: cfg.AnthropicKey, BaseURL: cfg.AnthropicBaseURL}), nil
 	case "openai":
-		return openai.New(openai.Options{APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
+		return openai.New(openai.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
 	}
 	return nil, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
 )
 
@@ -103,6 +104,8 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 			c.MaxTurnRequests = o.maxTurns
 		}
 		c.Pipeline.BeforeAsk = append(c.Pipeline.BeforeAsk, h.preapprove)
+	}, func(msg string) {
+		out.screen().println(out.screen().style.dim("↻ " + msg))
 	})
 	if err != nil {
 		return err
@@ -121,6 +124,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	reason, err := s.Prompt(context.WithoutCancel(ctx), []agent.ContentBlock{{Type: "text", Text: text}})
 	turn, _ := s.Usage()
 	code, err := runOutcome(reason, err, h.cannotAsk(), o.maxTurns)
+	err = m.explain(ctx, err)
 	out.finish(runResult{session: s, reason: reason, usage: turn, err: err, code: code})
 	if code == 0 {
 		return nil
@@ -166,7 +170,7 @@ func (m *Main) openSession(ctx context.Context, a *agent.Agent, o runOptions, di
 func runOutcome(reason agent.StopReason, err error, cannotAsk bool, maxTurns int) (int, error) {
 	switch {
 	case err != nil:
-		return exitError, explain(err)
+		return exitError, err
 	case reason == agent.StopCancelled:
 		return exitCancelled, errors.New("cancelled")
 	case reason == agent.StopMaxTurnRequests && maxTurns > 0:
@@ -180,11 +184,16 @@ func runOutcome(reason agent.StopReason, err error, cannotAsk bool, maxTurns int
 }
 
 // explain adds what to do to a provider error the message alone leaves
-// open; the provider's own words stay first.
-func explain(err error) error {
+// open: a 404 names the models the provider offers. The provider's own
+// words stay first.
+func (m *Main) explain(ctx context.Context, err error) error {
 	var pe *llm.Error
-	if errors.As(err, &pe) && pe.Status == 404 {
-		return fmt.Errorf("%w (is the model id right? set it with --model or TANDEM_MODEL; tandem doctor --online checks it)", err)
+	if !errors.As(err, &pe) || pe.Status != 404 {
+		return err
 	}
-	return err
+	hint := "; set the model with --model or TANDEM_MODEL"
+	if cfg, cerr := config.Load(m.Getenv); cerr == nil {
+		hint = modelsHint(context.WithoutCancel(ctx), cfg) + hint
+	}
+	return fmt.Errorf("%w%s", err, hint)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -19,17 +20,20 @@ import (
 // and $TANDEM_HOME/config.json. A missing model configuration is not an
 // error here: tandem serves what needs no model, and a prompt then fails
 // with a message naming the variables to set.
-func (m *Main) newAgent() (*agent.Agent, error) { return m.newAgentWith(nil) }
+func (m *Main) newAgent() (*agent.Agent, error) { return m.newAgentWith(nil, nil) }
 
 // newAgentWith is newAgent with a last say over the agent's configuration
-// (a subcommand's flags, its pipeline contributors). edit may be nil.
-func (m *Main) newAgentWith(edit func(*agent.Config)) (*agent.Agent, error) {
+// (a subcommand's flags, its pipeline contributors) and a place to tell the
+// user about retries of model requests (nil: the log). Both may be nil.
+func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*agent.Agent, error) {
 	cfg, err := config.Load(m.Getenv)
 	if err != nil {
 		return nil, err
 	}
 	log := m.logger()
-	provider, err := newProvider(cfg)
+	m.warnUnknownKeys(cfg.Home)
+	obs := &observedTransport{log: log, notice: notice}
+	provider, err := newProvider(cfg, obs.transport())
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +63,7 @@ func (m *Main) newAgentWith(edit func(*agent.Config)) (*agent.Agent, error) {
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 	}
+	debugPipeline(&ac.Pipeline, log)
 	if edit != nil {
 		edit(&ac)
 	}
@@ -90,4 +95,17 @@ func (m *Main) logger() *slog.Logger {
 		level = slog.LevelError
 	}
 	return slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// warnUnknownKeys says once, on stderr, which config.json keys tandem does
+// not know: a typo in a key would otherwise change nothing and say nothing.
+func (m *Main) warnUnknownKeys(home string) {
+	path := filepath.Join(home, "config.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	for _, msg := range unknownConfigKeys(b) {
+		fmt.Fprintf(m.Stderr, "tandem: %s: %s; it is ignored (tandem doctor checks the setup)\n", path, msg)
+	}
 }
