@@ -161,3 +161,20 @@ func TestUnknownKeyWarnedOnStart(t *testing.T) {
 		t.Errorf("exit %d, want the warning once: %q", code, errOut)
 	}
 }
+
+// The servers editors start keep their log in $TANDEM_HOME/logs as well.
+func TestServerLogFile(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"modle":"x"}`), 0o644)
+	cmd := exec.Command(testenv.Tandem(t), "acp")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TANDEM_HOME=" + home}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil { // stdin is empty: the server ends at once
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(home, "logs", "acp.log"))
+	if err != nil || !strings.Contains(string(b), `"modle" is not a config key`) || !strings.Contains(errb.String(), `"modle"`) {
+		t.Errorf("log file %q (%v), stderr %q", b, err, errb.String())
+	}
+}

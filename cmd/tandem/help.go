@@ -77,6 +77,8 @@ func (m *Main) flags(name, usage string) *flag.FlagSet {
 		if hasFlags(fs) {
 			fmt.Fprintln(m.Stderr, "\nflags:")
 			fs.PrintDefaults()
+		} else {
+			fmt.Fprintln(m.Stderr, "\nflags: none")
 		}
 		if len(h.examples) > 0 {
 			fmt.Fprintf(m.Stderr, "\nexamples:\n  %s\n", strings.Join(h.examples, "\n  "))

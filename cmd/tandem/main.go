@@ -37,8 +37,17 @@ func main() {
 	// default handling is back, so a second one quits at once.
 	go func() { <-ctx.Done(); stop() }()
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+	var logFile *os.File
+	if len(os.Args) > 1 && (os.Args[1] == "acp" || os.Args[1] == "lsp") {
+		if logFile = openLogFile(os.Getenv, os.Args[1], os.Stderr); logFile != nil {
+			m.LogFile = logFile
+		}
+	}
 	code := m.Run(ctx, os.Args[1:])
 	stop()
+	if logFile != nil {
+		logFile.Close()
+	}
 	os.Exit(code)
 }
 
@@ -49,6 +58,9 @@ type Main struct {
 	Stdout io.Writer // the protocol channel for acp and lsp
 	Stderr io.Writer // logs and human messages
 	Getenv func(string) string
+	// LogFile, when set, gets a copy of every log line
+	// ($TANDEM_HOME/logs/acp.log for the servers editors start).
+	LogFile io.Writer
 }
 
 // command is one subcommand.
@@ -81,12 +93,15 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		fmt.Fprintln(m.Stdout, versionString())
 		return 0
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1 {
 		m.usage(cmds)
 		if len(args) == 0 {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "help" && len(args) > 1 {
+		args = []string{args[1], "--help"} // tandem help run
 	}
 	c, ok := cmds[args[0]]
 	if !ok {

@@ -122,15 +122,24 @@ func TestRunFailures(t *testing.T) {
 
 func TestVersionAndHelp(t *testing.T) {
 	home := t.TempDir()
-	out, _, code := tandem(t, nil, home, "", "version")
-	if code != 0 || !strings.HasPrefix(out, "tandem ") {
-		t.Errorf("version: %d %q", code, out)
-	}
-	for _, sub := range []string{"acp", "lsp", "run", "defs", "instructions", "sessions", "version"} {
-		_, errOut, code := tandem(t, nil, home, "", sub, "--help")
-		if code != 0 || !strings.Contains(errOut, "usage: tandem "+sub) {
-			t.Errorf("%s --help: exit %d, %q", sub, code, errOut)
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, _, code := tandem(t, nil, home, "", args...)
+		if code != 0 || !strings.HasPrefix(out, "tandem ") {
+			t.Errorf("%v: %d %q", args, code, out)
 		}
+	}
+	// Every subcommand explains itself: usage, what it does, its flags and
+	// an example.
+	for _, name := range []string{"acp", "lsp", "run", "defs", "map", "instructions", "sessions", "doctor", "version"} {
+		_, errOut, code := tandem(t, nil, home, "", name, "--help")
+		h := helpFor(name)
+		if code != 0 || !strings.Contains(errOut, "usage: tandem "+name) || h.about == "" || !strings.Contains(errOut, h.about) ||
+			!strings.Contains(errOut, "\nflags:") || len(h.examples) == 0 || !strings.Contains(errOut, "examples:\n  "+h.examples[0]) {
+			t.Errorf("%s --help: exit %d, %q", name, code, errOut)
+		}
+	}
+	if _, errOut, code := tandem(t, nil, home, "", "help", "run"); code != 0 || !strings.Contains(errOut, "-output-format") {
+		t.Errorf("help run: exit %d, %q", code, errOut)
 	}
 	_, errOut, code := tandem(t, nil, home, "", "frobnicate")
 	if code != 2 || !strings.Contains(errOut, "unknown command") {

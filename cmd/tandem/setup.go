@@ -94,10 +94,10 @@ func (m *Main) logger() *slog.Logger {
 	case "error":
 		level = slog.LevelError
 	}
-	return slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(slog.NewTextHandler(m.logWriter(), &slog.HandlerOptions{Level: level}))
 }
 
-// warnUnknownKeys says once, on stderr, which config.json keys tandem does
+// warnUnknownKeys says once, on stderr and in the log file, which config.json keys tandem does
 // not know: a typo in a key would otherwise change nothing and say nothing.
 func (m *Main) warnUnknownKeys(home string) {
 	path := filepath.Join(home, "config.json")
@@ -106,6 +106,6 @@ func (m *Main) warnUnknownKeys(home string) {
 		return
 	}
 	for _, msg := range unknownConfigKeys(b) {
-		fmt.Fprintf(m.Stderr, "tandem: %s: %s; it is ignored (tandem doctor checks the setup)\n", path, msg)
+		fmt.Fprintf(m.logWriter(), "tandem: %s: %s; it is ignored (tandem doctor checks the setup)\n", path, msg)
 	}
 }
