@@ -37,6 +37,14 @@ func helpFor(name string) helpText {
 				"tandem run --continue now add a test for it",
 				"tandem run --output-format stream-json --allow 'run_command(go test:*)' fix the failing test",
 			}}
+	case "chat":
+		return helpText{"Talk with the agent in a directory, turn after turn, in one session: the same agent\n" +
+			"the editors host. Lines are edited in place, ↑/↓ recall earlier messages, a line ending\n" +
+			"in \\ continues on the next, pasted text stays one message. Tab completes slash\n" +
+			"commands: /mode, /model, /init, /instructions and the others the session offers, and\n" +
+			"/sessions, /help, /exit. Ctrl-C cancels a turn (twice quits); Ctrl-D leaves.\n" +
+			"`tandem` alone on a terminal opens it too.",
+			[]string{"tandem", "tandem chat --mode auto-edit", "tandem chat --continue"}}
 	case "defs":
 		return helpText{"List the code definitions (functions, types, methods...) tree-sitter finds.",
 			[]string{"tandem defs main.go", "tandem defs --json ./agent"}}

@@ -20,7 +20,7 @@ import (
 type cliHost struct {
 	local.Host
 	out   output
-	in    *lineReader // nil without a terminal on stdin
+	in    *keyboard // nil without a terminal on stdin
 	yes   bool
 	allow []ruleSpec
 

@@ -29,10 +29,19 @@ func main() {
 	if err := notDumpable(); err != nil {
 		fmt.Fprintf(os.Stderr, "tandem: cannot mark the process non-dumpable: %v\n", err)
 	}
-	if len(os.Args) > 1 && (os.Args[1] == "acp" || os.Args[1] == "lsp" || os.Args[1] == "run") {
+	sub := "chat" // what `tandem` alone opens on a terminal
+	if len(os.Args) > 1 {
+		sub = os.Args[1]
+	}
+	switch sub {
+	case "acp", "lsp", "run", "chat":
 		configureSandbox(os.Getenv, os.Stderr)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	signals := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if sub == "chat" {
+		signals = signals[1:] // the conversation loop cancels turns on Ctrl-C itself
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), signals...)
 	// The first Ctrl-C cancels (the turn, the server); once it has, the
 	// default handling is back, so a second one quits at once.
 	go func() { <-ctx.Done(); stop() }()
@@ -74,6 +83,7 @@ func commands() map[string]command {
 		"acp":          {"serve the Agent Client Protocol on stdio (Zed, Neovim, Emacs, JetBrains)", runACP},
 		"lsp":          {"serve LSP with tandem/* methods on stdio (Neovim, VS Code, Helix, eglot)", runLSP},
 		"run":          {"run one prompt in a directory and stream the answer", runRun},
+		"chat":         {"talk with the agent in this directory, turn after turn (also: tandem alone)", runChat},
 		"defs":         {"list code definitions of files or trees", runDefs},
 		"map":          {"print a tree's repository map: files ranked by references, with their key definitions", runMap},
 		"instructions": {"print the workspace instructions a new session would send", runInstructions},
@@ -92,6 +102,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		fmt.Fprintln(m.Stdout, versionString())
 		return 0
+	}
+	if len(args) == 0 && isTerminal(m.Stdin) && isTerminal(m.Stderr) {
+		args = []string{"chat"} // `tandem` on a terminal opens a conversation
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1 {
 		m.usage(cmds)

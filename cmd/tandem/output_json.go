@@ -140,7 +140,7 @@ func (o *jsonOutput) permission(req agent.PermissionRequest, outcome, by string)
 }
 
 func (o *jsonOutput) finish(r runResult) {
-	o.scr.close()
+	o.scr.idle()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	res := resultEvent{Type: "result", SessionID: o.id, StopReason: string(r.reason), ExitCode: r.code,

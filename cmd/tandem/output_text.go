@@ -15,7 +15,8 @@ import (
 // textOutput is --output-format text: the answer on stdout, one line per
 // tool call with its status, diffs, command output and the plan on stderr.
 type textOutput struct {
-	scr *screen
+	scr  *screen
+	name string // prefixes errors: "tandem run"
 
 	mu      sync.Mutex // guards the fields below
 	calls   map[string]*callView
@@ -31,7 +32,7 @@ type callView struct {
 }
 
 func newTextOutput(scr *screen) *textOutput {
-	return &textOutput{scr: scr, calls: map[string]*callView{}}
+	return &textOutput{scr: scr, name: "tandem run", calls: map[string]*callView{}}
 }
 
 func (o *textOutput) screen() *screen { return o.scr }
@@ -147,7 +148,7 @@ func (o *textOutput) edited(path string, fe edits.FileEdit) {
 func (o *textOutput) permission(agent.PermissionRequest, string, string) {}
 
 func (o *textOutput) finish(r runResult) {
-	o.scr.close()
+	o.scr.idle()
 	o.mu.Lock()
 	line := summary(r.usage, o.context)
 	o.mu.Unlock()
@@ -156,7 +157,7 @@ func (o *textOutput) finish(r runResult) {
 		lines = append(lines, o.scr.style.dim(line))
 	}
 	if r.err != nil {
-		lines = append(lines, fmt.Sprintf("tandem run: %v", r.err))
+		lines = append(lines, fmt.Sprintf("%s: %v", o.name, r.err))
 	}
 	o.scr.println(lines...)
 }

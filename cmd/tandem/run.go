@@ -36,27 +36,61 @@ type runOptions struct {
 
 func (m *Main) runFlags(o *runOptions) *flag.FlagSet {
 	fs := m.flags("run", "[flags] PROMPT... [-- PROMPT...]")
+	sessionFlags(fs, o)
+	fs.StringVar(&o.format, "output-format", outputText, "`format` of stdout: text | json (one object at the end) | stream-json (one event per line)")
+	return fs
+}
+
+// sessionFlags are the flags run and chat share: which session, where,
+// how, and what may go ahead without asking.
+func sessionFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.cwd, "cwd", ".", "the workspace `directory` (a resumed session keeps its own unless this is given)")
 	fs.StringVar(&o.mode, "mode", string(defaultRunMode), "the session `mode`: "+strings.Join(agent.ModeIDs(), " | "))
 	fs.StringVar(&o.model, "model", "", "the `model` id (default: TANDEM_MODEL, config.json, then the provider's default)")
 	fs.StringVar(&o.resume, "resume", "", "continue the stored session with this `id` (see tandem sessions)")
 	fs.BoolVar(&o.cont, "continue", false, "continue the latest session of this directory")
-	fs.StringVar(&o.format, "output-format", outputText, "`format` of stdout: text | json (one object at the end) | stream-json (one event per line)")
-	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model `requests` in the turn (default: config maxTurnRequests, 50)")
+	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model `requests` in a turn (default: config maxTurnRequests, 50)")
 	fs.BoolVar(&o.yes, "yes", false, "approve every permission request")
 	fs.Var(&o.allow, "allow", "approve calls matching this `rule`, e.g. 'run_command(go test:*)' or 'edit_file(src/**)'; repeatable")
-	return fs
+}
+
+// parseSessionFlags parses args with fs and records which flags were given.
+func parseSessionFlags(fs *flag.FlagSet, o *runOptions, args []string) ([]string, error) {
+	words, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	return words, nil
+}
+
+// agentFor builds the agent for a run or chat session on h: --max-turns,
+// --allow's seam, and retry notices on the screen. It also returns the
+// instruction file names, which protected paths include.
+func (m *Main) agentFor(o runOptions, h *cliHost, out output) (*agent.Agent, []string, error) {
+	var instructionFiles []string
+	a, err := m.newAgentWith(func(c *agent.Config) {
+		if c.Instructions != nil {
+			instructionFiles = c.Instructions.FileNames()
+		}
+		if o.maxTurns > 0 {
+			c.MaxTurnRequests = o.maxTurns
+		}
+		c.Pipeline.BeforeAsk = append(c.Pipeline.BeforeAsk, h.preapprove)
+	}, func(msg string) {
+		out.screen().println(out.screen().style.dim("↻ " + msg))
+	})
+	return a, instructionFiles, err
 }
 
 func runRun(ctx context.Context, m *Main, args []string) error {
 	var o runOptions
 	fs := m.runFlags(&o)
-	words, err := parseInterspersed(fs, args)
+	words, err := parseSessionFlags(fs, &o, args)
 	if err != nil {
 		return err
 	}
-	o.set = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	usage := func(format string, a ...any) error {
 		fmt.Fprintf(m.Stderr, "tandem run: "+format+"\n\n", a...)
 		fs.Usage()
@@ -91,22 +125,12 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	}
 
 	out := m.newOutput(o.format)
+	defer out.screen().close()
 	h := &cliHost{out: out, yes: o.yes, allow: rules}
 	if isTerminal(m.Stdin) {
-		h.in = newLineReader(m.Stdin)
+		h.in = newKeyboard(m.Stdin)
 	}
-	var instructionFiles []string
-	a, err := m.newAgentWith(func(c *agent.Config) {
-		if c.Instructions != nil {
-			instructionFiles = c.Instructions.FileNames()
-		}
-		if o.maxTurns > 0 {
-			c.MaxTurnRequests = o.maxTurns
-		}
-		c.Pipeline.BeforeAsk = append(c.Pipeline.BeforeAsk, h.preapprove)
-	}, func(msg string) {
-		out.screen().println(out.screen().style.dim("↻ " + msg))
-	})
+	a, instructionFiles, err := m.agentFor(o, h, out)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func TestTerminalPermissionPrompt(t *testing.T) {
 		{"", agent.RejectOnce},               // EOF
 	} {
 		var errw strings.Builder
-		h := &cliHost{out: newTextOutput(newScreen(&strings.Builder{}, &errw, style{}, false, nil)), in: newLineReader(strings.NewReader(tc.input))}
+		h := &cliHost{out: newTextOutput(newScreen(&strings.Builder{}, &errw, style{}, false, nil)), in: newKeyboard(strings.NewReader(tc.input))}
 		d, err := h.RequestPermission(t.Context(), agent.PermissionRequest{
 			ToolCall: agent.ToolCall{Title: "Run `go test ./...`", Content: []agent.ToolContent{agent.TextContent("$ go test ./...")}},
 			Options:  options,

@@ -70,6 +70,12 @@ func (s *screen) close() {
 		close(s.stopTick)
 		<-s.tickDone
 	}
+	s.idle()
+}
+
+// idle ends a turn's live region: no spinner, no running calls, the
+// answer's last line ended.
+func (s *screen) idle() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.working, s.running, s.tail = false, nil, nil

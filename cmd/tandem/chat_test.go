@@ -1,0 +1,69 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+)
+
+// The conversation loop on a terminal: messages are turns of one session,
+// Tab completes slash commands, a trailing backslash continues the
+// message, Ctrl-C cancels a turn and the session goes on, Ctrl-D leaves.
+func TestChatOnTerminal(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home, work := t.TempDir(), t.TempDir()
+	srv.Enqueue(
+		llmtest.Reply{Text: []string{"Hi there."}},
+		llmtest.Reply{Text: []string{"Two lines read."}},
+		llmtest.Reply{Text: []string{"thinking it over"}, Hang: true},
+		llmtest.Reply{Text: []string{"Back again."}},
+	)
+	r := startTTY(t, srv, home, nil, "chat", "--cwd", work)
+	prompts := func(n int) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for strings.Count(r.out.String(), "› ") < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("prompt %d never came:\n%q", n, r.out.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	prompts(1)
+	r.send("hello\r")
+	r.waitFor("Hi there.")
+	prompts(2)
+
+	r.send("/mo\t")
+	r.waitFor("/mode")
+	r.send(" ask\r") // /mo completes to /mode: /model shares the prefix
+	r.waitFor("Mode set to ask.")
+	prompts(3)
+
+	r.send("line one\\\r")
+	r.waitFor("… ")
+	r.send("line two\r")
+	r.waitFor("Two lines read.")
+	if got := srv.Requests()[1].LastUserText(); got != "line one\nline two" {
+		t.Errorf("multi-line message = %q", got)
+	}
+	prompts(4)
+
+	r.send("take your time\r")
+	r.waitFor("thinking it over")
+	r.send("\x03")
+	r.waitFor("cancelled")
+	prompts(5)
+	r.send("still there?\r")
+	r.waitFor("Back again.")
+	if reqs := srv.Requests(); len(reqs) != 4 || len(reqs[3].Messages) < 5 {
+		t.Errorf("the session did not go on after the cancel: %d requests", len(reqs))
+	}
+	prompts(6)
+	r.send("\x04")
+	if code, shown := r.exit(); code != 0 {
+		t.Errorf("Ctrl-D: exit %d\n%q", code, shown)
+	}
+}
