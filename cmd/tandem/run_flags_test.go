@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // Flags after the prompt are flags, not prompt words: `--mode ask` at the
@@ -169,5 +171,32 @@ func TestRunAllowAndMaxTurns(t *testing.T) {
 	_, errOut, code = tandem(t, srv, home, "", "run", "--cwd", work, "--max-turns", "2", "loop")
 	if code != exitError || !strings.Contains(errOut, "--max-turns") {
 		t.Errorf("--max-turns: exit %d, %q", code, errOut)
+	}
+}
+
+// /dev/null is a character device but not a terminal: nobody can answer
+// there, so a write is refused and the exit code says so.
+func TestRunDevNullIsNotATerminal(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home, work := t.TempDir(), t.TempDir()
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"x.txt","content":"x"}`}}},
+		llmtest.Reply{Text: []string{"ok"}},
+	)
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	cmd := exec.Command(testenv.Tandem(t), "run", "--cwd", work, "write", "x")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TANDEM_HOME=" + home,
+		"ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=" + srv.BaseURL(llmtest.Anthropic)}
+	cmd.Stdin = devnull
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitCannotAsk {
+		t.Errorf("exit %v, want %d:\n%s", err, exitCannotAsk, out)
+	}
+	if got := srv.Requests()[0].LastUserText(); got != "write x" {
+		t.Errorf("prompt = %q", got)
 	}
 }
