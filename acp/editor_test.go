@@ -285,7 +285,9 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 // (possibly through a wrapper that sets limits first).
 func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
 	t.Helper()
-	cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+	if cmd.Env == nil {
+		cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+	}
 	p := &tandemProcess{cmd: cmd, stderr: &testenv.SyncBuffer{}, ed: ed}
 	stdin, stdout := testenv.Start(t, cmd, p.stderr)
 	p.stdin = stdin

@@ -156,13 +156,13 @@ func (o *outbox) logUpdate(u Update) {
 		return
 	}
 	if u.Chunk != nil && u.Chunk.Type == "text" {
-		if o.pending != nil && o.pending.Type == u.Type {
+		if o.pending != nil && o.pending.Type == u.Type && o.pending.MessageID == u.MessageID {
 			o.pending.Chunk.Text += u.Chunk.Text
 			return
 		}
 		o.flushPending()
 		c := *u.Chunk
-		o.pending = &Update{Type: u.Type, Chunk: &c}
+		o.pending = &Update{Type: u.Type, Chunk: &c, MessageID: u.MessageID}
 		return
 	}
 	o.flushPending()

@@ -157,3 +157,14 @@ func TestSIGTERMWithStdinOpen(t *testing.T) {
 		t.Fatal("tandem lsp ignored SIGTERM while its stdin was open")
 	}
 }
+
+// TestInitializationOptionsMode: an unknown mode in initializationOptions
+// is refused at initialize, naming the field.
+func TestInitializationOptionsMode(t *testing.T) {
+	t.Parallel()
+	c := startClient(t, fakeModelEnv(t, nil))
+	_, err := c.call("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"mode": "yolo"}})
+	if err == nil || err.Code != -32602 || !strings.Contains(err.Message, "initializationOptions.mode") {
+		t.Fatalf("initialize with mode yolo: %v", err)
+	}
+}

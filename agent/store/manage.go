@@ -33,26 +33,6 @@ func (s *Store) Size(id string) (int64, error) {
 	return n, err
 }
 
-// Delete removes a stored session for good. A session another process has
-// open keeps appending to a log nobody will read; callers delete sessions
-// that are not running.
-func (s *Store) Delete(id string) error {
-	dir, err := s.sessionDir(id)
-	if err != nil {
-		return err
-	}
-	if _, err := os.Lstat(filepath.Join(dir, "meta.json")); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%w: %s", ErrNotFound, id)
-		}
-		return fmt.Errorf("store: %w", err)
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("store: delete session %s: %w", id, err)
-	}
-	return nil
-}
-
 // CopyLog writes a session's event log to w as stored, one JSON record per
 // line: the export format.
 func (s *Store) CopyLog(id string, w io.Writer) error {

@@ -133,11 +133,11 @@ func (d *doctor) checkProvider(context.Context) []finding {
 		return []finding{{levelFail, "provider", "unknown: the configuration did not load", "fix the config error above"}}
 	case c.Provider == "":
 		return []finding{{levelFail, "provider", "none configured",
-			"export " + config.AnthropicKeyEnv + "=… (Anthropic) or " + config.OpenAIKeyEnv + "=… (OpenAI), or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama"}}
+			"tandem login, or export " + config.AnthropicKeyEnv + "=… (Anthropic) or " + config.OpenAIKeyEnv + "=… (OpenAI), or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama"}}
 	case c.Provider == "anthropic" && c.AnthropicKey == "":
-		return []finding{{levelFail, "provider", "anthropic without a key", "export " + config.AnthropicKeyEnv + "=…"}}
+		return []finding{{levelFail, "provider", "anthropic without a key", "tandem login, or export " + config.AnthropicKeyEnv + "=…"}}
 	case c.Provider == "openai" && c.OpenAIKey == "" && c.OpenAIBaseURL == "":
-		return []finding{{levelFail, "provider", "openai without a key", "export " + config.OpenAIKeyEnv + "=…"}}
+		return []finding{{levelFail, "provider", "openai without a key", "tandem login --provider openai, or export " + config.OpenAIKeyEnv + "=…"}}
 	}
 	return []finding{{levelOK, "provider", c.Provider + " (" + d.keySource() + ")", ""}}
 }
@@ -152,9 +152,16 @@ func (d *doctor) keySource() string {
 			return "no key, server " + url
 		}
 	}
+	key := d.cfg.AnthropicKey
+	if d.cfg.Provider == "openai" {
+		key = d.cfg.OpenAIKey
+	}
 	from := "key from " + env
 	if d.m.Getenv(env) == "" {
 		from = "key from config.json"
+		if creds, err := config.LoadCredentials(d.cfg.Home); err == nil && (creds.AnthropicAPIKey == key || creds.OpenAIAPIKey == key) {
+			from = "key from tandem login"
+		}
 	}
 	if url != "" {
 		from += ", server " + url

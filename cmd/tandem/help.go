@@ -65,6 +65,11 @@ func helpFor(name string) helpText {
 			"key (and, with --online, one cheap request), the model, config files, instruction\n" +
 			"files, MCP servers, the sandbox, editors, $TANDEM_HOME and the log location.",
 			[]string{"tandem doctor", "tandem doctor --online"}}
+	case "login":
+		return helpText{"Store a provider API key in $TANDEM_HOME/credentials.json (mode 0600), where every\n" +
+			"tandem finds it when the environment and config.json have none. On a terminal the key\n" +
+			"is asked for without echo; otherwise one line is read from stdin.",
+			[]string{"tandem login", "printf %s \"$KEY\" | tandem login --provider openai"}}
 	case "version":
 		return helpText{"Print tandem's version and the commit it was built from.", []string{"tandem version"}}
 	}

@@ -89,6 +89,7 @@ func commands() map[string]command {
 		"instructions": {"print the workspace instructions a new session would send", runInstructions},
 		"sessions":     {"list, show, export, delete and prune stored sessions", runSessions},
 		"doctor":       {"check the setup and say how to fix what is wrong", runDoctor},
+		"login":        {"store a provider API key in $TANDEM_HOME/credentials.json (mode 0600)", runLogin},
 		"version":      {"print the version and commit", runVersion},
 	}
 }

@@ -130,7 +130,7 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 	// Every subcommand explains itself: usage, what it does, its flags and
 	// an example.
-	for _, name := range []string{"acp", "lsp", "run", "defs", "map", "instructions", "sessions", "doctor", "version"} {
+	for _, name := range []string{"acp", "lsp", "run", "defs", "map", "instructions", "sessions", "doctor", "login", "chat", "version"} {
 		_, errOut, code := tandem(t, nil, home, "", name, "--help")
 		h := helpFor(name)
 		if code != 0 || !strings.Contains(errOut, "usage: tandem "+name) || h.about == "" || !strings.Contains(errOut, h.about) ||

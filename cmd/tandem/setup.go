@@ -37,6 +37,9 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 	if err != nil {
 		return nil, err
 	}
+	if provider == nil {
+		provider = &loginProvider{getenv: m.Getenv, transport: obs.transport()}
+	}
 	st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
 	if err != nil {
 		return nil, fmt.Errorf("opening the session store (set TANDEM_HOME to a writable directory): %w", err)
