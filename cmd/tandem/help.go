@@ -16,6 +16,10 @@ type helpText struct {
 }
 
 func helpFor(name string) helpText {
+	name, sub, _ := strings.Cut(name, " ") // "sessions show" is explained with sessions
+	if sub != "" {
+		return helpText{helpFor(name).about, nil}
+	}
 	switch name {
 	case "acp":
 		return helpText{"Serve the Agent Client Protocol on stdin/stdout. Editors (Zed, Neovim with\n" +

@@ -87,6 +87,9 @@ func TestRunDeniesWithoutTerminal(t *testing.T) {
 	if code != exitCannotAsk {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
+	if strings.Count(errOut, "cannot show permission prompts") != 1 {
+		t.Errorf("the refusal is not said exactly once: %q", errOut)
+	}
 	if !strings.Contains(errOut, "--yes") || !strings.Contains(errOut, "cannot show permission prompts") {
 		t.Errorf("stderr does not say why or how to approve: %q", errOut)
 	}

@@ -38,15 +38,18 @@ func newTextOutput(scr *screen) *textOutput {
 func (o *textOutput) screen() *screen { return o.scr }
 
 func (o *textOutput) start(*agent.Session) {
-	o.scr.update(func(s *screen) { s.working, s.started = true, time.Now() })
+	o.scr.update(func(s *screen) { s.working, s.started, s.activity = true, time.Now(), "" })
 }
 
 func (o *textOutput) send(u agent.Update) {
 	switch u.Type {
 	case agent.AgentMessageChunk:
 		if u.Chunk != nil {
+			o.scr.update(func(s *screen) { s.activity = "" })
 			o.scr.answer(u.Chunk.Text)
 		}
+	case agent.AgentThoughtChunk:
+		o.scr.update(func(s *screen) { s.activity = "thinking" })
 	case agent.ToolCallStarted:
 		o.mu.Lock()
 		o.calls[u.Tool.ID] = &callView{title: u.Tool.Title, kind: u.Tool.Kind}

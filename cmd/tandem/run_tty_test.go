@@ -181,3 +181,29 @@ func TestTTYCtrlCCancels(t *testing.T) {
 		t.Errorf("exit %d, want %d:\n%q", code, exitCancelled, shown)
 	}
 }
+
+// A running command's output streams into a dimmed tail of a few lines
+// that is redrawn in place; its last lines stay under its status line.
+func TestTTYCommandTail(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home, work := t.TempDir(), t.TempDir()
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"for i in 1 2 3 4 5 6 7 8; do echo line$i; sleep 0.1; done"}`}}},
+		llmtest.Reply{Text: []string{"Ran."}},
+	)
+	r := startTTY(t, srv, home, nil, "run", "--cwd", work, "--yes", "count")
+	code, shown := r.exit()
+	if code != 0 {
+		t.Fatalf("exit %d:\n%q", code, shown)
+	}
+	if !strings.Contains(shown, "\x1b[2m  │ line1\x1b[0m\r\n") {
+		t.Errorf("no live, dimmed output while the command ran:\n%q", shown)
+	}
+	if !strings.Contains(shown, "\x1b[1A") {
+		t.Errorf("the live region was never redrawn in place:\n%q", shown)
+	}
+	done := shown[strings.LastIndex(shown, "✓"):]
+	if !strings.Contains(done, "│ line8") || strings.Contains(done, "│ line3") {
+		t.Errorf("want the last %d lines under the status line:\n%q", tailLines, done)
+	}
+}

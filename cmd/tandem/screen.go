@@ -25,6 +25,7 @@ type screen struct {
 	drawn    int        // lines of the live region on the screen now
 	paused   bool       // a prompt owns the screen: no redraws
 	working  bool       // a turn runs: show the spinner
+	activity string     // what the spinner says: working, thinking
 	started  time.Time
 	tokens   int
 	running  []string // titles of the tool calls in progress
@@ -162,7 +163,11 @@ func (s *screen) redraw() {
 		lines = append(lines, s.style.dim("  │ "+s.fit(t, 4)))
 	}
 	if s.working {
-		status := fmt.Sprintf("%s working %s", spin, time.Since(s.started).Round(time.Second))
+		activity := s.activity
+		if activity == "" {
+			activity = "working"
+		}
+		status := fmt.Sprintf("%s %s %s", spin, activity, time.Since(s.started).Round(time.Second))
 		if s.tokens > 0 {
 			status += " · " + compact(s.tokens) + " tokens"
 		}
