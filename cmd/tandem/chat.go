@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/config"
 )
 
 // chatCommands are the slash commands the loop handles itself; the rest
@@ -73,6 +74,11 @@ func runChat(ctx context.Context, m *Main, args []string) error {
 		io.Reader
 		io.Writer
 	}{kb, m.Stderr}, "› ")
+	if home, err := config.Home(m.Getenv); err == nil {
+		hist := openHistory(home)
+		defer hist.close()
+		c.ed.History = hist
+	}
 	c.ed.SetBracketedPasteMode(true)
 	defer c.ed.SetBracketedPasteMode(false)
 	c.ed.AutoCompleteCallback = c.complete

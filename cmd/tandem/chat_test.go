@@ -66,4 +66,14 @@ func TestChatOnTerminal(t *testing.T) {
 	if code, shown := r.exit(); code != 0 {
 		t.Errorf("Ctrl-D: exit %d\n%q", code, shown)
 	}
+
+	// The next conversation recalls the last one's messages with ↑.
+	r = startTTY(t, srv, home, nil, "chat", "--cwd", work)
+	r.waitFor("› ")
+	r.send("\x1b[A")
+	r.waitFor("still there?")
+	r.send("\x03") // at the prompt, Ctrl-C leaves like Ctrl-D
+	if code, shown := r.exit(); code != 0 {
+		t.Errorf("Ctrl-C at the prompt: exit %d\n%q", code, shown)
+	}
 }
