@@ -69,7 +69,7 @@ func runChat(ctx context.Context, m *Main, args []string) error {
 	defer s.Close()
 	h.setRoot(s.Root(), instructionFiles)
 
-	c := &chat{m: m, s: s, out: out, a: a, kb: kb}
+	c := &chat{m: m, s: s, out: out, a: a}
 	c.ed = term.NewTerminal(struct {
 		io.Reader
 		io.Writer
@@ -85,9 +85,7 @@ func runChat(ctx context.Context, m *Main, args []string) error {
 	st := out.screen().style
 	fmt.Fprintf(m.Stderr, "%s\n", st.dim(fmt.Sprintf("tandem · %s · %s mode · %s — /help for commands, Ctrl-D to leave", s.Cwd(), s.Mode(), s.Model())))
 	if first := strings.TrimSpace(strings.Join(words, " ")); first != "" {
-		if err := c.turn(ctx, first); err != nil {
-			return err
-		}
+		c.turn(ctx, first)
 	}
 	return c.loop(ctx)
 }
@@ -98,7 +96,6 @@ type chat struct {
 	a   *agent.Agent
 	s   *agent.Session
 	out *textOutput
-	kb  *keyboard
 	ed  *term.Terminal
 }
 
@@ -134,9 +131,7 @@ func (c *chat) loop(ctx context.Context) error {
 			c.sessions()
 			continue
 		}
-		if err := c.turn(ctx, text); err != nil {
-			return err
-		}
+		c.turn(ctx, text)
 	}
 	return nil
 }
@@ -169,7 +164,7 @@ func (c *chat) read() (string, error) {
 
 // turn sends one message. The first Ctrl-C cancels the turn; from then on
 // the default handling is back, so a second one quits at once.
-func (c *chat) turn(ctx context.Context, text string) error {
+func (c *chat) turn(ctx context.Context, text string) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	done := make(chan struct{})
@@ -192,7 +187,6 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	code, err := runOutcome(reason, err, false, 0)
 	err = c.m.explain(ctx, err)
 	c.out.finish(runResult{session: c.s, reason: reason, usage: turn, err: err, code: code})
-	return nil
 }
 
 func (c *chat) help() {
