@@ -192,11 +192,11 @@ func (c *chat) turn(ctx context.Context, text string) {
 func (c *chat) help() {
 	var lines []string
 	for _, cmd := range append(c.s.Commands(), chatCommands...) {
-		hint := ""
-		if cmd.Input != nil {
-			hint = " " + cmd.Input.Hint
+		line := fmt.Sprintf("  /%-14s %s", cmd.Name, cmd.Description)
+		if cmd.Input != nil && !strings.Contains(cmd.Description, cmd.Input.Hint) {
+			line += c.out.screen().style.dim(" (" + cmd.Input.Hint + ")")
 		}
-		lines = append(lines, fmt.Sprintf("  /%-14s %s", cmd.Name+hint, cmd.Description))
+		lines = append(lines, line)
 	}
 	lines = append(lines, "  End a line with \\ to go on to the next; Tab completes commands; ↑/↓ recall messages.")
 	c.out.screen().println(lines...)
