@@ -32,6 +32,9 @@ const (
 	levelFail
 )
 
+// findingNameWidth is the column a finding's name fills.
+const findingNameWidth = 16
+
 // doctor holds what the checks share.
 type doctor struct {
 	m      *Main
@@ -81,7 +84,7 @@ func runDoctor(ctx context.Context, m *Main, args []string) error {
 
 func (m *Main) printFinding(st style, f finding) {
 	mark := map[level]string{levelOK: st.green("✓"), levelInfo: st.dim("·"), levelWarn: st.wrap("33", "!"), levelFail: st.red("✗")}[f.level]
-	line := fmt.Sprintf("%s %-13s %s", mark, f.name, f.detail)
+	line := fmt.Sprintf("%s %-*s %s", mark, findingNameWidth, f.name, f.detail)
 	switch {
 	case f.fix == "":
 	case f.level == levelInfo:

@@ -33,10 +33,10 @@ func doctorRun(t *testing.T, dir string, env []string, args ...string) (map[stri
 	}
 	lines := map[string]string{}
 	for _, l := range strings.Split(out.String(), "\n") {
-		// "<mark> <name, 13 columns> <detail>"
+		// "<mark> <name, findingNameWidth columns> <detail>"
 		_, rest, ok := strings.Cut(l, " ")
-		if r := []rune(rest); ok && len(r) > 13 {
-			lines[strings.TrimSpace(string(r[:13]))] = l
+		if r := []rune(rest); ok && len(r) > findingNameWidth {
+			lines[strings.TrimSpace(string(r[:findingNameWidth]))] = l
 		}
 	}
 	if errb.Len() > 0 && !strings.Contains(errb.String(), "is not a config key") {
@@ -177,4 +177,16 @@ func TestServerLogFile(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `"modle" is not a config key`) || !strings.Contains(errb.String(), `"modle"`) {
 		t.Errorf("log file %q (%v), stderr %q", b, err, errb.String())
 	}
+}
+
+// A working MCP server of the user's starts and lists its tools.
+func TestDoctorMCPServerStarts(t *testing.T) {
+	const pkg = "@modelcontextprotocol/server-everything"
+	entry := filepath.Join(testenv.NodeModules(t, pkg), pkg, "dist", "index.js")
+	node := testenv.Program(t, "node")
+	home, work := t.TempDir(), t.TempDir()
+	cfg := fmt.Sprintf(`{"servers":{"everything":{"command":%q,"args":[%q,"stdio"]}}}`, node, entry)
+	os.WriteFile(filepath.Join(home, "mcp.json"), []byte(cfg), 0o644)
+	lines, _ := doctorRun(t, work, []string{"HOME=" + home, "TANDEM_HOME=" + home})
+	expectLine(t, lines, "mcp everything", "✓", "tools in")
 }
