@@ -77,3 +77,15 @@ func TestChatOnTerminal(t *testing.T) {
 		t.Errorf("Ctrl-C at the prompt: exit %d\n%q", code, shown)
 	}
 }
+
+// tandem alone on a terminal opens the conversation loop.
+func TestBareTandemOpensChat(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	r := startTTY(t, srv, t.TempDir(), nil)
+	r.waitFor("/help for commands")
+	r.waitFor("› ")
+	r.send("\x04")
+	if code, shown := r.exit(); code != 0 {
+		t.Errorf("exit %d\n%q", code, shown)
+	}
+}

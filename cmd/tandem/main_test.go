@@ -144,6 +144,10 @@ func TestVersionAndHelp(t *testing.T) {
 	if _, errOut, code := tandem(t, nil, home, "", "help", "run"); code != 0 || !strings.Contains(errOut, "-output-format") {
 		t.Errorf("help run: exit %d, %q", code, errOut)
 	}
+	// Without a terminal, tandem alone is a usage error, not a conversation.
+	if _, errOut, code := tandem(t, nil, home, ""); code != 2 || !strings.Contains(errOut, "usage: tandem <command>") {
+		t.Errorf("no arguments: exit %d, %q", code, errOut)
+	}
 	_, errOut, code := tandem(t, nil, home, "", "frobnicate")
 	if code != 2 || !strings.Contains(errOut, "unknown command") {
 		t.Errorf("unknown command: %d %q", code, errOut)

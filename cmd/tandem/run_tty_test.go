@@ -30,6 +30,7 @@ func startTTY(t *testing.T, srv *llmtest.Server, home string, env []string, args
 	cmd := exec.Command(testenv.Tandem(t), args...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TANDEM_HOME=" + home, "TERM=xterm",
 		"ANTHROPIC_API_KEY=secret-test-key", "ANTHROPIC_BASE_URL=" + srv.BaseURL(llmtest.Anthropic)}, env...)
+	cmd.Dir = home // what a bare `tandem` opens a session in
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 100})
 	if err != nil {
 		t.Fatal(err)
