@@ -34,6 +34,12 @@ func TestRunProviderErrorsExplained(t *testing.T) {
 		t.Errorf("404: exit %d\n%s", code, errOut)
 	}
 
+	srv.Enqueue(llmtest.Reply{Status: 401, Message: "invalid key"})
+	errOut, code = run("run", "--cwd", work, "--model", "qwen3:8b", "hi")
+	if code != exitError || !strings.Contains(errOut, "HTTP 401") || !strings.Contains(errOut, "OPENAI_API_KEY") {
+		t.Errorf("401: exit %d\n%s", code, errOut)
+	}
+
 	srv.Enqueue(llmtest.Reply{Status: 503, Times: 2, Message: "busy"},
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"a.txt","content":"x"}`}}},
 		llmtest.Reply{Text: []string{"fine"}})
