@@ -10,31 +10,24 @@ import (
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// ruleSpec is one --allow rule, as written and as the policy reads it.
+// ruleSpec is one --allow rule, as written and as the policy reads it (a
+// Claude Code name such as Edit may stand for several tools).
 type ruleSpec struct {
-	text string
-	rule policy.Rule
+	text  string
+	rules []policy.Rule
 }
 
-// parseRules reads --allow values in the policy's Tool(specifier) syntax:
-// run_command(go test:*), edit_file(src/**), mcp__srv__tool. The parsing is
-// kept here and small so it can give way to agent/policy's own parser.
+// parseRules reads --allow values with the policy's own parser, so they
+// take exactly the syntax of settings files: run_command(go test:*),
+// edit_file(src/**), mcp__srv__tool, Bash(npm run lint).
 func parseRules(texts []string) ([]ruleSpec, error) {
 	var out []ruleSpec
 	for _, t := range texts {
-		t = strings.TrimSpace(t)
-		name, spec, paren := strings.Cut(t, "(")
-		if paren {
-			var ok bool
-			if spec, ok = strings.CutSuffix(spec, ")"); !ok || strings.TrimSpace(spec) == "" {
-				return nil, fmt.Errorf("--allow %q: a rule reads Tool or Tool(specifier), as in run_command(go test:*)", t)
-			}
+		rules, err := policy.ParseRule(t)
+		if err != nil {
+			return nil, fmt.Errorf("--allow: %w (a rule reads Tool or Tool(specifier))", err)
 		}
-		name = strings.TrimSpace(name)
-		if name == "" || strings.ContainsAny(name, " ()") {
-			return nil, fmt.Errorf("--allow %q: a rule starts with a tool name, as in edit_file(src/**)", t)
-		}
-		out = append(out, ruleSpec{text: t, rule: policy.Rule{Tool: name, Specifier: strings.TrimSpace(spec)}})
+		out = append(out, ruleSpec{text: strings.TrimSpace(t), rules: rules})
 	}
 	return out, nil
 }
@@ -55,7 +48,7 @@ func (h *cliHost) preapprove(ctx context.Context, e agent.AskEvent) error {
 		call.Protected = protected(call.Path)
 	}
 	for _, r := range h.allow {
-		v := policy.Decide(policy.ModeCode, call, policy.Rules{Allow: []policy.Rule{r.rule}})
+		v := policy.Decide(policy.ModeCode, call, policy.Rules{Allow: r.rules})
 		if v.Decision == policy.Allow && e.Tool.Group != tools.GroupRead && e.Tool.Group != tools.GroupPlan {
 			h.mu.Lock()
 			if h.preAsked == nil {

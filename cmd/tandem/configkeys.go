@@ -8,12 +8,34 @@ import (
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/settings"
 )
 
+// instructionsKeys mirrors the "instructions" object agent/instructions
+// reads from config.json (its own type is unexported there).
+type instructionsKeys struct {
+	Candidates      []string `json:"candidates"`
+	LocalCandidates []string `json:"localCandidates"`
+	RootMarkers     []string `json:"rootMarkers"`
+	MaxBytes        int64    `json:"maxBytes"`
+	MaxSourceBytes  int64    `json:"maxSourceBytes"`
+}
+
+// configSections are the objects other packages read from config.json,
+// beside config.File's keys. A package that starts reading a new
+// top-level key adds it here, or every user of it is told it is unknown.
+var configSections = []struct {
+	name string
+	typ  reflect.Type
+}{
+	{"permissions", reflect.TypeOf(settings.Lists{})},
+	{"instructions", reflect.TypeOf(instructionsKeys{})},
+}
+
 // configKeys lists the keys config.json understands, dotted for nested
-// objects ("sandbox.mode"), read from config.File's JSON tags so the list
-// cannot drift from what Load reads. A key whose value is a map of
-// user-chosen names ("contextWindows") ends the path.
+// objects ("sandbox.mode"), read from the JSON tags of the types that
+// decode it so the list cannot drift from what they read. A key whose
+// value is a map of user-chosen names ("contextWindows") ends the path.
 func configKeys() []string {
 	var keys []string
 	var walk func(t reflect.Type, prefix string)
@@ -31,6 +53,10 @@ func configKeys() []string {
 		}
 	}
 	walk(reflect.TypeOf(config.File{}), "")
+	for _, sec := range configSections {
+		keys = append(keys, sec.name)
+		walk(sec.typ, sec.name+".")
+	}
 	sort.Strings(keys)
 	return keys
 }

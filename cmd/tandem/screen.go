@@ -169,7 +169,7 @@ func (s *screen) redraw() {
 		}
 		status := fmt.Sprintf("%s %s %s", spin, activity, time.Since(s.started).Round(time.Second))
 		if s.tokens > 0 {
-			status += " · " + compact(s.tokens) + " tokens"
+			status += " · " + shortCount(s.tokens) + " tokens"
 		}
 		lines = append(lines, s.style.dim(status+" · Ctrl-C cancels"))
 	}
@@ -208,8 +208,8 @@ func (s *screen) fit(line string, indent int) string {
 
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-// compact writes a token count the way a status line wants it: 950, 12.3k.
-func compact(n int) string {
+// shortCount writes a token count the way a status line wants it: 950, 12.3k.
+func shortCount(n int) string {
 	if n < 1000 {
 		return fmt.Sprint(n)
 	}
