@@ -31,8 +31,9 @@ func helpFor(name string) helpText {
 			[]string{`vim.lsp.start({ name = "tandem", cmd = { "tandem", "lsp" } })`}}
 	case "run":
 		return helpText{"Run one prompt in a directory and print the answer. Flags may come anywhere;\n" +
-			"`--` ends them. Piped stdin is added to the prompt. Without a terminal nobody can\n" +
-			"answer a permission prompt: pass --yes or --allow RULE, or the call is refused.\n\n" +
+			"`--` ends them. Piped stdin is added to the prompt. Questions are asked on the\n" +
+			"terminal; without one nobody can answer them: pass --yes or --allow RULE, or the\n" +
+			"call is refused.\n\n" +
 			"Exit codes: 0 done, 1 error (the turn failed or stopped early), 2 usage,\n" +
 			"3 a permission was needed but nobody could answer, 130 cancelled (Ctrl-C).",
 			[]string{

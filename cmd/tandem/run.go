@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -127,8 +129,8 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	out := m.newOutput(o.format)
 	defer out.screen().close()
 	h := &cliHost{out: out, yes: o.yes, allow: rules}
-	if isTerminal(m.Stdin) {
-		h.in = newKeyboard(m.Stdin)
+	if in := m.questionInput(); in != nil {
+		h.in = newKeyboard(in)
 	}
 	a, instructionFiles, err := m.agentFor(o, h, out)
 	if err != nil {
@@ -220,4 +222,26 @@ func (m *Main) explain(ctx context.Context, err error) error {
 		hint = modelsHint(context.WithoutCancel(ctx), cfg) + hint
 	}
 	return fmt.Errorf("%w%s", err, hint)
+}
+
+// questionInput is where permission questions are answered: stdin when it
+// is a terminal; else, when stderr is a terminal (`git diff | tandem run
+// ...` typed at a prompt), the controlling terminal. nil when there is
+// nobody to ask: a pipeline's or CI's run without a terminal.
+func (m *Main) questionInput() io.Reader {
+	if isTerminal(m.Stdin) {
+		return m.Stdin
+	}
+	if !isTerminal(m.Stderr) {
+		return nil
+	}
+	tty, err := os.Open("/dev/tty")
+	if err != nil {
+		return nil
+	}
+	if !isTerminal(tty) {
+		tty.Close()
+		return nil
+	}
+	return tty // read until the process ends, like stdin
 }

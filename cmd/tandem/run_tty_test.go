@@ -1,11 +1,15 @@
+//go:build unix
+
 package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,7 +31,19 @@ type ttyRun struct {
 
 func startTTY(t *testing.T, srv *llmtest.Server, home string, env []string, args ...string) *ttyRun {
 	t.Helper()
+	return startTTYWithStdin(t, srv, home, env, nil, args...)
+}
+
+// startTTYWithStdin is startTTY with stdin from stdin instead of the
+// terminal (nil: the terminal), as in `git diff | tandem run ...`.
+func startTTYWithStdin(t *testing.T, srv *llmtest.Server, home string, env []string, stdin io.Reader, args ...string) *ttyRun {
+	t.Helper()
 	cmd := exec.Command(testenv.Tandem(t), args...)
+	if stdin != nil {
+		cmd.Stdin = stdin
+		// The terminal is the controlling one through stdout (fd 1 in the child).
+		cmd.SysProcAttr = &syscall.SysProcAttr{Ctty: 1}
+	}
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TANDEM_HOME=" + home, "TERM=xterm",
 		"ANTHROPIC_API_KEY=secret-test-key", "ANTHROPIC_BASE_URL=" + srv.BaseURL(llmtest.Anthropic)}, env...)
 	cmd.Dir = home // what a bare `tandem` opens a session in
@@ -206,5 +222,29 @@ func TestTTYCommandTail(t *testing.T) {
 	done := shown[strings.LastIndex(shown, "✓"):]
 	if !strings.Contains(done, "│ line8") || strings.Contains(done, "│ line3") {
 		t.Errorf("want the last %d lines under the status line:\n%q", tailLines, done)
+	}
+}
+
+// With the prompt piped in at a terminal, questions are asked on the
+// terminal itself.
+func TestTTYPipedPromptAsksOnTerminal(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home, work := t.TempDir(), t.TempDir()
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"review.md","content":"looks fine\n"}`}}},
+		llmtest.Reply{Text: []string{"Wrote the review."}},
+	)
+	r := startTTYWithStdin(t, srv, home, nil, strings.NewReader("-old\n+new\n"), "run", "--cwd", work, "review", "this")
+	r.waitFor("Choose [")
+	r.send("y\r")
+	code, shown := r.exit()
+	if code != 0 {
+		t.Fatalf("exit %d:\n%q", code, shown)
+	}
+	if got := srv.Requests()[0].LastUserText(); got != "review this\n\n-old\n+new" {
+		t.Errorf("prompt = %q", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "review.md")); string(b) != "looks fine\n" {
+		t.Errorf("the approved write did not happen: %q", b)
 	}
 }
