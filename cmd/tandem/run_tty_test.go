@@ -248,3 +248,22 @@ func TestTTYPipedPromptAsksOnTerminal(t *testing.T) {
 		t.Errorf("the approved write did not happen: %q", b)
 	}
 }
+
+// The first Ctrl-C cancels; while the cancel waits (here on a command
+// that ignores SIGTERM, given a grace before SIGKILL), a second one quits
+// at once.
+func TestTTYSecondCtrlCQuits(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home, work := t.TempDir(), t.TempDir()
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"trap '' TERM INT; echo started; sleep 30"}`}}})
+	r := startTTY(t, srv, home, nil, "run", "--cwd", work, "--yes", "wait")
+	r.waitFor("│ started")
+	r.send("\x03")
+	time.Sleep(300 * time.Millisecond)
+	r.send("\x03")
+	start := time.Now()
+	code, shown := r.exit()
+	if code != -1 || time.Since(start) > 1500*time.Millisecond {
+		t.Errorf("exit %d after %s, want killed by the second Ctrl-C at once:\n%q", code, time.Since(start), shown)
+	}
+}
