@@ -91,3 +91,23 @@ func TestBareTandemOpensChat(t *testing.T) {
 		t.Errorf("exit %d\n%q", code, shown)
 	}
 }
+
+// In the conversation too, a second Ctrl-C quits while the first one's
+// cancel waits.
+func TestChatSecondCtrlCQuits(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home, work := t.TempDir(), t.TempDir()
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"trap '' TERM INT; echo started; sleep 30"}`}}})
+	r := startTTY(t, srv, home, nil, "chat", "--cwd", work, "--yes")
+	r.waitFor("› ")
+	r.send("wait\r")
+	r.waitFor("│ started")
+	r.send("\x03")
+	time.Sleep(300 * time.Millisecond)
+	r.send("\x03")
+	start := time.Now()
+	code, shown := r.exit()
+	if code != -1 || time.Since(start) > 1500*time.Millisecond {
+		t.Errorf("exit %d after %s, want killed by the second Ctrl-C at once:\n%q", code, time.Since(start), shown)
+	}
+}
