@@ -219,21 +219,25 @@ func (c *chat) sessions() {
 	c.out.screen().println(lines...)
 }
 
-// complete completes a slash command's name on Tab, and /mode's argument.
+// complete completes a slash command's name on Tab, and the argument of
+// /mode and /model.
 func (c *chat) complete(line string, pos int, key rune) (string, int, bool) {
 	if key != '\t' || !strings.HasPrefix(line, "/") || pos != len(line) {
 		return "", 0, false
 	}
 	var options []string
 	prefix := line[1:]
-	if name, arg, ok := strings.Cut(prefix, " "); ok {
-		if name != "mode" {
-			return "", 0, false
+	if name, _, ok := strings.Cut(prefix, " "); ok {
+		var args []string
+		switch name {
+		case "mode":
+			args = agent.ModeIDs()
+		case "model":
+			args = c.a.Models()
 		}
-		for _, id := range agent.ModeIDs() {
-			options = append(options, "mode "+id)
+		for _, a := range args {
+			options = append(options, name+" "+a)
 		}
-		prefix = name + " " + arg
 	} else {
 		for _, cmd := range append(c.s.Commands(), chatCommands...) {
 			options = append(options, cmd.Name)

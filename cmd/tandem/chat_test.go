@@ -40,7 +40,9 @@ func TestChatOnTerminal(t *testing.T) {
 
 	r.send("/mo\t")
 	r.waitFor("/mode")
-	r.send(" ask\r") // /mo completes to /mode: /model shares the prefix
+	r.send(" a\t") // /mo completes to /mode (/model shares the prefix), a to ask or auto-edit
+	r.send("s\t\r")
+
 	r.waitFor("Mode set to ask.")
 	prompts(3)
 
