@@ -62,6 +62,7 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		Home:            cfg.Home,
+		UserHome:        m.userHome(),
 		Store:           st,
 		Instructions:    &instr,
 		RepoMapTokens:   mapTokens,
@@ -77,6 +78,16 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 	a := agent.New(ac)
 	log.Debug("configured", "config", cfg.String())
 	return a, nil
+}
+
+// userHome is where ~/.claude and ~/.agents are: $HOME first, as for a
+// shell, then the account's home directory.
+func (m *Main) userHome() string {
+	if h := m.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
 }
 
 // closeAgent shuts a's sessions, MCP servers and indexes down when a
