@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -257,22 +256,6 @@ func (m *Main) pluginPack(src, out string) (err error) {
 	fmt.Fprintf(m.Stdout, "wrote %s\nsha256 %s\nto pin these bytes, publish it as %s.sha256-%s.tar.gz\n",
 		out, sum, strings.TrimSuffix(filepath.Base(out), ".tar.gz"), sum)
 	return nil
-}
-
-// parseInterspersed parses flags wherever they are among the arguments
-// ("pack DIR -o FILE" as well as "pack -o FILE DIR") and returns the rest.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
 
 // pluginSettings prints a plugin's settings (with its schema's defaults),
