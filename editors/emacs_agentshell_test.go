@@ -18,7 +18,8 @@ import (
 // against the real binary and the fake model
 // (emacs/test/tandem-agent-shell-test.el does the editor side): a prompt
 // edits a file after agent-shell's Allow button was pressed, the plan is
-// shown once, and an edit that cannot apply shows as failed with its error.
+// shown once, edits that fail show as failed with their error, and a new
+// shell reopens the session.
 func TestEmacsAgentShell(t *testing.T) {
 	t.Parallel()
 	emacs := testenv.Program(t, "emacs")
@@ -27,7 +28,7 @@ func TestEmacsAgentShell(t *testing.T) {
 	}
 	deps := agentShellDeps(t)
 	bin := tandemBin(t)
-	_, env := fakeModel(t, "agent-shell.json")
+	model, env := fakeModel(t, "agent-shell.json")
 	root, file := workspace(t)
 	script, err := filepath.Abs(filepath.Join("emacs", "test", "tandem-agent-shell-test.el"))
 	if err != nil {
@@ -54,6 +55,9 @@ func TestEmacsAgentShell(t *testing.T) {
 		First          string   `json:"first"`
 		DiskAfterFirst string   `json:"diskAfterFirst"`
 		Final          string   `json:"final"`
+		Session        string   `json:"session"`
+		Resumed        string   `json:"resumed"`
+		Reopened       string   `json:"reopened"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatalf("result %s: %v", raw, err)
@@ -67,8 +71,8 @@ func TestEmacsAgentShell(t *testing.T) {
 	if b, err := os.ReadFile(file); err != nil || string(b) != "package main\nchanged meanwhile\nlast line\n" {
 		t.Errorf("file at the end = %q, %v; want the test's own change, the failed edit writing nothing", b, err)
 	}
-	if strings.Join(res.StopReasons, ",") != "end_turn,end_turn,end_turn" {
-		t.Errorf("stop reasons %q, want three end_turn", res.StopReasons)
+	if strings.Join(res.StopReasons, ",") != "end_turn,end_turn,end_turn,end_turn" {
+		t.Errorf("stop reasons %q, want four end_turn", res.StopReasons)
 	}
 	if res.Permissions != 2 {
 		t.Errorf("%d permission requests, want 2 (the edit whose old text is missing fails before asking)", res.Permissions)
@@ -79,7 +83,17 @@ func TestEmacsAgentShell(t *testing.T) {
 	}
 	checkAgentShellShell(t, res.First, res.Final)
 	checkAgentShellTranscript(t, string(log))
+	// The new shell listed tandem's sessions and continued the first: the
+	// prompt there reached the model with the earlier conversation.
+	if res.Session == "" || res.Resumed != res.Session {
+		t.Errorf("reopened session %q, want the first one %q", res.Resumed, res.Session)
+	}
+	reqs := model.Requests()
+	if len(reqs) == 0 || !strings.Contains(requestText(reqs[len(reqs)-1]), "change the greeting") ||
+		!strings.Contains(res.Reopened, "Noted.") {
+		t.Errorf("the prompt in the reopened shell did not continue the session:\n%s", res.Reopened)
+	}
 	if t.Failed() {
-		t.Logf("shell buffer:\n%s\ntranscript:\n%s", res.Final, log)
+		t.Logf("shell buffer:\n%s\nreopened shell:\n%s\ntranscript:\n%s", res.Final, res.Reopened, log)
 	}
 }

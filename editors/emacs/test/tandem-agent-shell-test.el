@@ -9,7 +9,8 @@
 ;; sends a prompt whose edit asks for permission and presses agent-shell's
 ;; "Allow" button, then a prompt whose edit fails at once, then one whose
 ;; approved edit fails because the file changed meanwhile, and writes what
-;; the shell buffer showed to RESULT as JSON.
+;; the shell buffer showed to RESULT as JSON.  Last it reopens the session
+;; in a new shell and prompts there.
 
 ;;; Code:
 
@@ -60,7 +61,7 @@
     (goto-char (match-beginning 0))
     (call-interactively (key-binding (kbd "RET")))))
 
-(let (errors shell first disk second)
+(let (errors shell first disk second session resumed reopened)
   (condition-case err
       (progn
         (setq shell (agent-shell-start :config (tandem-agent-shell-make-config)))
@@ -87,12 +88,33 @@
                             (lambda () (= (seq-count (lambda (e) (eq (map-elt e :event) 'permission-request))
                                                      tandem-test-events)
                                           2)))
-          (with-temp-file (expand-file-name "sub/hello.txt")
-            (insert "package main\nchanged meanwhile\nlast line\n"))
+          ;; Saved from a buffer, as a user would: agent-shell writes
+          ;; through the file's buffer and must not find it stale.
+          (with-current-buffer (find-file-noselect (expand-file-name "sub/hello.txt"))
+            (erase-buffer)
+            (insert "package main\nchanged meanwhile\nlast line\n")
+            (save-buffer))
           (tandem-test-press shell "Allow (y)")
           (tandem-test-wait "the third turn" 60 (lambda () (> (length (tandem-test-turns)) before))))
         (setq second (with-current-buffer shell
-                       (buffer-substring-no-properties (point-min) (point-max)))))
+                       (buffer-substring-no-properties (point-min) (point-max))))
+        ;; Reopen: a new shell with the `prompt' session strategy lists
+        ;; tandem's sessions (batch agent-shell takes the latest) and
+        ;; continues the first one.
+        (setq session (map-nested-elt (buffer-local-value 'agent-shell--state shell) '(:session :id)))
+        (let ((kill-buffer-query-functions nil))
+          (kill-buffer shell))
+        (setq agent-shell-session-strategy 'prompt)
+        (setq shell (agent-shell-start :config (tandem-agent-shell-make-config)))
+        (agent-shell-subscribe-to :shell-buffer shell
+                                  :on-event (lambda (e) (push e tandem-test-events)))
+        (tandem-test-wait "the reopened session" 60
+                          (lambda () (map-nested-elt (buffer-local-value 'agent-shell--state shell)
+                                                     '(:session :id))))
+        (setq resumed (map-nested-elt (buffer-local-value 'agent-shell--state shell) '(:session :id)))
+        (tandem-test-prompt shell "what did we change?")
+        (setq reopened (with-current-buffer shell
+                         (buffer-substring-no-properties (point-min) (point-max)))))
     (error (push (error-message-string err) errors)))
   (with-temp-file (getenv "RESULT")
     (insert (json-encode
@@ -102,7 +124,10 @@
                                           tandem-test-events))
                (first . ,(or first ""))
                (diskAfterFirst . ,(or disk ""))
-               (final . ,(or second ""))))))
+               (final . ,(or second ""))
+               (session . ,(or session ""))
+               (resumed . ,(or resumed ""))
+               (reopened . ,(or reopened ""))))))
   (when (buffer-live-p shell)
     (let ((kill-buffer-query-functions nil))
       (kill-buffer shell))))
