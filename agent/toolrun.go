@@ -182,11 +182,11 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 // report sends a finished call's tool_call_update (and its plan, if any).
 func (s *Session) report(id string, res tools.Result, shown *shownEdits) {
 	done := ToolCall{ID: id, Status: ToolCompleted, Locations: res.Locations}
-	for _, e := range res.Edits {
-		done.Content = append(done.Content, DiffContent(e))
-	}
 	if res.IsError {
 		done.Status = ToolFailed
+	}
+	for _, e := range res.Edits {
+		done.Content = append(done.Content, DiffContent(e))
 	}
 	switch {
 	case res.TerminalID != "":
