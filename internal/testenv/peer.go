@@ -61,8 +61,7 @@ type Peer struct {
 }
 
 // NewPeer starts reading r; requests and notifications from the server go
-// to handle. A nil handle drops notifications and answers requests with
-// "method not found". The read loop stops when r ends.
+// to handle. The read loop stops when r ends.
 func NewPeer(t testing.TB, r io.Reader, w io.WriteCloser, framing Framing, handle Handler) *Peer {
 	p := &Peer{t: t, framing: framing, w: w, handle: handle, pending: map[string]chan Message{}, done: make(chan struct{})}
 	go p.read(bufio.NewReader(r))
@@ -148,15 +147,17 @@ func (p *Peer) read(r *bufio.Reader) {
 	}
 }
 
-// serve answers one message from the server with the handler.
+// serve answers one message from the server with the handler (nil: a
+// client that serves nothing).
 func (p *Peer) serve(m Message) {
-	handle := p.handle
-	if handle == nil {
-		handle = func(method string, _ json.RawMessage) (any, *RPCError) {
-			return nil, &RPCError{Code: -32601, Message: "the test client does not serve " + method}
-		}
+	var result any
+	var rerr *RPCError
+	if p.handle != nil {
+		result, rerr = p.handle(m.Method, m.Params)
+	} else {
+		// No handler: notifications are ignored, requests refused.
+		rerr = &RPCError{Code: -32601, Message: "the test client does not serve " + m.Method}
 	}
-	result, rerr := handle(m.Method, m.Params)
 	if len(m.ID) == 0 {
 		return
 	}
