@@ -1,13 +1,15 @@
 // The tandem/* LSP extension as the extension sees it: method names and
 // the JSON shapes `tandem lsp` sends and expects. Updates are ACP
-// session/update objects. Nothing here imports vscode, so unit tests and
-// the Node end-to-end test share it.
+// session/update objects. Nothing here imports vscode, so the unit tests
+// load it directly.
 
 export const Method = {
   newSession: 'tandem/newSession',
   prompt: 'tandem/prompt',
   cancel: 'tandem/cancel',
   setMode: 'tandem/setMode',
+  listSessions: 'tandem/listSessions',
+  loadSession: 'tandem/loadSession',
   update: 'tandem/update',
   requestPermission: 'tandem/requestPermission',
 } as const;
@@ -30,7 +32,11 @@ export interface PromptParams {
   prompt: ContentBlock[];
   context?: { uri: string; range?: Range }[];
 }
-export interface PromptResult { stopReason: string }
+export interface PromptResult { stopReason: string; usage?: { totalTokens?: number; cost?: number } }
+
+export interface SessionInfo { sessionId: string; cwd: string; title?: string; mode?: string; updatedAt: string }
+export interface ListSessionsResult { sessions: SessionInfo[] }
+export interface LoadSessionResult { modes: NewSessionResult['modes'] }
 
 export interface ToolContent {
   type: 'content' | 'diff' | 'terminal';
@@ -58,7 +64,8 @@ export type SessionUpdate =
   | ({ sessionUpdate: 'tool_call' | 'tool_call_update' } & ToolCallFields)
   | { sessionUpdate: 'plan'; entries: PlanEntry[] }
   | { sessionUpdate: 'current_mode_update'; currentModeId: string }
-  | { sessionUpdate: 'available_commands_update'; availableCommands: { name: string; description: string }[] };
+  | { sessionUpdate: 'available_commands_update'; availableCommands: { name: string; description: string }[] }
+  | { sessionUpdate: 'usage_update'; used: number; size: number; cost?: { amount: number; currency: string } };
 
 export interface UpdateParams { sessionId: string; update: SessionUpdate }
 
@@ -80,4 +87,8 @@ export type PermissionOutcome =
 
 // The client capability that makes the server send tandem/requestPermission
 // rather than a plain window/showMessageRequest.
-export const experimentalCapabilities = { tandem: { permissions: true } };
+// previewEdits hands an edit's approval to VS Code's refactor preview
+// instead (the tandem.reviewEdits setting).
+export function experimentalCapabilities(previewEdits: boolean) {
+  return { tandem: { permissions: true, previewEdits } };
+}

@@ -1,0 +1,195 @@
+// The conversation with `tandem lsp`: which session the chat shows, the
+// running turn, and what the chat view, the commands and the status bar
+// ask of it. The language client carries everything; edits need no code
+// here (the server sends workspace/applyEdit and the client applies it
+// through VS Code, into the editor's undo history).
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { ChatModel } from './chat';
+import { ChatView, ViewMessage } from './chatView';
+import { Diffs } from './diffs';
+import { Permissions } from './permission';
+import {
+  ListSessionsResult, LoadSessionResult, Method, ModeInfo, NewSessionResult, PromptParams, PromptResult,
+  UpdateParams,
+} from './protocol';
+import { Status } from './status';
+import { sessionItems } from './sessionList';
+
+export class Conversation {
+  private sessionId?: string;
+  private running = false;
+  private modes: ModeInfo[] = [];
+  readonly permissions: Permissions;
+
+  constructor(
+    private readonly lc: LanguageClient,
+    private readonly view: ChatView,
+    private readonly status: Status,
+    private readonly diffs: Diffs,
+  ) {
+    this.permissions = new Permissions(() => this.view.model, (d) => {
+      this.status.approval(d);
+      this.view.refresh();
+      if (d > 0) void this.view.reveal();
+    });
+  }
+
+  // update applies a tandem/update to the chat when it is this session's.
+  update(p: UpdateParams): void {
+    if (p.sessionId !== this.sessionId) return;
+    const u = p.update;
+    if (u.sessionUpdate === 'usage_update') {
+      this.status.setUsage(u);
+      return;
+    }
+    this.view.model.apply(u);
+    if (u.sessionUpdate === 'current_mode_update') this.setModeShown(u.currentModeId);
+    this.view.refresh();
+  }
+
+  private setModeShown(mode: string): void {
+    this.status.mode = mode;
+    this.status.render();
+    this.view.setState({ mode, modes: this.modes });
+  }
+
+  private folder(): string | undefined {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  async newSession(mode?: string): Promise<string> {
+    const res = await this.lc.sendRequest<NewSessionResult>(Method.newSession, {
+      cwd: this.folder(),
+      mode: mode ?? vscode.workspace.getConfiguration('tandem').get<string>('mode'),
+    });
+    this.show(res.sessionId, res.modes);
+    this.view.model.note(`New session (${res.modes.currentModeId} mode).`);
+    this.view.refresh();
+    return res.sessionId;
+  }
+
+  private show(id: string, modes: NewSessionResult['modes']): void {
+    this.permissions.cancelAll();
+    this.sessionId = id;
+    this.view.model = new ChatModel();
+    this.view.model.mode = modes.currentModeId;
+    this.modes = modes.availableModes;
+    this.status.setUsage(undefined);
+    this.setModeShown(modes.currentModeId);
+  }
+
+  async prompt(text: string): Promise<void> {
+    if (this.running) {
+      void vscode.window.showWarningMessage('tandem is still working on the last message; cancel it first.');
+      return;
+    }
+    this.running = true;
+    this.view.setState({ running: true, text: 'Working…' });
+    try {
+      const id = this.sessionId ?? (await this.newSession());
+      const params: PromptParams = { sessionId: id, prompt: [{ type: 'text', text }] };
+      const editor = vscode.window.activeTextEditor;
+      if (editor && !editor.selection.isEmpty) {
+        params.context = [{
+          uri: this.lc.code2ProtocolConverter.asUri(editor.document.uri),
+          range: this.lc.code2ProtocolConverter.asRange(editor.selection),
+        }];
+      }
+      this.view.model.user(text);
+      this.view.refresh();
+      const res = await this.lc.sendRequest<PromptResult>(Method.prompt, params);
+      if (res.stopReason === 'cancelled') this.view.model.note('Cancelled.');
+      else if (res.stopReason !== 'end_turn') this.view.model.note(`Stopped: ${res.stopReason.replace(/_/g, ' ')}.`);
+    } catch (err) {
+      this.view.model.note(`Error: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.running = false;
+      this.permissions.cancelAll();
+      this.view.setState({ running: false, text: '' });
+      this.view.refresh();
+    }
+  }
+
+  cancel(): void {
+    if (!this.sessionId || !this.running) return;
+    this.permissions.cancelAll();
+    void this.lc.sendNotification(Method.cancel, { sessionId: this.sessionId });
+  }
+
+  async setMode(mode?: string): Promise<void> {
+    mode ??= (await vscode.window.showQuickPick(
+      (this.modes.length ? this.modes : [{ id: 'ask', name: 'ask' }, { id: 'code', name: 'code' }, { id: 'auto-edit', name: 'auto-edit' }, { id: 'full-auto', name: 'full-auto' }])
+        .map((m) => ({ label: m.id, description: (m as ModeInfo).description })),
+      { placeHolder: 'tandem mode' }))?.label;
+    if (!mode) return;
+    if (!this.sessionId) {
+      await this.newSession(mode);
+      return;
+    }
+    await this.lc.sendRequest(Method.setMode, { sessionId: this.sessionId, modeId: mode });
+    this.setModeShown(mode);
+  }
+
+  // setModel switches through the /model slash command, which answers in
+  // the chat; ids come from tandem.models, or typed.
+  async setModel(): Promise<void> {
+    const known = vscode.workspace.getConfiguration('tandem').get<string[]>('models', []);
+    const other = 'Other model id…';
+    let id = known.length ? await vscode.window.showQuickPick([...known, other], { placeHolder: 'tandem model' }) : other;
+    if (id === other) id = await vscode.window.showInputBox({ prompt: 'Model id for this session', placeHolder: 'e.g. claude-sonnet-4-5' });
+    if (id) await this.prompt(`/model ${id.trim()}`);
+  }
+
+  async openSession(): Promise<void> {
+    const res = await this.lc.sendRequest<ListSessionsResult>(Method.listSessions, { cwd: this.folder() });
+    const items = sessionItems(res.sessions, new Date());
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('tandem has no earlier sessions for this folder.');
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Open a tandem session', matchOnDetail: true });
+    if (!pick) return;
+    if (this.running) this.cancel();
+    const s = pick.session;
+    // Updates replayed by loadSession arrive before its answer: the chat
+    // must already be this session's.
+    this.show(s.sessionId, { currentModeId: s.mode ?? '', availableModes: this.modes });
+    this.view.refresh();
+    const loaded = await this.lc.sendRequest<LoadSessionResult>(Method.loadSession, { sessionId: s.sessionId, cwd: s.cwd });
+    this.modes = loaded.modes.availableModes;
+    this.setModeShown(loaded.modes.currentModeId);
+    this.view.model.note('Session reopened; continue below.');
+    this.view.refresh();
+    await this.view.reveal(true);
+  }
+
+  // fromView acts on a message from the chat view.
+  fromView(m: ViewMessage): void {
+    const run = (p: Promise<unknown>) => p.catch((err) => vscode.window.showErrorMessage(`tandem: ${err instanceof Error ? err.message : String(err)}`));
+    switch (m.action) {
+      case 'prompt': if (m.text) void run(this.prompt(m.text)); return;
+      case 'cancel': this.cancel(); return;
+      case 'setMode': if (m.mode) void run(this.setMode(m.mode)); return;
+      case 'setModel': void run(this.setModel()); return;
+      case 'newSession': if (!this.running) void run(this.newSession()); return;
+      case 'openSession': void run(this.openSession()); return;
+      case 'permission': if (m.id !== undefined && m.option) this.permissions.answer(m.id, m.option); this.view.refresh(); return;
+      case 'diff': {
+        const c = m.tool ? this.view.model.tool(m.tool)?.content?.[m.index ?? -1] : undefined;
+        const p = c ?? this.permissionDiff(m.tool, m.index);
+        if (p?.type === 'diff' && p.path) void run(this.diffs.open(p.path, p.oldText, p.newText ?? ''));
+        return;
+      }
+    }
+  }
+
+  // permissionDiff finds a diff shown in a permission prompt whose tool
+  // call has not (yet) reached the chat as a tool call entry.
+  private permissionDiff(tool?: string, index?: number) {
+    for (const e of this.view.model.entries) {
+      if (e.kind === 'permission' && e.permission.tool.toolCallId === tool) return e.permission.tool.content?.[index ?? -1];
+    }
+    return undefined;
+  }
+}
