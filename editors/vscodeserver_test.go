@@ -54,7 +54,8 @@ func e2eToolsOrStop(t *testing.T) e2eTools {
 // codeServerE2E installs vsix into code-server, opens a workspace in
 // Chromium and drives VS Code's UI with Playwright (vscode/e2e/run.mjs):
 // activation, a prompt to tandem on the fake model, an approved edit that
-// lands unsaved and undoable, a cancelled turn, a reopened session. The
+// lands unsaved and undoable, one saved by files.autoSave, a cancelled
+// turn, a reopened session. The
 // screenshots of each step stay in the folder the test logs.
 func codeServerE2E(t *testing.T, vsix string) {
 	tools := e2eToolsOrStop(t)
@@ -145,16 +146,15 @@ func codeServerE2E(t *testing.T, vsix string) {
 	}
 	t.Logf("%d steps passed in %s (install included):\n%s", steps, time.Since(start).Round(time.Millisecond), out)
 
-	// files.autoSave is off: the approved edit sits unsaved in the editor.
-	if b, err := os.ReadFile(file); err != nil || string(b) != diskText {
-		t.Errorf("the disk holds %q (%v), want it untouched: the edit belongs in the editor's buffer", b, err)
+	// The first edit stayed unsaved (autoSave off; the driver checked the
+	// disk then); once autoSave was on, VS Code saved the second.
+	want := strings.Replace(diskText, "hello world", "farewell world", 1)
+	if b, err := os.ReadFile(file); err != nil || string(b) != want {
+		t.Errorf("the disk holds %q (%v), want %q", b, err, want)
 	}
-	var edited bool
-	for _, r := range model.Requests() {
-		edited = edited || strings.Contains(requestText(r), "greetings world")
-	}
-	if !edited {
-		t.Error("the model never saw the unsaved buffer text \"greetings world\"")
+	// Two turns with an edit, the cancelled story, the continued session.
+	if n := len(model.Requests()); n != 6 {
+		t.Errorf("the fake model got %d requests, want 6", n)
 	}
 }
 

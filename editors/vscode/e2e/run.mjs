@@ -1,7 +1,8 @@
 // Drives a real VS Code (code-server) in Chromium through Playwright, the
 // way a user would: the tandem extension activates, a prompt goes to
 // `tandem lsp` (talking to the fake model), an edit is approved in the
-// chat and lands in the editor, unsaved and undoable, a running turn is
+// chat and lands in the editor, unsaved and undoable (files.autoSave off),
+// another is saved by VS Code once autoSave is on, a running turn is
 // cancelled, and the session is reopened from the session list and
 // continued. A screenshot is taken after every step into $SHOTS.
 //
@@ -30,6 +31,11 @@ async function step(name, fn) {
   const started = Date.now();
   try {
     await fn();
+  } catch (err) {
+    // VS Code's own error toasts say why (a server that did not start, say).
+    const toasts = await page?.locator('.notifications-toasts').textContent().catch(() => '');
+    if (toasts) console.log(JSON.stringify({ step: name, notifications: toasts }));
+    throw err;
   } finally {
     n++;
     const shot = join(shots, `${String(n).padStart(2, '0')}-${name}.png`);
@@ -49,6 +55,14 @@ async function expectEditor(want) {
     await page.waitForTimeout(100);
   }
   throw new Error(`the editor does not show ${JSON.stringify(want)}; it shows ${JSON.stringify(plain(await lines.textContent()))}`);
+}
+
+async function waitDisk(want) {
+  for (let i = 0; i < 100; i++) {
+    if (disk().includes(want)) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the file on disk does not hold ${JSON.stringify(want)}: ${JSON.stringify(disk())}`);
 }
 
 async function command(title) {
@@ -78,7 +92,6 @@ try {
     await page.locator('.statusbar-item', { hasText: 'tandem: idle' }).waitFor({ timeout: 60_000 });
     await command('Tandem: Ask');
     await chat.locator('#input').waitFor();
-    await chat.locator('#mode option[value="code"]').waitFor({ state: 'attached' }).catch(() => {});
   });
 
   await step('unsaved-change', async () => {
@@ -136,6 +149,18 @@ try {
     await expectEditor('greetings world');
     await page.keyboard.press('Control+Shift+Z');
     await expectEditor('goodbye world');
+  });
+
+  await step('autosave', async () => {
+    // files.autoSave on: the buffer is saved, and so is the next edit.
+    await command('File: Toggle Auto Save');
+    await waitDisk('goodbye world');
+    await chat.locator('#input').fill('Say farewell');
+    await chat.locator('#input').press('Enter');
+    await chat.locator('.permission button[data-option="allow_once"]').last().click();
+    await chat.locator('.agent', { hasText: 'Said farewell.' }).waitFor();
+    await expectEditor('farewell world');
+    await waitDisk('farewell world');
   });
 
   await step('cancel', async () => {

@@ -143,7 +143,8 @@ export class Conversation {
 
   async openSession(): Promise<void> {
     const res = await this.lc.sendRequest<ListSessionsResult>(Method.listSessions, { cwd: this.folder() });
-    const items = sessionItems(res.sessions, new Date());
+    // The session on screen is not offered again.
+    const items = sessionItems(res.sessions.filter((s) => s.sessionId !== this.sessionId), new Date());
     if (items.length === 0) {
       void vscode.window.showInformationMessage('tandem has no earlier sessions for this folder.');
       return;
