@@ -155,12 +155,28 @@ try {
     // files.autoSave on: the buffer is saved, and so is the next edit.
     await command('File: Toggle Auto Save');
     await waitDisk('goodbye world');
+    // In auto-edit mode (picked in the chat's toolbar) the edit applies
+    // without a prompt.
+    await chat.locator('#mode').selectOption('auto-edit');
+    await page.locator('.statusbar-item', { hasText: 'tandem: idle' }).hover();
+    await page.locator('.monaco-hover', { hasText: 'Mode: auto-edit' }).waitFor();
+    await page.mouse.move(700, 400);
+    const prompts = await chat.locator('.permission').count();
     await chat.locator('#input').fill('Say farewell');
     await chat.locator('#input').press('Enter');
-    await chat.locator('.permission button[data-option="allow_once"]').last().click();
     await chat.locator('.agent', { hasText: 'Said farewell.' }).waitFor();
+    if ((await chat.locator('.permission').count()) !== prompts) throw new Error('auto-edit mode asked before an edit');
     await expectEditor('farewell world');
     await waitDisk('farewell world');
+  });
+
+  await step('model', async () => {
+    await chat.locator('#setModel').click();
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill('fake-model-2');
+    await page.keyboard.press('Enter');
+    await chat.locator('.agent', { hasText: 'Model set to fake-model-2.' }).waitFor();
   });
 
   await step('cancel', async () => {
@@ -171,6 +187,8 @@ try {
     await chat.locator('#cancel:not([disabled])').click();
     await chat.locator('.note', { hasText: 'Cancelled.' }).waitFor({ timeout: 15_000 });
     await page.locator('.statusbar-item', { hasText: 'tandem: idle' }).waitFor();
+    const wide = await chat.locator('#chat').evaluate((el) => el.scrollWidth > el.clientWidth);
+    if (wide) throw new Error('a long line does not wrap: the chat scrolls sideways');
     const text = await chat.locator('#chat').textContent();
     if (text.includes('The end.')) throw new Error('the cancelled turn ran to its end');
   });

@@ -134,7 +134,7 @@ function permissionHtml(p: Permission): string {
   const diffs = (t.content ?? []).filter((c) => c.type === 'diff' && c.path)
     .map((c) => `<pre class="diff">${unifiedDiff(c.path!, c.oldText ?? null, c.newText ?? '')}</pre>`).join('');
   const answer = p.chosen
-    ? `<div class="answer">${escapeHtml(p.chosen)}</div>`
+    ? `<div class="answer">You chose: ${escapeHtml(p.chosen)}</div>`
     : `<div class="options">${p.options.map((o) =>
       `<button data-action="permission" data-id="${p.id}" data-option="${escapeHtml(o.optionId)}" class="${o.kind}">${escapeHtml(o.name)}</button>`).join('')}</div>`;
   return `<div class="permission${p.chosen ? ' answered' : ''}"><b>Allow ${escapeHtml(t.title ?? t.kind ?? 'this tool call')}?</b>` +

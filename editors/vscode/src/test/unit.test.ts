@@ -96,7 +96,7 @@ test('permission: inline prompt shows the exact diff; a click answers; turn end 
   assert.deepEqual(await first, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
   html = renderBody(m);
   assert.match(html, /class="permission answered"/);
-  assert.match(html, /<div class="answer">Allow<\/div>/);
+  assert.match(html, /<div class="answer">You chose: Allow<\/div>/);
   assert.ok(!html.includes('data-action="permission"'), 'an answered prompt has no buttons');
   const second = perms.request({ ...editRequest, toolCall: { toolCallId: 'c2', kind: 'execute', title: 'Run', rawInput: { command: 'rm -rf build' } } });
   assert.match(renderBody(m), /<pre class="command">\$ rm -rf build<\/pre>/);
