@@ -37,6 +37,13 @@ export class Conversation {
 
   // update applies a tandem/update to the chat when it is this session's.
   update(p: UpdateParams): void {
+    if (this.sessionId === undefined) {
+      // A light-bulb action (tandem.lsp.ask/fix) started the first
+      // session: the chat shows it.
+      this.sessionId = p.sessionId;
+      this.view.model = new ChatModel();
+      void this.view.reveal();
+    }
     if (p.sessionId !== this.sessionId) return;
     const u = p.update;
     if (u.sessionUpdate === 'usage_update') {
