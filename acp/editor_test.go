@@ -291,7 +291,8 @@ func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed 
 	p := &tandemProcess{cmd: cmd, stderr: &testenv.SyncBuffer{}, ed: ed}
 	stdin, stdout := testenv.Start(t, cmd, p.stderr)
 	p.stdin = stdin
-	p.conn = sdk.NewClientSideConnection(ed, stdin, &wireTap{r: stdout, ed: ed})
+	tap := &requestTap{w: stdin, methods: map[string]string{}}
+	p.conn = sdk.NewClientSideConnection(ed, tap, &wireTap{r: stdout, ed: ed, schema: loadWireSchema(t), asked: tap.method})
 	p.conn.SetLogger(slog.New(slog.DiscardHandler))
 	t.Cleanup(func() {
 		stdin.Close()
@@ -370,6 +371,10 @@ type wireTap struct {
 	r       io.Reader
 	ed      *editor
 	partial []byte
+	// schema, when set, checks every line against the ACP schema; asked
+	// names the method of a client request by its id.
+	schema *wireSchema
+	asked  func(id string) string
 }
 
 func (w *wireTap) Read(p []byte) (int, error) {
@@ -382,6 +387,9 @@ func (w *wireTap) Read(p []byte) (int, error) {
 		}
 		line := w.partial[:i]
 		w.partial = w.partial[i+1:]
+		if w.schema != nil {
+			w.schema.check(w.ed.t, line, w.asked)
+		}
 		var msg struct {
 			Method string `json:"method"`
 			Params struct {

@@ -189,11 +189,11 @@ func (s *Session) report(id string, res tools.Result) {
 	}
 	switch {
 	case res.TerminalID != "":
-		// The editor shows its live terminal; the log keeps the output as
-		// text, because a replayed terminal id names nothing any more.
+		// The editor already shows the terminal (announced when it was
+		// created), so the live update only ends the call; the log keeps
+		// the output as text, because a replayed terminal id names nothing.
 		logged := done
 		logged.Content = append(slices.Clip(done.Content), TextContent(res.Output))
-		done.Content = append(done.Content, ToolContent{Type: "terminal", TerminalID: res.TerminalID})
 		s.emitLive(Update{Type: ToolCallUpdated, Tool: &done})
 		s.logOnly(Update{Type: ToolCallUpdated, Tool: &logged})
 	case res.Plan != nil:
@@ -214,9 +214,13 @@ func (s *Session) report(id string, res tools.Result) {
 // the edit seams see every edit; its Ask runs the ask seams.
 func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env {
 	s := t.s
+	// A terminal is announced once: its output reaches the client through
+	// the terminal itself, so repeating the same content says nothing new.
+	var termMu sync.Mutex
+	var announced string
 	return &tools.Env{
 		Root:  s.root,
-		Host:  editHost{Host: s.host, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
+		Host:  editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
 		Index: s.index(),
 		Ask: func(ctx context.Context, a tools.Ask) error {
 			err := s.beforeAsk(ctx, AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
@@ -229,6 +233,13 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env
 			start()
 			u := ToolCall{ID: tc.ID}
 			if p.TerminalID != "" {
+				termMu.Lock()
+				seen := announced == p.TerminalID
+				announced = p.TerminalID
+				termMu.Unlock()
+				if seen {
+					return
+				}
 				// Live only: the final update logs the output as text.
 				u.Content = []ToolContent{{Type: "terminal", TerminalID: p.TerminalID}}
 				s.emitLive(Update{Type: ToolCallUpdated, Tool: &u})
@@ -237,5 +248,6 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env
 			u.Content = []ToolContent{TextContent(p.Output)}
 			s.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
+		Hidden: s.readHidden(t.ctx, info),
 	}
 }

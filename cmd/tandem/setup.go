@@ -11,6 +11,7 @@ import (
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/instructions"
+	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/codeindex"
 )
@@ -49,12 +50,15 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Model:           cfg.Model,
 		Models:          cfg.Models,
 		MaxTokens:       cfg.MaxTokens,
+		Effort:          llm.Effort(cfg.ThoughtLevel),
+		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		Home:            cfg.Home,
 		Store:           st,
 		Instructions:    &instr,
 		RepoMapTokens:   mapTokens,
 		Windows:         newWindows(cfg, log),
+		CompactAt:       cfg.CompactAt,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 	})
