@@ -90,7 +90,12 @@ func codeServerE2E(t *testing.T, vsix string) {
 		"workbench.secondarySideBar.defaultVisibility": "hidden",
 	})
 
-	env = append(env, "PATH="+filepath.Dir(tools.node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	// config.json offers a second model for the model picker.
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"models":["fake-model-2"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env = append(env, "TANDEM_HOME="+home, "PATH="+filepath.Dir(tools.node)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	csArgs := []string{tools.codeServer, "--user-data-dir", userData, "--extensions-dir", exts}
@@ -152,9 +157,13 @@ func codeServerE2E(t *testing.T, vsix string) {
 	if b, err := os.ReadFile(file); err != nil || string(b) != want {
 		t.Errorf("the disk holds %q (%v), want %q", b, err, want)
 	}
-	// Two turns with an edit, the cancelled story, the continued session.
-	if n := len(model.Requests()); n != 6 {
-		t.Errorf("the fake model got %d requests, want 6", n)
+	// Two turns with an edit, the cancelled story, the continued session;
+	// the last two on the model picked in the chat.
+	reqs := model.Requests()
+	if len(reqs) != 6 {
+		t.Errorf("the fake model got %d requests, want 6", len(reqs))
+	} else if m := reqs[5].Model; m != "fake-model-2" {
+		t.Errorf("the last request went to model %q, want fake-model-2 (picked in the chat)", m)
 	}
 }
 

@@ -149,6 +149,7 @@ func (s *Server) methods() map[string]method {
 		"tandem/loadSession":  {call: s.loadSession},
 		"tandem/listSessions": {call: s.listSessions},
 		"tandem/setMode":      {call: s.setMode},
+		"tandem/setModel":     {call: s.setModel},
 		"tandem/prompt":       {call: s.prompt},
 		"tandem/cancel":       {notify: s.cancel},
 		"tandem/instructions": {call: s.instructions},

@@ -41,8 +41,9 @@ type newSessionParams struct {
 }
 
 type newSessionResult struct {
-	SessionID string    `json:"sessionId"`
-	Modes     modeState `json:"modes"`
+	SessionID string     `json:"sessionId"`
+	Modes     modeState  `json:"modes"`
+	Models    modelState `json:"models"`
 }
 
 // newSession serves tandem/newSession. cwd defaults to the first
@@ -61,7 +62,7 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 	// Updates the session produced while starting go out once the client
 	// has its id, after this response.
 	jsonrpc.AfterResponse(ctx, ss.release)
-	return newSessionResult{SessionID: ss.id, Modes: modesOf(ss.sess.Mode())}, nil
+	return newSessionResult{SessionID: ss.id, Modes: modesOf(ss.sess.Mode()), Models: s.modelsOf(ss.sess)}, nil
 }
 
 // startSession creates a session; its updates are held until release.
@@ -119,8 +120,9 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 	ss.sess = sess
 	s.addSession(ss)
 	return struct {
-		Modes modeState `json:"modes"`
-	}{modesOf(sess.Mode())}, nil
+		Modes  modeState  `json:"modes"`
+		Models modelState `json:"models"`
+	}{modesOf(sess.Mode()), s.modelsOf(sess)}, nil
 }
 
 type sessionInfo struct {

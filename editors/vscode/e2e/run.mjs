@@ -172,11 +172,10 @@ try {
 
   await step('model', async () => {
     await chat.locator('#setModel').click();
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill('fake-model-2');
-    await page.keyboard.press('Enter');
-    await chat.locator('.agent', { hasText: 'Model set to fake-model-2.' }).waitFor();
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'fake-model-2' }).first();
+    await row.click();
+    await chat.locator('.note', { hasText: 'Model: fake-model-2' }).waitFor();
+    await chat.locator('#setModel', { hasText: 'fake-model-2' }).waitFor();
   });
 
   await step('cancel', async () => {

@@ -9,6 +9,7 @@
   const cancel = document.getElementById('cancel');
   const mode = document.getElementById('mode');
   const state = document.getElementById('state');
+  const model = document.getElementById('setModel');
 
   function submit() {
     const text = input.value.trim();
@@ -57,6 +58,7 @@
         }
       }
       if (m.mode) mode.value = m.mode;
+      model.textContent = m.model || 'Model';
     } else if (m.type === 'focus') {
       input.focus();
       if (m.text) input.value = m.text;

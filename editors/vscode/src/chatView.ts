@@ -17,7 +17,7 @@ export interface ViewMessage {
   index?: number;
 }
 
-export interface ViewState { text: string; running: boolean; mode?: string; modes?: ModeInfo[] }
+export interface ViewState { text: string; running: boolean; mode?: string; modes?: ModeInfo[]; model?: string }
 
 export class ChatView implements vscode.WebviewViewProvider {
   static readonly id = 'tandem.chat';

@@ -8,6 +8,7 @@ export const Method = {
   prompt: 'tandem/prompt',
   cancel: 'tandem/cancel',
   setMode: 'tandem/setMode',
+  setModel: 'tandem/setModel',
   listSessions: 'tandem/listSessions',
   loadSession: 'tandem/loadSession',
   update: 'tandem/update',
@@ -20,9 +21,11 @@ export interface Range { start: Position; end: Position }
 export interface ModeInfo { id: string; name: string; description?: string }
 
 export interface NewSessionParams { cwd?: string; mode?: string }
+export interface ModelState { currentModelId: string; availableModels: { modelId: string; name: string }[] }
 export interface NewSessionResult {
   sessionId: string;
   modes: { currentModeId: string; availableModes: ModeInfo[] };
+  models?: ModelState;
 }
 
 export interface ContentBlock { type: string; text?: string; [key: string]: unknown }
@@ -36,7 +39,7 @@ export interface PromptResult { stopReason: string; usage?: { totalTokens?: numb
 
 export interface SessionInfo { sessionId: string; cwd: string; title?: string; mode?: string; updatedAt: string }
 export interface ListSessionsResult { sessions: SessionInfo[] }
-export interface LoadSessionResult { modes: NewSessionResult['modes'] }
+export interface LoadSessionResult { modes: NewSessionResult['modes']; models?: ModelState }
 
 export interface ToolContent {
   type: 'content' | 'diff' | 'terminal';

@@ -10,7 +10,7 @@ import { ChatView, ViewMessage } from './chatView';
 import { Diffs } from './diffs';
 import { Permissions } from './permission';
 import {
-  ListSessionsResult, LoadSessionResult, Method, ModeInfo, NewSessionResult, PromptParams, PromptResult,
+  ListSessionsResult, LoadSessionResult, Method, ModeInfo, ModelState, NewSessionResult, PromptParams, PromptResult,
   UpdateParams,
 } from './protocol';
 import { Status } from './status';
@@ -20,6 +20,7 @@ export class Conversation {
   private sessionId?: string;
   private running = false;
   private modes: ModeInfo[] = [];
+  private models?: ModelState;
   readonly permissions: Permissions;
 
   constructor(
@@ -70,13 +71,14 @@ export class Conversation {
       cwd: this.folder(),
       mode: mode ?? vscode.workspace.getConfiguration('tandem').get<string>('mode'),
     });
-    this.show(res.sessionId, res.modes);
+    this.show(res.sessionId, res.modes, res.models);
     this.view.model.note(`New session (${res.modes.currentModeId} mode).`);
     this.view.refresh();
     return res.sessionId;
   }
 
-  private show(id: string, modes: NewSessionResult['modes']): void {
+  private show(id: string, modes: NewSessionResult['modes'], models?: ModelState): void {
+    this.setModelShown(models);
     this.permissions.cancelAll();
     this.sessionId = id;
     this.view.model = new ChatModel();
@@ -138,14 +140,25 @@ export class Conversation {
     this.setModeShown(mode);
   }
 
-  // setModel switches through the /model slash command, which answers in
-  // the chat; ids come from tandem.models, or typed.
+  private setModelShown(models?: ModelState): void {
+    this.models = models;
+    this.view.setState({ model: models?.currentModelId });
+  }
+
+  // setModel switches the session's model among those the server offers.
   async setModel(): Promise<void> {
-    const known = vscode.workspace.getConfiguration('tandem').get<string[]>('models', []);
-    const other = 'Other model id…';
-    let id = known.length ? await vscode.window.showQuickPick([...known, other], { placeHolder: 'tandem model' }) : other;
-    if (id === other) id = await vscode.window.showInputBox({ prompt: 'Model id for this session', placeHolder: 'e.g. claude-sonnet-4-5' });
-    if (id) await this.prompt(`/model ${id.trim()}`);
+    const id = this.sessionId ?? (await this.newSession());
+    const cur = this.models?.currentModelId;
+    const pick = await vscode.window.showQuickPick(
+      (this.models?.availableModels ?? []).map((m) => ({
+        label: m.name, description: m.modelId === cur ? 'current' : m.modelId !== m.name ? m.modelId : undefined, id: m.modelId,
+      })),
+      { placeHolder: 'Model for this session' });
+    if (!pick || pick.id === cur) return;
+    const res = await this.lc.sendRequest<ModelState>(Method.setModel, { sessionId: id, modelId: pick.id });
+    this.setModelShown(res);
+    this.view.model.note(`Model: ${res.currentModelId}`);
+    this.view.refresh();
   }
 
   async openSession(): Promise<void> {
@@ -162,10 +175,11 @@ export class Conversation {
     const s = pick.session;
     // Updates replayed by loadSession arrive before its answer: the chat
     // must already be this session's.
-    this.show(s.sessionId, { currentModeId: s.mode ?? '', availableModes: this.modes });
+    this.show(s.sessionId, { currentModeId: s.mode ?? '', availableModes: this.modes }, this.models);
     this.view.refresh();
     const loaded = await this.lc.sendRequest<LoadSessionResult>(Method.loadSession, { sessionId: s.sessionId, cwd: s.cwd });
     this.modes = loaded.modes.availableModes;
+    this.setModelShown(loaded.models);
     this.setModeShown(loaded.modes.currentModeId);
     this.view.model.note('Session reopened; continue below.');
     this.view.refresh();
