@@ -26,8 +26,15 @@
 // Usage shape (inputTokens, outputTokens, totalTokens, cachedReadTokens,
 // cachedWriteTokens, thoughtTokens) plus "cost" in dollars when known.
 //
-// Files: one per method group (lifecycle, sync, sessions, prompt,
+// Commands: workspace/executeCommand ids live under tandem.lsp. (ask,
+// fix), because LSP client libraries register advertised ids as editor
+// commands and must not collide with an extension's own tandem.* ones.
+// An edit that asks is reviewed once: the permission prompt, or, for a
+// client declaring experimental.tandem.previewEdits, its refactor preview
+// (preview.go); an approved edit never carries needsConfirmation.
+//
+// Files: one per method group (lifecycle, sync, sessions, models, prompt,
 // symbols, codeaction, instructions, workspacesymbol); the Host side in
-// session, applyedit, permission and progress; what is left out in
-// unimplemented.go.
+// session, applyedit, permission, preview and progress; what is left out
+// in unimplemented.go.
 package lsp
