@@ -140,10 +140,11 @@ try {
   await step('diff-editor', async () => {
     await chat.locator('.tool a[data-action="diff"]').first().click();
     await page.locator('.monaco-diff-editor').first().waitFor();
-    await page.keyboard.press('Control+W');
+    await page.locator('.tab.active', { hasText: 'proposed edit' }).waitFor();
   });
 
   await step('undo', async () => {
+    await page.keyboard.press('Control+W');
     await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+Z');
     await expectEditor('greetings world');
