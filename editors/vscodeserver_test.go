@@ -55,7 +55,7 @@ func e2eToolsOrStop(t *testing.T) e2eTools {
 // Chromium and drives VS Code's UI with Playwright (vscode/e2e/run.mjs):
 // activation, a prompt to tandem on the fake model, an approved edit that
 // lands unsaved and undoable, one saved by files.autoSave, a cancelled
-// turn, a reopened session. The
+// turn, a reopened session, the light bulb on a selection only. The
 // screenshots of each step stay in the folder the test logs.
 func codeServerE2E(t *testing.T, vsix string) {
 	tools := e2eToolsOrStop(t)
@@ -157,12 +157,12 @@ func codeServerE2E(t *testing.T, vsix string) {
 	if b, err := os.ReadFile(file); err != nil || string(b) != want {
 		t.Errorf("the disk holds %q (%v), want %q", b, err, want)
 	}
-	// Two turns with an edit, the cancelled story, the continued session;
-	// the last two on the model picked in the chat.
+	// Two turns with an edit, the cancelled story, the continued session,
+	// the light bulb's fix; the last three on the model picked in the chat.
 	reqs := model.Requests()
-	if len(reqs) != 6 {
-		t.Errorf("the fake model got %d requests, want 6", len(reqs))
-	} else if m := reqs[5].Model; m != "fake-model-2" {
+	if len(reqs) != 7 {
+		t.Errorf("the fake model got %d requests, want 7", len(reqs))
+	} else if m := reqs[6].Model; m != "fake-model-2" {
 		t.Errorf("the last request went to model %q, want fake-model-2 (picked in the chat)", m)
 	}
 }

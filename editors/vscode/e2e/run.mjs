@@ -3,8 +3,9 @@
 // `tandem lsp` (talking to the fake model), an edit is approved in the
 // chat and lands in the editor, unsaved and undoable (files.autoSave off),
 // another is saved by VS Code once autoSave is on, a running turn is
-// cancelled, and the session is reopened from the session list and
-// continued. A screenshot is taken after every step into $SHOTS.
+// cancelled, the session is reopened from the session list and continued,
+// and the light bulb's "Fix with tandem" runs on a selection only. A
+// screenshot is taken after every step into $SHOTS.
 //
 // Run by editors/vscode_test.go, which starts code-server; the inputs are
 // environment variables: URL (code-server), WORKSPACE, FILE (the file the
@@ -195,8 +196,10 @@ try {
 
   await step('new-session', async () => {
     await chat.locator('#newSession').click();
+    // The old conversation goes; only the new session's note is left.
+    await chat.locator('.agent', { hasText: 'Changed the greeting' }).waitFor({ state: 'detached' });
     await chat.locator('.note', { hasText: 'New session' }).waitFor();
-    if ((await chat.locator('#chat').textContent()).includes('Changed the greeting')) throw new Error('the new session shows the old chat');
+    if ((await chat.locator('#chat > *').count()) !== 1) throw new Error('the new session shows more than its note');
   });
 
   await step('session-list', async () => {
@@ -215,6 +218,23 @@ try {
     await chat.locator('#input').press('Enter');
     await chat.locator('.agent', { hasText: 'Noted.' }).waitFor();
   });
+  await step('code-action', async () => {
+    // The light bulb offers tandem only on a selection (or a diagnostic);
+    // its command id (tandem.lsp.fix) is the language client's, not ours.
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Control+.');
+    await page.waitForTimeout(1500);
+    const offered = await page.locator('.action-widget').filter({ hasText: 'tandem' }).count();
+    if (offered) throw new Error('a tandem code action is offered on a bare cursor without a diagnostic');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+.');
+    await page.locator('.action-widget .monaco-list-row', { hasText: 'Fix with tandem' }).first().click();
+    await chat.locator('.user', { hasText: 'Fix with tandem: hello.txt, lines 1–4' }).waitFor();
+    await chat.locator('.agent', { hasText: 'Noted.' }).nth(1).waitFor();
+  });
+
   console.log(JSON.stringify({ done: true, ms: Date.now() - t0 }));
 } finally {
   await browser.close();

@@ -31,6 +31,7 @@ let client: LanguageClient | undefined;
 
 export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const cfg = vscode.workspace.getConfiguration('tandem');
+  let conv: Conversation | undefined; // set once the chat view exists, below
   const serverOptions: ServerOptions = {
     command: cfg.get<string>('path', 'tandem'),
     args: ['lsp'],
@@ -39,6 +40,14 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
     outputChannelName: 'tandem',
+    middleware: {
+      // The light bulb's tandem.lsp.* commands run a prompt on the server;
+      // the chat shows it like one typed there.
+      executeCommand: (command, args, next) => {
+        if (command.startsWith('tandem.lsp.')) conv?.lightBulb(command, args);
+        return next(command, args);
+      },
+    },
   };
   const lc = new LanguageClient('tandem', 'tandem', serverOptions, clientOptions);
   client = lc;
@@ -52,7 +61,6 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const diffs = new Diffs();
   ctx.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(Diffs.scheme, diffs));
 
-  let conv: Conversation | undefined;
   const view = new ChatView(new ChatModel(), ctx.extensionUri, (m) => conv?.fromView(m));
   ctx.subscriptions.push(vscode.window.registerWebviewViewProvider(ChatView.id, view, { webviewOptions: { retainContextWhenHidden: true } }));
   conv = new Conversation(lc, view, status, diffs);

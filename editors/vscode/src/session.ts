@@ -120,6 +120,18 @@ export class Conversation {
     }
   }
 
+  // lightBulb shows a code action's prompt (tandem.lsp.ask or .fix, run
+  // by the language client) in the chat as the user's message.
+  lightBulb(command: string, args: unknown[]): void {
+    const a = args[0] as { uri?: string; range?: { start: { line: number }; end: { line: number } } } | undefined;
+    const what = command.endsWith('.fix') ? 'Fix with tandem' : 'Ask tandem about this';
+    const file = a?.uri ? decodeURIComponent(a.uri.split('/').pop() ?? '') : '';
+    const lines = a?.range ? `, lines ${a.range.start.line + 1}–${a.range.end.line + 1}` : '';
+    this.view.model.user(`${what}: ${file}${lines}`);
+    this.view.refresh();
+    void this.view.reveal();
+  }
+
   cancel(): void {
     if (!this.sessionId || !this.running) return;
     this.permissions.cancelAll();
