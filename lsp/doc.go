@@ -26,6 +26,12 @@
 // Usage shape (inputTokens, outputTokens, totalTokens, cachedReadTokens,
 // cachedWriteTokens, thoughtTokens) plus "cost" in dollars when known.
 //
+// Slash commands: a new or loaded session sends tandem/update with ACP's
+// available_commands_update ({"availableCommands": [{"name", "description",
+// "input": {"hint"}}]}) right after the response that names it, and again
+// whenever the list changes (custom command or skill files edited, checked
+// at each prompt). A prompt whose whole text is "/name args" runs one.
+//
 // Commands: workspace/executeCommand ids live under tandem.lsp. (ask,
 // fix), because LSP client libraries register advertised ids as editor
 // commands and must not collide with an extension's own tandem.* ones.
@@ -33,7 +39,7 @@
 // client declaring experimental.tandem.previewEdits, its refactor preview
 // (preview.go); an approved edit never carries needsConfirmation.
 //
-// Files: one per method group (lifecycle, sync, sessions, models, prompt,
+// Files: one per method group (lifecycle, sync, sessions, prompt,
 // symbols, codeaction, instructions, workspacesymbol); the Host side in
 // session, applyedit, permission, preview and progress; what is left out
 // in unimplemented.go.

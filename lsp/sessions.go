@@ -41,9 +41,8 @@ type newSessionParams struct {
 }
 
 type newSessionResult struct {
-	SessionID string     `json:"sessionId"`
-	Modes     modeState  `json:"modes"`
-	Models    modelState `json:"models"`
+	SessionID string    `json:"sessionId"`
+	Modes     modeState `json:"modes"`
 }
 
 // newSession serves tandem/newSession. cwd defaults to the first
@@ -62,7 +61,7 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 	// Updates the session produced while starting go out once the client
 	// has its id, after this response.
 	jsonrpc.AfterResponse(ctx, ss.release)
-	return newSessionResult{SessionID: ss.id, Modes: modesOf(ss.sess.Mode()), Models: s.modelsOf(ss.sess)}, nil
+	return newSessionResult{SessionID: ss.id, Modes: modesOf(ss.sess.Mode())}, nil
 }
 
 // startSession creates a session; its updates are held until release.
@@ -90,6 +89,7 @@ func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session,
 	}
 	ss.sess, ss.id = sess, sess.ID()
 	s.addSession(ss)
+	ss.announceCommands()
 	return ss, nil
 }
 
@@ -119,10 +119,11 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 	}
 	ss.sess = sess
 	s.addSession(ss)
+	// After the replay and the response, as for a new session.
+	jsonrpc.AfterResponse(ctx, ss.announceCommands)
 	return struct {
-		Modes  modeState  `json:"modes"`
-		Models modelState `json:"models"`
-	}{modesOf(sess.Mode()), s.modelsOf(sess)}, nil
+		Modes modeState `json:"modes"`
+	}{modesOf(sess.Mode())}, nil
 }
 
 type sessionInfo struct {

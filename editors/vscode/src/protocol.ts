@@ -9,6 +9,7 @@ export const Method = {
   cancel: 'tandem/cancel',
   setMode: 'tandem/setMode',
   setModel: 'tandem/setModel',
+  configOptions: 'tandem/configOptions',
   listSessions: 'tandem/listSessions',
   loadSession: 'tandem/loadSession',
   update: 'tandem/update',
@@ -21,12 +22,20 @@ export interface Range { start: Position; end: Position }
 export interface ModeInfo { id: string; name: string; description?: string }
 
 export interface NewSessionParams { cwd?: string; mode?: string }
-export interface ModelState { currentModelId: string; availableModels: { modelId: string; name: string }[] }
 export interface NewSessionResult {
   sessionId: string;
   modes: { currentModeId: string; availableModes: ModeInfo[] };
-  models?: ModelState;
 }
+
+// ConfigOption is one session selector (ids mode, model, thought_level),
+// as tandem/configOptions and tandem/setModel answer.
+export interface ConfigOption {
+  id: string;
+  name: string;
+  currentValue: string;
+  options: { value: string; name: string; description?: string }[];
+}
+export interface ConfigOptionsResult { configOptions: ConfigOption[] }
 
 export interface ContentBlock { type: string; text?: string; [key: string]: unknown }
 
@@ -39,7 +48,7 @@ export interface PromptResult { stopReason: string; usage?: { totalTokens?: numb
 
 export interface SessionInfo { sessionId: string; cwd: string; title?: string; mode?: string; updatedAt: string }
 export interface ListSessionsResult { sessions: SessionInfo[] }
-export interface LoadSessionResult { modes: NewSessionResult['modes']; models?: ModelState }
+export interface LoadSessionResult { modes: NewSessionResult['modes'] }
 
 export interface ToolContent {
   type: 'content' | 'diff' | 'terminal';

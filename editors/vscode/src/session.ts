@@ -10,7 +10,7 @@ import { ChatView, ViewMessage } from './chatView';
 import { Diffs } from './diffs';
 import { Permissions } from './permission';
 import {
-  ListSessionsResult, LoadSessionResult, Method, ModeInfo, ModelState, NewSessionResult, PromptParams, PromptResult,
+  ConfigOption, ConfigOptionsResult, ListSessionsResult, LoadSessionResult, Method, ModeInfo, NewSessionResult, PromptParams, PromptResult,
   UpdateParams,
 } from './protocol';
 import { Status } from './status';
@@ -20,7 +20,7 @@ export class Conversation {
   private sessionId?: string;
   private running = false;
   private modes: ModeInfo[] = [];
-  private models?: ModelState;
+  private models?: ConfigOption; // the "model" selector
   readonly permissions: Permissions;
 
   constructor(
@@ -71,14 +71,14 @@ export class Conversation {
       cwd: this.folder(),
       mode: mode ?? vscode.workspace.getConfiguration('tandem').get<string>('mode'),
     });
-    this.show(res.sessionId, res.modes, res.models);
+    this.show(res.sessionId, res.modes);
+    await this.loadModels(res.sessionId);
     this.view.model.note(`New session (${res.modes.currentModeId} mode).`);
     this.view.refresh();
     return res.sessionId;
   }
 
-  private show(id: string, modes: NewSessionResult['modes'], models?: ModelState): void {
-    this.setModelShown(models);
+  private show(id: string, modes: NewSessionResult['modes']): void {
     this.permissions.cancelAll();
     this.sessionId = id;
     this.view.model = new ChatModel();
@@ -152,24 +152,27 @@ export class Conversation {
     this.setModeShown(mode);
   }
 
-  private setModelShown(models?: ModelState): void {
-    this.models = models;
-    this.view.setState({ model: models?.currentModelId });
+  private async loadModels(id: string): Promise<void> {
+    this.setModelShown(await this.lc.sendRequest<ConfigOptionsResult>(Method.configOptions, { sessionId: id }));
+  }
+
+  private setModelShown(res: ConfigOptionsResult): void {
+    this.models = res.configOptions.find((o) => o.id === 'model');
+    this.view.setState({ model: this.models?.currentValue });
   }
 
   // setModel switches the session's model among those the server offers.
   async setModel(): Promise<void> {
     const id = this.sessionId ?? (await this.newSession());
-    const cur = this.models?.currentModelId;
+    const cur = this.models?.currentValue;
     const pick = await vscode.window.showQuickPick(
-      (this.models?.availableModels ?? []).map((m) => ({
-        label: m.name, description: m.modelId === cur ? 'current' : m.modelId !== m.name ? m.modelId : undefined, id: m.modelId,
+      (this.models?.options ?? []).map((m) => ({
+        label: m.name, description: m.value === cur ? 'current' : m.value !== m.name ? m.value : undefined, id: m.value,
       })),
       { placeHolder: 'Model for this session' });
     if (!pick || pick.id === cur) return;
-    const res = await this.lc.sendRequest<ModelState>(Method.setModel, { sessionId: id, modelId: pick.id });
-    this.setModelShown(res);
-    this.view.model.note(`Model: ${res.currentModelId}`);
+    this.setModelShown(await this.lc.sendRequest<ConfigOptionsResult>(Method.setModel, { sessionId: id, modelId: pick.id }));
+    this.view.model.note(`Model: ${this.models?.currentValue ?? pick.id}`);
     this.view.refresh();
   }
 
@@ -187,11 +190,11 @@ export class Conversation {
     const s = pick.session;
     // Updates replayed by loadSession arrive before its answer: the chat
     // must already be this session's.
-    this.show(s.sessionId, { currentModeId: s.mode ?? '', availableModes: this.modes }, this.models);
+    this.show(s.sessionId, { currentModeId: s.mode ?? '', availableModes: this.modes });
     this.view.refresh();
     const loaded = await this.lc.sendRequest<LoadSessionResult>(Method.loadSession, { sessionId: s.sessionId, cwd: s.cwd });
     this.modes = loaded.modes.availableModes;
-    this.setModelShown(loaded.models);
+    await this.loadModels(s.sessionId);
     this.setModeShown(loaded.modes.currentModeId);
     this.view.model.note('Session reopened; continue below.');
     this.view.refresh();
