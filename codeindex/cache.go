@@ -22,12 +22,13 @@ import (
 // magic, version, root or checksum does not match is ignored and rebuilt.
 const (
 	cacheMagic   = "tandem-codeindex\x00"
-	cacheVersion = 3
-	cacheName    = "defs.v3"
-	// oldCacheName is version 2's file (no references), removed when
-	// version 3 is written.
-	oldCacheName = "defs.v2"
+	cacheVersion = 4
+	cacheName    = "defs.v4"
 )
+
+// oldCacheNames are earlier versions' files (v2 had no references, v3 no
+// flag for files parsed without them), removed when this version is written.
+var oldCacheNames = []string{"defs.v2", "defs.v3"}
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -69,7 +70,9 @@ func encodeBody(w io.Writer, root string, files []*File) error {
 	b = binary.AppendUvarint(b, uint64(ndefs)) // lets a reader allocate them at once
 	nrefs := 0
 	for _, f := range files {
-		nrefs += len(f.Refs)
+		if f.HasRefs {
+			nrefs += len(f.Refs)
+		}
 	}
 	b = binary.AppendUvarint(b, uint64(nrefs))
 	for _, f := range files {
@@ -92,9 +95,14 @@ func encodeBody(w io.Writer, root string, files []*File) error {
 			b = binary.AppendUvarint(b, uint64(d.Group))
 			b = binary.AppendUvarint(b, uint64(d.GroupEnd))
 		}
-		b = binary.AppendUvarint(b, uint64(len(f.Refs)))
-		for _, r := range f.Refs {
-			b = appendString(b, r)
+		// 0: references never extracted; n+1: n references follow.
+		if !f.HasRefs {
+			b = append(b, 0)
+		} else {
+			b = binary.AppendUvarint(b, uint64(len(f.Refs))+1)
+			for _, r := range f.Refs {
+				b = appendString(b, r)
+			}
 		}
 		if _, err := w.Write(b); err != nil {
 			return err
@@ -180,6 +188,9 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 			d.GroupEnd = int(r.uvarint())
 		}
 		nr := r.uvarint()
+		if f.HasRefs = nr > 0; nr > 0 {
+			nr--
+		}
 		if nr > uint64(len(refSlab)) {
 			return nil, fmt.Errorf("%w: reference count", errCorrupt)
 		}
@@ -306,6 +317,8 @@ func saveCache(dir, root string, files []*File) error {
 	if err != nil {
 		return fmt.Errorf("writing the code index cache: %w", err)
 	}
-	os.Remove(filepath.Join(dir, oldCacheName)) // best effort: it is only disk space
+	for _, name := range oldCacheNames {
+		os.Remove(filepath.Join(dir, name)) // best effort: it is only disk space
+	}
 	return nil
 }

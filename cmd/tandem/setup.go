@@ -61,7 +61,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		RepoMapTokens:   mapTokens,
 		Windows:         newWindows(cfg, log),
 		CompactAt:       cfg.CompactAt,
-		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
+		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log, Refs: mapTokens > 0}),
 		Log:             log,
 	})
 	log.Debug("configured", "config", cfg.String())
