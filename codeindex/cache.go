@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"unsafe"
 
 	"github.com/tandemhq/tandem/internal/atomicfile"
@@ -30,7 +31,9 @@ const (
 // flag for files parsed without them), removed when this version is written.
 var oldCacheNames = []string{"defs.v2", "defs.v3"}
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
+// crcTable is built on first use, not at start-up: most runs of the
+// binary never touch an index.
+var crcTable = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // minDefBytes is the smallest encoding of a definition: nine varints;
 // minFileBytes that of a file: eight varints and the 16-byte hash;
@@ -126,7 +129,7 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 		return nil, fmt.Errorf("%w: bad header", errCorrupt)
 	}
 	body := data[len(cacheMagic) : len(data)-4]
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if crc32.Checksum(body, crcTable()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
 	r := reader{s: unsafe.String(unsafe.SliceData(body), len(body))}
@@ -305,7 +308,7 @@ func saveCache(dir, root string, files []*File) error {
 	err := atomicfile.WriteWith(filepath.Join(dir, cacheName), 0o600, func(f io.Writer) error {
 		w := bufio.NewWriterSize(f, 1<<16)
 		w.WriteString(cacheMagic)
-		crc := crc32.New(crcTable)
+		crc := crc32.New(crcTable())
 		if err := encodeBody(io.MultiWriter(w, crc), root, files); err != nil {
 			return err
 		}

@@ -16,7 +16,7 @@ import (
 // has to catch what is wrong inside it.
 func frame(body []byte) []byte {
 	b := append([]byte(cacheMagic), body...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(body, crcTable))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(body, crcTable()))
 }
 
 // header encodes a body header claiming files and total definitions.
