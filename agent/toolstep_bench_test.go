@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
 
@@ -50,14 +52,11 @@ func countToolResults(msgs []llm.Message) int {
 
 // BenchmarkToolSteps is one turn of toolSteps read_file/edit_file calls
 // through the agent against a local workspace (the local host, full-auto
-// mode, no store). bench/toolstep.sh subtracts BenchmarkToolStepsFloor,
-// the same exchanges through the provider alone, and divides by the steps.
+// mode, no store), the fake model in a child process so cpu-ns/op is
+// tandem's alone. bench/toolstep.sh subtracts BenchmarkToolStepsFloor, the
+// same exchanges through the provider alone, and divides by the steps.
 func BenchmarkToolSteps(b *testing.B) {
-	srv := llmtest.Start()
-	defer srv.Close()
-	cfg := newBenchConfig(b, srv)
-	cfg.Store = nil
-	a := New(cfg)
+	a := New(Config{Provider: toolStepProvider(b), Model: "claude-sonnet-4-5-20250929", Home: b.TempDir()})
 	dir := b.TempDir()
 	path := filepath.Join(dir, "main.go")
 	s, err := a.NewSession(context.Background(), SessionOptions{Cwd: dir, Mode: ModeFullAuto, Host: &testHost{}})
@@ -65,7 +64,7 @@ func BenchmarkToolSteps(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	srv.Handle(func(r *llmtest.Request) llmtest.Reply { return toolStepReply(countToolResults(r.Messages)) })
+	var cpu time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -76,11 +75,14 @@ func BenchmarkToolSteps(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+		c := cpuTime()
 		if _, err := s.Prompt(context.Background(), prompt("go")); err != nil {
 			b.Fatal(err)
 		}
+		cpu += cpuTime() - c
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	if got, _ := os.ReadFile(path); !strings.HasPrefix(string(got), fmt.Sprintf("m%d ", toolSteps/2)) {
 		b.Fatalf("the edits did not land: %.20q", got)
 	}
@@ -90,11 +92,9 @@ func BenchmarkToolSteps(b *testing.B) {
 // provider alone: the same replies, a history growing by the same tool
 // results (the file's text for a read, a line for an edit).
 func BenchmarkToolStepsFloor(b *testing.B) {
-	srv := llmtest.Start()
-	defer srv.Close()
-	p := newBenchConfig(b, srv).Provider
-	srv.Handle(func(r *llmtest.Request) llmtest.Reply { return toolStepReply(countToolResults(r.Messages)) })
+	p := toolStepProvider(b)
 	ctx := context.Background()
+	c := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		msgs := []llm.Message{llm.Text(llm.RoleUser, "go")}
@@ -114,4 +114,11 @@ func BenchmarkToolStepsFloor(b *testing.B) {
 			msgs = append(msgs, resp.Message, llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartToolResult, ToolCallID: calls[0].ToolCallID, Text: out}}})
 		}
 	}
+	b.ReportMetric(float64((cpuTime()-c).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// toolStepProvider talks to the tool-step fake model in a child process,
+// so this process's CPU time is the client's alone.
+func toolStepProvider(b *testing.B) llm.Provider {
+	return anthropic.New(anthropic.Options{APIKey: "test-key", BaseURL: startToolStepServer(b)})
 }
