@@ -21,6 +21,9 @@ type editor struct {
 	peer   *testenv.Peer
 	answer string
 
+	cmd      *exec.Cmd
+	stopOnce sync.Once
+
 	mu     sync.Mutex
 	asked  []string
 	agent  strings.Builder
@@ -35,15 +38,22 @@ func startACP(t *testing.T, home, root string, srv *llmtest.Server, answer strin
 	cmd.Env = append(testenv.ModelEnv(home, srv.URL), env...)
 	cmd.Dir = root
 	in, out := testenv.Start(t, cmd, e.stderr)
+	e.cmd = cmd
 	e.peer = testenv.NewPeer(t, out, in, testenv.Lines, e.handle)
-	t.Cleanup(func() {
+	t.Cleanup(func() { e.stop(t) })
+	must(t, e.peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}, nil))
+	return e
+}
+
+// stop closes tandem's stdin, as an editor quitting does, and waits for it
+// to exit.
+func (e *editor) stop(t *testing.T) {
+	e.stopOnce.Do(func() {
 		e.peer.Close()
-		if err := testenv.WaitExit(cmd, 10*time.Second); err != nil {
+		if err := testenv.WaitExit(e.cmd, 15*time.Second); err != nil {
 			t.Errorf("tandem acp: %v\n%s", err, e.stderr.String())
 		}
 	})
-	must(t, e.peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}, nil))
-	return e
 }
 
 func (e *editor) handle(method string, params json.RawMessage) (any, *testenv.RPCError) {

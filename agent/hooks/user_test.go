@@ -113,3 +113,25 @@ func TestFailingHookWarns(t *testing.T) {
 		t.Errorf("no warning: %q", e.said())
 	}
 }
+
+// SessionEnd runs when the editor quits and the session closes.
+func TestSessionEnd(t *testing.T) {
+	home, root, logs := dirs(t)
+	log := filepath.Join(logs, "events.jsonl")
+	hooksFile(t, filepath.Join(home, "config.json"), map[string]any{
+		"SessionEnd": []any{group("", script(t, "log-stdin.sh"))},
+	})
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Reply{Text: []string{"hi"}})
+	e := startACP(t, home, root, srv, "allow_once", "HOOK_LOG="+log)
+	sid := e.newSession(t, root, "code")
+	e.prompt(t, sid, "hello")
+	if b, _ := os.ReadFile(log); len(b) != 0 {
+		t.Fatalf("SessionEnd ran early: %s", b)
+	}
+	e.stop(t)
+	b, _ := os.ReadFile(log)
+	if !strings.Contains(string(b), `"hook_event_name":"SessionEnd"`) || !strings.Contains(string(b), `"session_id":"`+sid+`"`) {
+		t.Errorf("SessionEnd input: %s", b)
+	}
+}
