@@ -15,10 +15,12 @@ import (
 // that seam's contributors in the order they appear in the slice:
 //
 //	TurnStart
+//	  UserPrompt                                           a prompt for the model
 //	  BeforeRequest → (model streams) → AfterResponse      once per request
 //	  for each tool call:
 //	    BeforeToolCall → (tool runs: BeforeAsk → ask → AfterAsk,
 //	                      BeforeEdit → Host.ApplyEdit → AfterEdit) → AfterToolCall
+//	  BeforeStop                                           no tool calls: end or go on
 //	TurnEnd
 //
 // Every seam is empty by default. Seams that decide use reducer semantics:

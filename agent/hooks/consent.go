@@ -20,7 +20,7 @@ func (h *Hooks) consents() settings.Consents { return settings.Consents{Home: h.
 // and enabled plugins' hooks do.
 func (h *Hooks) askConsent(ctx context.Context, ss *session) error {
 	root := ss.s.Root()
-	srcs, _ := h.sources(root)
+	srcs := h.current(ss)
 	d := digest(srcs)
 	var settled bool
 	h.update(ss, func(ss *session) { settled = d == "" || ss.accepted == d || ss.declined == d })

@@ -32,10 +32,7 @@ type result struct {
 // the user about failures; the first that blocks or halts ends the event.
 func (h *Hooks) fire(ctx context.Context, ss *session, event, tool string, in input) result {
 	root := ss.s.Root()
-	srcs, problems := h.sources(root)
-	for _, p := range problems {
-		ss.s.Notice(p)
-	}
+	srcs := h.current(ss)
 	d := digest(srcs)
 	h.sessionsMu.Lock()
 	ok := d == "" || ss.accepted == d

@@ -42,6 +42,10 @@ type session struct {
 	started  bool   // SessionStart has run
 	accepted string // the project hooks' digest the user agreed to here
 	declined string // the digest the user said no to (asked once)
+	// srcs are the hooks as read at the turn's start: a turn runs one set,
+	// and a tool call costs no file reads.
+	srcs   []Source
+	loaded bool
 }
 
 // New makes a Hooks; nothing runs until Register wires it in.
@@ -60,6 +64,7 @@ func New(o Options) *Hooks {
 func (h *Hooks) Register(p *agent.Pipeline) {
 	p.SessionOpen = append(p.SessionOpen, h.open)
 	p.SessionClose = append(p.SessionClose, h.close)
+	p.TurnStart = append(p.TurnStart, h.turnStart)
 	p.UserPrompt = append(p.UserPrompt, h.userPrompt)
 	p.BeforeToolCall = append(p.BeforeToolCall, h.beforeToolCall)
 	p.AfterToolCall = append(p.AfterToolCall, h.afterToolCall)
@@ -70,6 +75,33 @@ func (h *Hooks) open(_ context.Context, s *agent.Session) {
 	h.sessionsMu.Lock()
 	h.sessions[s.ID()] = &session{s: s}
 	h.sessionsMu.Unlock()
+}
+
+// turnStart reads the hooks for the turn, telling the user what could
+// not be read.
+func (h *Hooks) turnStart(_ context.Context, e agent.TurnStartEvent) {
+	ss := h.lookup(e.SessionID)
+	if ss == nil {
+		return
+	}
+	srcs, problems := h.sources(ss.s.Root())
+	for _, p := range problems {
+		ss.s.Notice(p)
+	}
+	h.update(ss, func(ss *session) { ss.srcs, ss.loaded = srcs, true })
+}
+
+// current returns the turn's hooks, or reads them when no turn started
+// (SessionEnd of a session that never had a prompt).
+func (h *Hooks) current(ss *session) []Source {
+	h.sessionsMu.Lock()
+	srcs, loaded := ss.srcs, ss.loaded
+	h.sessionsMu.Unlock()
+	if loaded {
+		return srcs
+	}
+	srcs, _ = h.sources(ss.s.Root())
+	return srcs
 }
 
 func (h *Hooks) lookup(id string) *session {
