@@ -22,7 +22,8 @@ const (
 
 // result folds the outcomes of one event's hooks.
 type result struct {
-	block   bool
+	block   bool // a hook blocked (exit 2, decision block, deny)
+	halt    bool // a hook said "continue": false
 	reason  string
 	context []string
 	input   json.RawMessage
@@ -61,7 +62,7 @@ func (h *Hooks) fire(ctx context.Context, ss *session, event, tool string, in in
 			r.input = o.input
 		}
 		if o.block || o.halt {
-			r.block, r.reason = true, o.reason
+			r.block, r.halt, r.reason = o.block, o.halt, o.reason
 			if r.reason == "" {
 				r.reason = "no reason given"
 			}
@@ -86,13 +87,16 @@ func (h *Hooks) userPrompt(ctx context.Context, e agent.TurnStartEvent) (string,
 	var first bool
 	h.update(ss, func(ss *session) { first, ss.started = !ss.started, true })
 	if first {
-		if r := h.fire(ctx, ss, SessionStart, "", input{Source: "startup"}); !r.block {
-			extra = append(extra, r.context...)
+		// A SessionStart hook cannot block anything; its reason is for the user.
+		r := h.fire(ctx, ss, SessionStart, "", input{Source: "startup"})
+		if r.block || r.halt {
+			ss.s.Notice("A SessionStart hook said: " + r.reason)
 		}
+		extra = append(extra, r.context...)
 	}
 	text := promptText(e.Prompt)
 	r := h.fire(ctx, ss, UserPromptSubmit, "", input{Prompt: &text})
-	if r.block {
+	if r.block || r.halt {
 		return "", fmt.Errorf("A UserPromptSubmit hook blocked this prompt: %s", r.reason)
 	}
 	return strings.Join(append(extra, r.context...), "\n\n"), nil
@@ -118,7 +122,7 @@ func (h *Hooks) beforeToolCall(ctx context.Context, e agent.ToolCallEvent) (json
 		return nil, nil
 	}
 	r := h.fire(ctx, ss, PreToolUse, e.Tool.Name, input{ToolName: claudeName(e.Tool.Name), ToolInput: claudeInput(ss.s.Root(), e.Input)})
-	if r.block {
+	if r.block || r.halt {
 		return nil, errors.New("A PreToolUse hook blocked this call: " + r.reason)
 	}
 	if len(r.input) == 0 {
@@ -138,7 +142,7 @@ func (h *Hooks) afterToolCall(ctx context.Context, e agent.ToolCallEvent, res ag
 	r := h.fire(ctx, ss, PostToolUse, e.Tool.Name, input{ToolName: claudeName(e.Tool.Name),
 		ToolInput: claudeInput(ss.s.Root(), e.Input), ToolResponse: resp})
 	notes := r.context
-	if r.block {
+	if r.block || r.halt {
 		notes = append(notes, r.reason)
 	}
 	for _, n := range notes {
@@ -156,7 +160,7 @@ func (h *Hooks) beforeStop(ctx context.Context, e agent.StopEvent) string {
 	}
 	active := e.Continued > 0
 	r := h.fire(ctx, ss, Stop, "", input{StopHookActive: &active})
-	if !r.block {
+	if !r.block || r.halt { // "continue": false means stop, whatever else it says
 		return ""
 	}
 	return "A Stop hook asks you to continue: " + r.reason

@@ -12,7 +12,7 @@ import (
 // input is the event a hook reads on stdin, in Claude Code's shape.
 type input struct {
 	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
+	TranscriptPath string          `json:"transcript_path,omitempty"`
 	Cwd            string          `json:"cwd"`
 	HookEventName  string          `json:"hook_event_name"`
 	PermissionMode string          `json:"permission_mode,omitempty"`

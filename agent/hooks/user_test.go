@@ -92,11 +92,13 @@ func TestUserHooks(t *testing.T) {
 }
 
 // A hook that fails with another exit code warns the user and blocks
-// nothing.
+// nothing; a Stop hook's "continue": false ends the turn even beside a
+// block decision.
 func TestFailingHookWarns(t *testing.T) {
 	home, root, _ := dirs(t)
 	hooksFile(t, filepath.Join(home, "config.json"), map[string]any{
 		"PreToolUse": []any{group("*", script(t, "fail.sh"))},
+		"Stop":       []any{group("", `cat >/dev/null; echo '{"continue":false,"stopReason":"enough","decision":"block","reason":"go on"}'`)},
 	})
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
@@ -108,6 +110,9 @@ func TestFailingHookWarns(t *testing.T) {
 	e.prompt(t, sid, "go")
 	if got := srv.Requests()[1].LastUserText(); !strings.Contains(got, "ran") {
 		t.Errorf("the command did not run: %q", got)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests: continue false did not stop the turn", n)
 	}
 	if !strings.Contains(e.said(), "failed with exit code 1: this hook is broken") {
 		t.Errorf("no warning: %q", e.said())
