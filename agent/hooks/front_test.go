@@ -2,6 +2,7 @@ package hooks_test
 
 import (
 	"encoding/json"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 // requests with answer (an option id) and keeps the requests' titles and
 // the agent's message text.
 type editor struct {
+	kind   string // acp or lsp
 	peer   *testenv.Peer
 	answer string
 
@@ -32,16 +34,34 @@ type editor struct {
 
 func startACP(t *testing.T, home, root string, srv *llmtest.Server, answer string, env ...string) *editor {
 	t.Helper()
+	return startFront(t, "acp", home, root, srv, answer, env...)
+}
+
+// startFront starts `tandem acp` or `tandem lsp` (kind).
+func startFront(t *testing.T, kind, home, root string, srv *llmtest.Server, answer string, env ...string) *editor {
+	t.Helper()
 	testenv.Program(t, "sh")
-	e := &editor{answer: answer, stderr: &testenv.SyncBuffer{}}
-	cmd := exec.Command(testenv.Tandem(t), "acp")
+	e := &editor{kind: kind, answer: answer, stderr: &testenv.SyncBuffer{}}
+	cmd := exec.Command(testenv.Tandem(t), kind)
 	cmd.Env = append(testenv.ModelEnv(home, srv.URL), env...)
 	cmd.Dir = root
 	in, out := testenv.Start(t, cmd, e.stderr)
 	e.cmd = cmd
-	e.peer = testenv.NewPeer(t, out, in, testenv.Lines, e.handle)
+	framing := testenv.Lines
+	if kind == "lsp" {
+		framing = testenv.ContentLength
+	}
+	e.peer = testenv.NewPeer(t, out, in, framing, e.handle)
 	t.Cleanup(func() { e.stop(t) })
-	must(t, e.peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}, nil))
+	if kind == "acp" {
+		must(t, e.peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}, nil))
+		return e
+	}
+	uri := (&url.URL{Scheme: "file", Path: root}).String()
+	must(t, e.peer.Call("initialize", map[string]any{"processId": nil, "rootUri": uri,
+		"capabilities":     map[string]any{"experimental": map[string]any{"tandem": map[string]any{"permissions": true}}},
+		"workspaceFolders": []map[string]string{{"uri": uri, "name": "root"}}}, nil))
+	must(t, e.peer.Notify("initialized", map[string]any{}))
 	return e
 }
 
@@ -49,6 +69,10 @@ func startACP(t *testing.T, home, root string, srv *llmtest.Server, answer strin
 // to exit.
 func (e *editor) stop(t *testing.T) {
 	e.stopOnce.Do(func() {
+		if e.kind == "lsp" {
+			e.peer.Call("shutdown", nil, nil)
+			e.peer.Notify("exit", nil)
+		}
 		e.peer.Close()
 		if err := testenv.WaitExit(e.cmd, 15*time.Second); err != nil {
 			t.Errorf("tandem acp: %v\n%s", err, e.stderr.String())
@@ -68,7 +92,7 @@ func (e *editor) handle(method string, params json.RawMessage) (any, *testenv.RP
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch method {
-	case "session/request_permission":
+	case "session/request_permission", "tandem/requestPermission":
 		e.asked = append(e.asked, p.ToolCall.Title)
 		return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": e.answer}}, nil
 	case "session/update":
@@ -96,6 +120,10 @@ func (e *editor) newSession(t *testing.T, root, mode string) string {
 	var ns struct {
 		SessionID string `json:"sessionId"`
 	}
+	if e.kind == "lsp" {
+		must(t, e.peer.Call("tandem/newSession", map[string]any{"cwd": root, "mode": mode}, &ns))
+		return ns.SessionID
+	}
 	must(t, e.peer.Call("session/new", map[string]any{"cwd": root, "mcpServers": []any{}}, &ns))
 	must(t, e.peer.Call("session/set_mode", map[string]any{"sessionId": ns.SessionID, "modeId": mode}, nil))
 	return ns.SessionID
@@ -106,7 +134,11 @@ func (e *editor) prompt(t *testing.T, sid, text string) string {
 	var r struct {
 		StopReason string `json:"stopReason"`
 	}
-	must(t, e.peer.Call("session/prompt", map[string]any{"sessionId": sid, "prompt": []map[string]string{{"type": "text", "text": text}}}, &r))
+	method := "session/prompt"
+	if e.kind == "lsp" {
+		method = "tandem/prompt"
+	}
+	must(t, e.peer.Call(method, map[string]any{"sessionId": sid, "prompt": []map[string]string{{"type": "text", "text": text}}}, &r))
 	return r.StopReason
 }
 

@@ -64,6 +64,12 @@ func TestProjectHooksWaitForConsent(t *testing.T) {
 // changed: its command and skill load and its PreToolUse hook (a script
 // under ${CLAUDE_PLUGIN_ROOT}) refuses rm.
 func TestClaudeCodePlugin(t *testing.T) {
+	for _, kind := range []string{"acp", "lsp"} {
+		t.Run(kind, func(t *testing.T) { testClaudeCodePlugin(t, kind) })
+	}
+}
+
+func testClaudeCodePlugin(t *testing.T, kind string) {
 	home, root, _ := dirs(t)
 	cc, err := filepath.Abs(filepath.Join("testdata", "cc-guard"))
 	if err != nil {
@@ -81,7 +87,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"rm -rf build"}`}}},
 		llmtest.Reply{Text: []string{"ok"}},
 	)
-	e := startACP(t, home, root, srv, "allow_once")
+	e := startFront(t, kind, home, root, srv, "allow_once")
 	sid := e.newSession(t, root, "full-auto")
 	e.prompt(t, sid, "/cc-guard:tidy the build folder")
 	reqs := srv.Requests()
