@@ -41,7 +41,7 @@ func (h *Hooks) fire(ctx context.Context, ss *session, event, tool string, in in
 	ok = ok || h.consents().Has(root, d)
 	list := matching(srcs, event, tool, func(s *Source) bool { return !s.Project || ok })
 	in.SessionID, in.Cwd, in.HookEventName = ss.s.ID(), ss.s.Cwd(), event
-	in.PermissionMode = string(ss.s.Mode())
+	in.PermissionMode = permissionMode(ss.s.Mode())
 	var r result
 	for _, k := range list {
 		if k.Type != "command" {
@@ -54,6 +54,9 @@ func (h *Hooks) fire(ctx context.Context, ss *session, event, tool string, in in
 		o := h.run(ctx, k, root, in)
 		if o.notice != "" {
 			ss.s.Notice(o.notice)
+		}
+		if o.plain != "" && (event == UserPromptSubmit || event == SessionStart) {
+			r.context = append(r.context, o.plain) // as in Claude Code: elsewhere it is only logged
 		}
 		if o.context != "" {
 			r.context = append(r.context, o.context)
@@ -200,4 +203,20 @@ func tandemInput(in json.RawMessage) json.RawMessage {
 	}
 	b, _ := json.Marshal(m)
 	return b
+}
+
+// permissionMode names a tandem mode as Claude Code names the nearest of
+// its permission modes; other modes keep their own name.
+func permissionMode(m agent.Mode) string {
+	switch m {
+	case agent.ModeCode:
+		return "default"
+	case agent.ModeAsk:
+		return "plan"
+	case agent.ModeAutoEdit:
+		return "acceptEdits"
+	case agent.ModeFullAuto:
+		return "bypassPermissions"
+	}
+	return string(m)
 }

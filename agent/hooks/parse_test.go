@@ -73,13 +73,13 @@ func TestParseOutput(t *testing.T) {
 		out  string
 		want outcome
 	}{
-		{"plain text\n", outcome{context: "plain text"}},
+		{"plain text\n", outcome{plain: "plain text"}},
 		{`{"decision":"block","reason":"no"}`, outcome{block: true, reason: "no"}},
 		{`{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"frozen"}}`, outcome{block: true, reason: "frozen"}},
 		{`{"hookSpecificOutput":{"permissionDecision":"allow"}}`, outcome{}},
 		{`{"continue":false,"stopReason":"enough"}`, outcome{halt: true, reason: "enough"}},
 		{`{"systemMessage":"fyi","hookSpecificOutput":{"additionalContext":"ctx"}}`, outcome{notice: "fyi", context: "ctx"}},
-		{`{not json`, outcome{context: "{not json"}},
+		{`{not json`, outcome{plain: "{not json"}},
 	} {
 		got := parseOutput(c.out)
 		if !reflect.DeepEqual(got, c.want) {

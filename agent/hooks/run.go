@@ -45,7 +45,8 @@ type outcome struct {
 	block   bool   // refuse: exit 2, decision "block", permissionDecision "deny"
 	reason  string // why, for the model (or the user, for a blocked prompt)
 	halt    bool   // "continue": false — stop what the event was part of
-	context string // text for the model (UserPromptSubmit, SessionStart, PostToolUse)
+	context string // additionalContext: text for the model
+	plain   string // stdout that is not JSON: context for UserPromptSubmit and SessionStart only
 	notice  string // for the user only: a failed hook, a systemMessage
 	input   json.RawMessage
 }
@@ -91,7 +92,7 @@ func parseOutput(stdout string) outcome {
 	text := strings.TrimSpace(stdout)
 	var o output
 	if !strings.HasPrefix(text, "{") || json.Unmarshal([]byte(text), &o) != nil {
-		return outcome{context: text}
+		return outcome{plain: text}
 	}
 	out := outcome{notice: o.SystemMessage, context: o.Specific.AdditionalContext, input: o.Specific.UpdatedInput}
 	switch {
