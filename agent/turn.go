@@ -136,6 +136,17 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if err != nil {
 		return "", err
 	}
+	extra, err := s.a.cfg.Pipeline.userPrompt(ctx, TurnStartEvent{SessionID: s.id, Prompt: prompt})
+	if err != nil {
+		if ctx.Err() != nil {
+			return StopCancelled, nil
+		}
+		s.notice(err.Error())
+		return StopRefusal, nil
+	}
+	if extra != "" {
+		parts = append(parts, llm.Part{Type: llm.PartText, Text: extra})
+	}
 	t.instr.tr.ClientSent(partTexts(parts))
 	parts = append(t.takeSkillNote(), parts...)
 	first := len(t.history) == 0
@@ -151,6 +162,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	parts = append(t.modeRole(), parts...)
 	t.appendHistory(llm.Message{Role: llm.RoleUser, Content: parts})
 
+	continued := 0 // rounds a BeforeStop contributor asked for
 	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
 		resp, err := t.request(p)
 		if err != nil {
@@ -161,7 +173,16 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 		}
 		calls := resp.ToolCalls()
 		if len(calls) == 0 {
-			return stopReason(resp.StopReason), nil
+			why := ""
+			if resp.StopReason == llm.StopEndTurn {
+				why = s.a.cfg.Pipeline.beforeStop(ctx, StopEvent{SessionID: s.id, Continued: continued})
+			}
+			if why == "" || ctx.Err() != nil {
+				return stopReason(resp.StopReason), nil
+			}
+			continued++
+			t.appendHistory(llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartText, Text: why}}})
+			continue
 		}
 		results, touched := t.runTools(calls)
 		if ctx.Err() == nil {
