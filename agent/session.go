@@ -44,6 +44,7 @@ type Session struct {
 	id      string
 	cwd     string
 	root    string
+	roots   []string // additional roots, symlinks resolved; fixed for the session
 	created time.Time
 	host    Host
 	log     *store.Log
@@ -99,7 +100,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 	s.created = time.Now().UTC()
 	s.loadCustom()
 	if a.cfg.Store != nil {
-		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
+		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {
 			return nil, err
 		}
@@ -126,6 +127,10 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidCwd, err)
 	}
+	roots, err := additionalRoots(o.AdditionalRoots, root)
+	if err != nil {
+		return nil, err
+	}
 	mode := o.Mode
 	if mode == "" {
 		mode = ModeCode
@@ -151,6 +156,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		a:     a,
 		cwd:   filepath.Clean(o.Cwd),
 		root:  root,
+		roots: roots,
 		host:  o.Host,
 		inbox: make(chan func()),
 		done:  make(chan struct{}),
@@ -312,7 +318,7 @@ func (s *Session) shutdown() error {
 // meta is the sidecar for the current state; it runs on the actor (or
 // after it ended).
 func (s *Session) meta() *store.Meta {
-	return &store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC(),
+	return &store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Created: s.created, Updated: time.Now().UTC(),
 		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title}
 }
 
