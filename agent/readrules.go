@@ -31,7 +31,7 @@ func (s *Session) checkRead(e ToolCallEvent) error {
 	if err != nil {
 		return nil
 	}
-	v := s.judge(policy.Mode(s.Mode()), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.rootOf(abs), Path: abs})
+	v := s.judge(policy.Mode(s.Mode()), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.RootOf(abs), Path: abs})
 	if v.Decision == policy.Deny {
 		return errors.New(strings.TrimSuffix(v.Reason, "."))
 	}
@@ -61,7 +61,7 @@ func (s *Session) readHidden(ctx context.Context, info tools.Info) func(string) 
 		}
 		for _, p := range paths {
 			for _, name := range []string{info.Name, tools.ReadFileName} {
-				c := policy.Call{Tool: name, Group: tools.GroupRead, Root: s.rootOf(p), Path: p, Home: home}
+				c := policy.Call{Tool: name, Group: tools.GroupRead, Root: s.RootOf(p), Path: p, Home: home}
 				if policy.Decide(mode, c, rs).Decision == policy.Deny {
 					return true
 				}

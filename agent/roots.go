@@ -59,9 +59,10 @@ func (s *Session) pathEnv() *tools.Env { return &tools.Env{Root: s.root, Roots: 
 // resolve is tools.Resolve over every root of the session.
 func (s *Session) resolve(p string) (string, error) { return s.pathEnv().Resolve(p) }
 
-// rootOf is the root holding abs, which the policy judges the path
-// against: a path inside any root is inside the workspace.
-func (s *Session) rootOf(abs string) string {
+// RootOf is the root holding abs (the primary root when none does): the
+// policy judges a path against it, and hosts confine an edit to it, so a
+// path inside any root is inside the workspace.
+func (s *Session) RootOf(abs string) string {
 	if abs == "" {
 		return s.root
 	}
