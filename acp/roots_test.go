@@ -119,6 +119,13 @@ func TestAdditionalDirectories(t *testing.T) {
 	if n := strings.Count(requestText(last), "SECOND-RULES"); n != 1 {
 		t.Errorf("after load the second root's instructions appear %d times, want once", n)
 	}
+	for _, bad := range []string{"relative/dir", filepath.Join(outside, "missing")} {
+		_, err := p2.conn.ResumeSession(ctxT(t), sdk.ResumeSessionRequest{SessionId: sid, Cwd: primary, AdditionalDirectories: []string{bad}, McpServers: []sdk.McpServer{}})
+		var re *sdk.RequestError
+		if !errors.As(err, &re) || re.Code != -32602 {
+			t.Errorf("session/resume with additional directory %q: %v, want -32602", bad, err)
+		}
+	}
 }
 
 // requestText is every text part of a request's messages, in order.
