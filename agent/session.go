@@ -166,7 +166,7 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 		}
 		return err
 	}
-	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id))
+	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact)
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
 	s.startExtras(ctx, servers)

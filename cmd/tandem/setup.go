@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/codeindex"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // newAgent builds the agent every subcommand shares from the environment
@@ -54,6 +56,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Windows:         newWindows(cfg, log),
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
+		Redact:          redact.FromEnv(os.Environ(), cfg.AnthropicKey, cfg.OpenAIKey),
 	})
 	log.Debug("configured", "config", cfg.String())
 	return a, nil
@@ -81,5 +84,6 @@ func (m *Main) logger() *slog.Logger {
 	case "error":
 		level = slog.LevelError
 	}
-	return slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
+	h := slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level})
+	return slog.New(redact.FromEnv(os.Environ()).Handler(h))
 }
