@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tandemhq/tandem/agent/command"
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
@@ -46,8 +47,10 @@ type Session struct {
 	root    string
 	created time.Time
 	host    Host
-	log     *store.Log
-	out     *outbox
+	// confinement is the host's word on its commands' sandbox, asked once.
+	confinement command.Confinement
+	log         *store.Log
+	out         *outbox
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -166,7 +169,9 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 		}
 		return err
 	}
+	s.confinement = confinementOf(s.host)
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact)
+	s.noticeSandbox()
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
 	s.startExtras(ctx, servers)

@@ -59,6 +59,9 @@ func Decide(m Mode, c Call, rs Rules) Verdict {
 	case tools.GroupRead, tools.GroupPlan:
 		return Verdict{Decision: Allow, Reason: fmt.Sprintf("%s tools never ask", c.Group)}
 	}
+	if v, ok := outsideSandbox(t); ok {
+		return v
+	}
 	if t.protected {
 		return Verdict{
 			Decision:  Ask,
@@ -73,7 +76,7 @@ func Decide(m Mode, c Call, rs Rules) Verdict {
 		return Verdict{Decision: Ask, Reason: fmt.Sprintf("the rule %s asks every time", r),
 			CannotAsk: cannotAsk(t, fmt.Sprintf("the rule %s asks for it every time", r), false)}
 	}
-	if m.Approves(c.Group) {
+	if m.Approves(c.Group) && !reliesOnSandbox(m, t) {
 		return Verdict{Decision: Allow, Reason: fmt.Sprintf("%s mode runs %s without asking", m, groupNoun(c.Group, c.Tool))}
 	}
 	if covers(rs.Allow, t) {
@@ -81,7 +84,7 @@ func Decide(m Mode, c Call, rs Rules) Verdict {
 	}
 	return Verdict{
 		Decision:     Ask,
-		Reason:       fmt.Sprintf("%s mode asks before %s", m, groupNoun(c.Group, c.Tool)),
+		Reason:       askReason(m, t),
 		AllowAlways:  proposeAllow(t, rs),
 		RejectAlways: proposeReject(t),
 		CannotAsk:    cannotAsk(t, fmt.Sprintf("in %s mode %s need the user's approval", m, groupNoun(c.Group, c.Tool)), true),

@@ -126,3 +126,37 @@ func Protected(root string) []string {
 	}
 	return out
 }
+
+// Confines reports whether commands run under s are confined by Landlock
+// and, when not, why, in a sentence fragment.
+func (s Settings) Confines() (bool, string) {
+	if s.Helper == "" {
+		return false, "tandem runs commands without its sandbox helper"
+	}
+	if s.Mode == ModeOff {
+		return false, `the sandbox is turned off ("sandbox": {"mode": "off"} in config.json)`
+	}
+	if ok, why := Available(); !ok {
+		return false, why
+	}
+	return true, ""
+}
+
+// Describe says in a sentence what a command run in dir under s may do:
+// what the model reads when the sandbox blocked something.
+func (s Settings) Describe(dir string) string {
+	p := PolicyFor(s, dir)
+	var b strings.Builder
+	b.WriteString("Commands run in a sandbox: ")
+	if p.Mode == ModeReadOnly {
+		b.WriteString("the workspace is read-only; writes go only to ")
+	} else {
+		fmt.Fprintf(&b, "writes go only to the workspace (%s, except .git/hooks, .git/config, instruction files, .tandem/ and .vscode/, which are read-only) and ", dir)
+	}
+	b.WriteString(strings.Join(p.Writable, ", "))
+	if p.NetworkDeny {
+		b.WriteString("; network connections are refused")
+	}
+	b.WriteString(".")
+	return b.String()
+}
