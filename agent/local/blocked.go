@@ -9,9 +9,11 @@ import (
 )
 
 // refusalWords are how programs print the errors the sandbox causes:
-// Landlock answers EACCES (a refused write or TCP connect) or EPERM, the
-// read-only binds of protected entries EROFS.
-var refusalWords = []string{"Permission denied", "Operation not permitted", "Read-only file system"}
+// Landlock answers EACCES (a refused write or TCP connect), EPERM, or
+// EXDEV (a link or rename across a boundary it guards); the read-only
+// binds of protected entries answer EROFS, or EBUSY to a rename onto them.
+var refusalWords = []string{"Permission denied", "Operation not permitted", "Read-only file system",
+	"Device or resource busy", "Invalid cross-device link"}
 
 // blocked is what the sandbox seems to have refused a command that failed
 // under it: the first output line naming such an error, with what

@@ -58,7 +58,7 @@ func helper(args []string) error {
 		return fmt.Errorf("policy: %w", err)
 	}
 	if ok, _ := Available(); ok && p.Mode != ModeOff {
-		if err := protect(p.Roots); err != nil {
+		if err := protect(p.Roots, p.Hidden); err != nil {
 			return err
 		}
 		if err := restrict(p); err != nil {
@@ -86,14 +86,24 @@ func helper(args []string) error {
 }
 
 // protect bind-mounts each protected entry of the roots onto itself
-// read-only. Landlock alone cannot do it: a grant on a root covers all of
-// it. The mount namespace is private, so the binds vanish with the command.
-func protect(roots []string) error {
-	if len(roots) == 0 {
+// read-only, and covers each hidden directory with an empty read-only
+// tmpfs. Landlock alone cannot do either: a grant on a root covers all of
+// it, and reads are granted everywhere. The mount namespace is private, so
+// the mounts vanish with the command.
+func protect(roots, hidden []string) error {
+	if len(roots) == 0 && len(hidden) == 0 {
 		return nil
 	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("private mounts: %w", err)
+	}
+	for _, h := range hidden {
+		if fi, err := os.Stat(h); err != nil || !fi.IsDir() {
+			continue
+		}
+		if err := unix.Mount("tandem-hidden", h, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
+			return fmt.Errorf("hide %s: %w", h, err)
+		}
 	}
 	for _, root := range roots {
 		for _, p := range Protected(root) {
@@ -136,8 +146,9 @@ func readOnlyBind(p string) error {
 }
 
 // restrict applies Landlock to this process: read and execute everywhere,
-// write only where p allows, and no TCP connect or bind when p denies the
-// network.
+// write only where p allows, no signals to and no abstract-socket
+// connections with processes outside the sandbox (tandem among them;
+// ABI 6), and no TCP connect or bind when p denies the network.
 func restrict(p Policy) error {
 	rw := append([]string{"/dev"}, p.Writable...)
 	rw = append(rw, p.Roots...)
@@ -145,13 +156,14 @@ func restrict(p Policy) error {
 		landlock.RODirs("/"),
 		landlock.RWDirs(rw...).IgnoreIfMissing(),
 	}
-	cfg := landlock.V7.BestEffort()
+	cfg := landlock.V7
 	if p.NetworkDeny {
 		if LandlockABI() < 4 {
 			return fmt.Errorf("network deny needs Landlock ABI 4 (Linux 6.7); this kernel has %d", LandlockABI())
 		}
 		// No network rules: every TCP connect and bind is refused.
-		return cfg.Restrict(rules...)
+	} else {
+		cfg.HandledAccessNet = 0
 	}
-	return cfg.RestrictPaths(rules...)
+	return cfg.BestEffort().Restrict(rules...)
 }

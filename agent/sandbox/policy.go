@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // The modes of "sandbox": {"mode": …} in config.json.
@@ -37,6 +39,9 @@ type Settings struct {
 	Helper string `json:"helper,omitempty"`
 	// EnvAllow names secret-looking variables the user lets through.
 	EnvAllow []string `json:"envAllow,omitempty"`
+	// Hidden are directories commands must not see at all ($TANDEM_HOME:
+	// config.json may hold keys, the sessions hold conversations).
+	Hidden []string `json:"hidden,omitempty"`
 }
 
 // Validate reports a mode or network value tandem does not know.
@@ -75,6 +80,7 @@ type Policy struct {
 	Mode        string
 	Roots       []string // the session root(s): writable, protected entries excepted
 	Writable    []string // extra writable paths (temp directory, configured ones)
+	Hidden      []string // directories replaced by an empty read-only one
 	NetworkDeny bool
 }
 
@@ -98,6 +104,12 @@ func PolicyFor(s Settings, dir string) Policy {
 	}
 	if mode == ModeWorkspaceWrite && dir != "" {
 		p.Roots = []string{dir}
+	}
+	for _, h := range s.Hidden {
+		// Never hide the workspace itself (a session inside $TANDEM_HOME).
+		if _, inside := pathx.Within(h, dir); filepath.IsAbs(h) && !inside {
+			p.Hidden = append(p.Hidden, filepath.Clean(h))
+		}
 	}
 	return p
 }

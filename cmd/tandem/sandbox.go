@@ -20,7 +20,8 @@ func configureSandbox(getenv func(string) string, stderr io.Writer) {
 		return
 	}
 	s := sandbox.Settings{Mode: cfg.Sandbox.Mode, Network: cfg.Sandbox.Network,
-		WritablePaths: cfg.Sandbox.WritablePaths, EnvAllow: cfg.CommandEnvAllow}
+		WritablePaths: cfg.Sandbox.WritablePaths, EnvAllow: cfg.CommandEnvAllow,
+		Hidden: []string{cfg.Home}}
 	if err := s.Validate(); err != nil {
 		fmt.Fprintf(stderr, "tandem: %v; commands run in workspace-write mode\n", err)
 		s.Mode, s.Network = "", ""

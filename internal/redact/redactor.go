@@ -53,7 +53,8 @@ func FromEnv(environ []string, extra ...string) *Redactor {
 	secrets := slices.Clone(extra)
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if LooksSecretName(name) || LooksSecretValue(value) {
+		// A path is where a secret lives, not the secret (AWS_CONFIG_FILE).
+		if (LooksSecretName(name) && !strings.HasPrefix(value, "/")) || LooksSecretValue(value) {
 			secrets = append(secrets, value)
 		}
 	}
