@@ -54,7 +54,7 @@ func Command(p Policy, helper, script string) *Cmd {
 	attr := &syscall.SysProcAttr{
 		Setpgid:                    true,
 		Pdeathsig:                  syscall.SIGKILL,
-		Cloneflags:                 syscall.CLONE_NEWNS | syscall.CLONE_NEWUSER,
+		Cloneflags:                 syscall.CLONE_NEWNS | syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID,
 		UidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}},
 		GidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}},
 		GidMappingsEnableSetgroups: false,
