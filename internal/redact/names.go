@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // LooksSecretName reports whether an environment variable's name says it
@@ -38,25 +39,29 @@ var tokenShapes = []string{
 }
 
 // tokenRE matches any token shape anywhere in a text; wholeTokenRE only a
-// value that is one token and nothing else.
+// value that is one token and nothing else. They compile on first use:
+// every tandem process, the sandbox helper included, would pay for them
+// at start otherwise.
 var (
-	tokenRE      = regexp.MustCompile(`\b(?:` + strings.Join(tokenShapes, `|`) + `)`)
-	wholeTokenRE = regexp.MustCompile(`^(?:` + strings.Join(tokenShapes, `|`) + `)$`)
+	tokenRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:` + strings.Join(tokenShapes, `|`) + `)`) })
+	wholeTokenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + strings.Join(tokenShapes, `|`) + `)$`) })
 )
 
 // textShapes are secrets in context: the token part of an Authorization
 // header, a password in a URL, a private key block, and key=value pairs
 // whose key names a secret. Group 1 is kept, the rest is masked.
-var textShapes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{12,}`),
-	regexp.MustCompile(`(://[^/\s:@]*:)[^/\s@]+(@)`),
-	regexp.MustCompile(`(?s)(-----BEGIN [A-Z ]*PRIVATE KEY-----).*?-----END [A-Z ]*PRIVATE KEY-----`),
-	regexp.MustCompile(`(?i)(\b(?:api[_-]?key|access[_-]?token|secret|password|passwd|token)["']?\s*[=:]\s*["']?)[^\s"'&,;]{8,}`),
-}
+var textShapes = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{12,}`),
+		regexp.MustCompile(`(://[^/\s:@]*:)[^/\s@]+(@)`),
+		regexp.MustCompile(`(?s)(-----BEGIN [A-Z ]*PRIVATE KEY-----).*?-----END [A-Z ]*PRIVATE KEY-----`),
+		regexp.MustCompile(`(?i)(\b(?:api[_-]?key|access[_-]?token|secret|password|passwd|token)["']?\s*[=:]\s*["']?)[^\s"'&,;]{8,}`),
+	}
+})
 
 // LooksSecretValue reports whether a value, whatever its variable is
 // called, is a credential of a known shape (a GitHub token in a variable
 // named GH, say).
 func LooksSecretValue(v string) bool {
-	return len(v) >= 16 && wholeTokenRE.MatchString(strings.TrimSpace(v))
+	return len(v) >= 16 && wholeTokenRE().MatchString(strings.TrimSpace(v))
 }

@@ -102,8 +102,8 @@ func (r *Redactor) Bytes(b []byte) []byte {
 // provider's error text.
 func (r *Redactor) Text(s string) string {
 	s = r.String(s)
-	s = tokenRE.ReplaceAllString(s, Mask)
-	for _, re := range textShapes {
+	s = tokenRE().ReplaceAllString(s, Mask)
+	for _, re := range textShapes() {
 		s = re.ReplaceAllString(s, "${1}"+Mask+"${2}")
 	}
 	return s
