@@ -285,11 +285,14 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 // (possibly through a wrapper that sets limits first).
 func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
 	t.Helper()
-	cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+	if cmd.Env == nil {
+		cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+	}
 	p := &tandemProcess{cmd: cmd, stderr: &testenv.SyncBuffer{}, ed: ed}
 	stdin, stdout := testenv.Start(t, cmd, p.stderr)
 	p.stdin = stdin
-	p.conn = sdk.NewClientSideConnection(ed, stdin, &wireTap{r: stdout, ed: ed})
+	tap := &requestTap{w: stdin, methods: map[string]string{}}
+	p.conn = sdk.NewClientSideConnection(ed, tap, &wireTap{r: stdout, ed: ed, schema: loadWireSchema(t), asked: tap.method})
 	p.conn.SetLogger(slog.New(slog.DiscardHandler))
 	t.Cleanup(func() {
 		stdin.Close()
@@ -368,6 +371,10 @@ type wireTap struct {
 	r       io.Reader
 	ed      *editor
 	partial []byte
+	// schema, when set, checks every line against the ACP schema; asked
+	// names the method of a client request by its id.
+	schema *wireSchema
+	asked  func(id string) string
 }
 
 func (w *wireTap) Read(p []byte) (int, error) {
@@ -380,12 +387,16 @@ func (w *wireTap) Read(p []byte) (int, error) {
 		}
 		line := w.partial[:i]
 		w.partial = w.partial[i+1:]
+		if w.schema != nil {
+			w.schema.check(w.ed.t, line, w.asked)
+		}
 		var msg struct {
 			Method string `json:"method"`
 			Params struct {
 				Update struct {
-					Kind string `json:"sessionUpdate"`
-					ID   string `json:"toolCallId"`
+					Kind   string `json:"sessionUpdate"`
+					ID     string `json:"toolCallId"`
+					Status string `json:"status"`
 				} `json:"update"`
 				ToolCall struct {
 					ID string `json:"toolCallId"`
@@ -395,17 +406,22 @@ func (w *wireTap) Read(p []byte) (int, error) {
 		if json.Unmarshal(line, &msg) != nil {
 			continue
 		}
-		var entry string
-		switch {
-		case msg.Method == "session/update" && msg.Params.Update.ID != "":
-			entry = msg.Params.Update.Kind + ":" + msg.Params.Update.ID
+		// Entries: "<kind>:<id>", "permission:<id>", and "status:<status>:<id>"
+		// for every update that sets a status.
+		var entries []string
+		switch u := msg.Params.Update; {
+		case msg.Method == "session/update" && u.ID != "":
+			entries = append(entries, u.Kind+":"+u.ID)
+			if u.Status != "" {
+				entries = append(entries, "status:"+u.Status+":"+u.ID)
+			}
 		case msg.Method == "session/request_permission":
-			entry = "permission:" + msg.Params.ToolCall.ID
+			entries = append(entries, "permission:"+msg.Params.ToolCall.ID)
 		default:
 			continue
 		}
 		w.ed.mu.Lock()
-		w.ed.wire = append(w.ed.wire, entry)
+		w.ed.wire = append(w.ed.wire, entries...)
 		w.ed.mu.Unlock()
 	}
 	return n, err

@@ -38,6 +38,9 @@ func toRequestError(err error) error {
 	if errors.As(err, &re) {
 		return re
 	}
+	if errors.Is(err, agent.ErrNotConfigured) {
+		return authRequired(err)
+	}
 	code := int64(jsonrpc.CodeInternalError)
 	switch {
 	case errors.Is(err, agent.ErrInvalidCwd):

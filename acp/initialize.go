@@ -24,11 +24,11 @@ func (s *server) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.I
 				List:   &sdk.SessionListCapabilities{},
 				Resume: &sdk.SessionResumeCapabilities{},
 				Close:  &sdk.SessionCloseCapabilities{},
+				Fork:   &sdk.SessionForkCapabilities{},
+				Delete: &sdk.SessionDeleteCapabilities{},
 			},
 		},
-		AgentInfo: &info,
-		// Keys come from the environment or $TANDEM_HOME/config.json; there
-		// is nothing to log in to.
-		AuthMethods: []sdk.AuthMethod{},
+		AgentInfo:   &info,
+		AuthMethods: authMethods(p.ClientCapabilities),
 	}, nil
 }

@@ -256,18 +256,28 @@ func TestCommandInEditorTerminal(t *testing.T) {
 		t.Errorf("terminals released: %v", released)
 	}
 	if len(perms) != 1 || !strings.Contains(jsonString(perms[0].ToolCall), "echo hello-from-terminal; pwd") {
-		t.Errorf("the permission request does not show the command: %s", jsonString(perms))
+		t.Fatalf("the permission request does not show the command: %s", jsonString(perms))
 	}
-	shown := false
+	// Pending while the editor asks; in progress only once approved.
+	id := string(perms[0].ToolCall.ToolCallId)
+	if !wireBefore(ed, "status:pending:"+id, "permission:"+id) || !wireBefore(ed, "permission:"+id, "status:in_progress:"+id) {
+		ed.mu.Lock()
+		t.Errorf("status order around the permission request: %v", ed.wire)
+		ed.mu.Unlock()
+	}
+	// The terminal is shown once; no later update repeats it.
+	shown := 0
 	for _, r := range ed.sessionUpdates(sid) {
 		if r.u.Tool != nil {
 			for _, c := range r.u.Tool.Content {
-				shown = shown || (c.Type == "terminal" && c.TerminalID == "term-1")
+				if c.Type == "terminal" && c.TerminalID == "term-1" {
+					shown++
+				}
 			}
 		}
 	}
-	if !shown {
-		t.Errorf("no tool call shows the terminal")
+	if shown != 1 {
+		t.Errorf("%d tool call updates show the terminal, want 1", shown)
 	}
 	if got := srv.Requests()[1].LastUserText(); !strings.Contains(got, "hello-from-terminal") || !strings.Contains(got, dir) {
 		t.Errorf("the model did not get the terminal output: %q", got)
@@ -347,6 +357,7 @@ func TestLoadInFreshProcess(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "update_plan", Args: `{"plan":[{"content":"look around","status":"completed"},{"content":"answer","status":"in_progress"}]}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo replayed-output"}`}}},
 		llmtest.Reply{Text: []string{"remember ", "this reply"}},
 	)
 	home := t.TempDir()
@@ -393,6 +404,29 @@ func TestLoadInFreshProcess(t *testing.T) {
 	}
 	if got := ed2.agentText(sid); got != "remember this reply" {
 		t.Errorf("replayed agent text %q", got)
+	}
+	// The terminal the command ran in is gone: the replay shows its output
+	// as text. The plan shows once, as the plan, with priorities.
+	var replayedOutput bool
+	for _, r := range ed2.sessionUpdates(sid) {
+		if r.kind == "plan" && !strings.Contains(r.raw, `"priority":"medium"`) {
+			t.Errorf("plan entries without a priority: %s", r.raw)
+		}
+		if r.u.Tool == nil {
+			continue
+		}
+		if strings.Contains(r.raw, `"terminalId"`) {
+			t.Errorf("the replay names a terminal: %s", r.raw)
+		}
+		if strings.Contains(r.raw, "look around") {
+			t.Errorf("the update_plan call repeats the plan: %s", r.raw)
+		}
+		for _, c := range r.u.Tool.Content {
+			replayedOutput = replayedOutput || (c.Content != nil && strings.Contains(c.Content.Text, "replayed-output"))
+		}
+	}
+	if !replayedOutput {
+		t.Error("the replay lacks the command's output")
 	}
 	// The loaded session goes on with its history.
 	srv.Enqueue(llmtest.Reply{Text: []string{"still here"}})

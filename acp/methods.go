@@ -12,7 +12,7 @@ import (
 // in the file of its method group. Params are decoded into the SDK's types
 // and checked with their Validate methods (-32602 when they do not fit);
 // any other method is answered -32601, the unstable ones tandem leaves out
-// (session/fork, session/delete, document/*, nes/*, providers/*) included.
+// (document/*, nes/*, providers/*) included.
 func (s *server) methods() jsonrpc.Methods {
 	return jsonrpc.Methods{
 		sdk.AgentMethodInitialize:             jsonrpc.Typed(s.Initialize),
@@ -27,6 +27,8 @@ func (s *server) methods() jsonrpc.Methods {
 		sdk.AgentMethodSessionCancel:          jsonrpc.Typed(s.Cancel),
 		sdk.AgentMethodSessionSetMode:         jsonrpc.Typed(s.SetSessionMode),
 		sdk.AgentMethodSessionSetConfigOption: jsonrpc.Typed(s.SetSessionConfigOption),
+		sdk.AgentMethodSessionFork:            jsonrpc.Typed(s.ForkSession),
+		sdk.AgentMethodSessionDelete:          jsonrpc.Typed(s.DeleteSession),
 	}
 }
 

@@ -15,8 +15,14 @@ func TestInitialize(t *testing.T) {
 	}))
 	want := `{"agentCapabilities":{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
 		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
-		`"sessionCapabilities":{"close":{},"list":{},"resume":{}}},` +
-		`"agentInfo":{"name":"tandem","title":"Tandem","version":"test"},"authMethods":[],"protocolVersion":1}`
+		`"sessionCapabilities":{"close":{},"delete":{},"fork":{},"list":{},"resume":{}}},` +
+		`"agentInfo":{"name":"tandem","title":"Tandem","version":"test"},"authMethods":[` +
+		`{"description":"Set ANTHROPIC_API_KEY in the environment tandem starts in (or run ` + "`tandem login`" + `), then retry.",` +
+		`"id":"anthropic-api-key","link":"https://console.anthropic.com/settings/keys","name":"Anthropic API key","type":"env_var",` +
+		`"vars":[{"name":"ANTHROPIC_API_KEY","secret":true}]},` +
+		`{"description":"Set OPENAI_API_KEY in the environment tandem starts in (or run ` + "`tandem login`" + `), then retry.",` +
+		`"id":"openai-api-key","link":"https://platform.openai.com/api-keys","name":"OpenAI API key","type":"env_var",` +
+		`"vars":[{"name":"OPENAI_API_KEY","secret":true}]}],"protocolVersion":1}`
 	if got := jsonString(r); got != want {
 		t.Errorf("initialize result\n got %s\nwant %s", got, want)
 	}
@@ -60,7 +66,9 @@ func TestBadInput(t *testing.T) {
 		{"cancel unknown session", `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"nope"}}`, nil, 0},
 		{"stray response", `{"jsonrpc":"2.0","id":99,"result":{}}`, nil, 0},
 		{"authenticate", `{"jsonrpc":"2.0","id":"a","method":"authenticate","params":{"methodId":"x"}}`, "a", -32602},
-		{"unstable fork", `{"jsonrpc":"2.0","id":"k","method":"session/fork","params":{"sessionId":"s","cwd":"/","mcpServers":[]}}`, "k", -32601},
+		{"fork unknown session", `{"jsonrpc":"2.0","id":"k","method":"session/fork","params":{"sessionId":"s","cwd":"/","mcpServers":[]}}`, "k", codeResourceNotFound},
+		{"delete unknown session", `{"jsonrpc":"2.0","id":"d","method":"session/delete","params":{"sessionId":"nope"}}`, "d", codeResourceNotFound},
+		{"unstable providers", `{"jsonrpc":"2.0","id":"pv","method":"providers/list","params":{}}`, "pv", -32601},
 	}
 	c := newRawClient(t, nil)
 	for i, tc := range cases {

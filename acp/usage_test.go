@@ -21,8 +21,19 @@ import (
 // reference SDK ships.
 func acpSchema(t *testing.T, def string) *jsonschema.Resolved {
 	t.Helper()
+	return acpSchemaFile(t, "schema.unstable.json", def)
+}
+
+// acpStableSchema is acpSchema for the stable schema.
+func acpStableSchema(t *testing.T, def string) *jsonschema.Resolved {
+	t.Helper()
+	return acpSchemaFile(t, "schema.json", def)
+}
+
+func acpSchemaFile(t *testing.T, file, def string) *jsonschema.Resolved {
+	t.Helper()
 	dir := testenv.NodeModules(t, "@agentclientprotocol/sdk")
-	b, err := os.ReadFile(filepath.Join(dir, "@agentclientprotocol", "sdk", "schema", "v1", "schema.unstable.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "@agentclientprotocol", "sdk", "schema", "v1", file))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,3 +121,16 @@ type SessionOptions struct {
 // Indexes returns the code index pool sessions share (nil when none), so a
 // front door can serve workspace symbol search from the same indexes.
 func (a *Agent) Indexes() *codeindex.Pool { return a.cfg.Indexes }
+
+// Ready reports whether prompts can reach a model: ErrNotConfigured while no
+// provider is configured or the configured one waits for a login.
+func (a *Agent) Ready() error {
+	p := a.cfg.Provider
+	if p == nil {
+		return ErrNotConfigured
+	}
+	if r, ok := p.(llm.Readier); ok {
+		return r.Ready()
+	}
+	return nil
+}

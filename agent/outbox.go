@@ -29,6 +29,7 @@ type outOp uint8
 const (
 	opSend   outOp = iota // log u and hand it to the host
 	opLog                 // log u only (the user's own prompt)
+	opLive                // hand u to the host only (a live terminal)
 	opRecord              // append v, a *logRecord
 	opMeta                // rewrite the sidecar from v, a store.Meta
 	opDrain               // close v, a chan struct{}: all before it is sent
@@ -126,6 +127,8 @@ func (o *outbox) run() {
 			o.host.Send(u)
 		case opLog:
 			o.logUpdate(guardUpdate(o.red, *it.u))
+		case opLive:
+			o.host.Send(guardUpdate(o.red, *it.u))
 		case opRecord:
 			r := it.v.(*logRecord)
 			o.flushPending()
@@ -156,13 +159,13 @@ func (o *outbox) logUpdate(u Update) {
 		return
 	}
 	if u.Chunk != nil && u.Chunk.Type == "text" {
-		if o.pending != nil && o.pending.Type == u.Type {
+		if o.pending != nil && o.pending.Type == u.Type && o.pending.MessageID == u.MessageID {
 			o.pending.Chunk.Text += u.Chunk.Text
 			return
 		}
 		o.flushPending()
 		c := *u.Chunk
-		o.pending = &Update{Type: u.Type, Chunk: &c}
+		o.pending = &Update{Type: u.Type, Chunk: &c, MessageID: u.MessageID}
 		return
 	}
 	o.flushPending()
@@ -222,6 +225,10 @@ func (s *Session) emit(u Update) { s.out.put(outItem{op: opSend, u: &u}) }
 // logOnly appends u to the log without sending it (the user's own prompt:
 // the editor shows it already, a replay needs it).
 func (s *Session) logOnly(u Update) { s.out.put(outItem{op: opLog, u: &u}) }
+
+// emitLive sends u without logging it: it names something (a terminal)
+// that will not exist when the log is replayed.
+func (s *Session) emitLive(u Update) { s.out.put(outItem{op: opLive, u: &u}) }
 
 // record appends a non-update record (history, instructions metadata). It
 // is encoded here, so the caller may go on changing v.

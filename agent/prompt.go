@@ -45,20 +45,15 @@ func (s *Session) promptParts(ctx context.Context, prompt []ContentBlock) ([]llm
 			}
 			parts = append(parts, llm.Part{Type: llm.PartImage, MediaType: b.MimeType, Data: b.Data})
 		case "resource_link":
-			path, ok := fileURIPath(b.URI)
-			if !ok {
+			if _, ok := fileURIPath(b.URI); !ok {
 				parts = append(parts, llm.Part{Type: llm.PartText, Text: fmt.Sprintf("[linked resource %s (%s)]", b.Name, b.URI)})
 				continue
 			}
-			text, err := s.host.ReadFile(ctx, path)
+			part, err := s.linkedFile(ctx, b.URI)
 			if err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				parts = append(parts, llm.Part{Type: llm.PartText, Text: fmt.Sprintf("[linked file %s could not be read: %v]", s.display(path), err)})
-				continue
+				return nil, err
 			}
-			parts = append(parts, llm.Part{Type: llm.PartText, Text: fileBlock(s.display(path), text)})
+			parts = append(parts, part)
 		case "resource":
 			if b.Resource == nil {
 				continue
@@ -98,6 +93,17 @@ func fileURIPath(uri string) (string, bool) {
 		return "", false
 	}
 	return filepath.FromSlash(u.Path), true
+}
+
+// partTexts lists the text of parts (text blocks, files, resources).
+func partTexts(parts []llm.Part) []string {
+	var texts []string
+	for _, p := range parts {
+		if p.Type == llm.PartText {
+			texts = append(texts, p.Text)
+		}
+	}
+	return texts
 }
 
 // promptText joins the prompt's text blocks.

@@ -163,18 +163,18 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 // start registers the session with the agent and launches its goroutines:
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
-	if err := s.a.track(s); err != nil {
-		if s.log != nil {
-			s.log.Close()
-		}
-		return err
-	}
 	s.confinement = confinementOf(s.host)
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact)
 	s.noticeSandbox()
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
 	s.startExtras(ctx, servers)
+	// Registered last, so whoever finds the session (Close, fork, delete)
+	// finds it whole; an agent already closing gets it closed again here.
+	if err := s.a.track(s); err != nil {
+		s.Close()
+		return err
+	}
 	return nil
 }
 

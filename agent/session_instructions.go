@@ -55,7 +55,9 @@ func (t *turnRun) prepare() error {
 	}
 	if b != nil {
 		s.record(recInstructions, b.Meta)
-		t.appendHistory(llm.Text(llm.RoleUser, b.Text))
+		if b.Text != "" {
+			t.appendHistory(llm.Text(llm.RoleUser, b.Text))
+		}
 		t.publishInstructions()
 	}
 	return nil

@@ -34,6 +34,10 @@ func (t *turnRun) lookup(name string) (tools.Tool, bool) {
 	return t.catalog[i], true
 }
 
+// mayAsk reports whether tools of group g can ask before they act (edits,
+// commands, MCP and plugin tools); reading and planning never do.
+func mayAsk(g tools.Group) bool { return g != tools.GroupRead && g != tools.GroupPlan }
+
 // toolOutcome is one call's result and the paths it read or wrote.
 type toolOutcome struct {
 	part    llm.Part
@@ -117,6 +121,11 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	if tc.Title == "" {
 		tc.Title = info.Name
 	}
+	if info.Name == tools.UpdatePlanName {
+		// The plan update that follows carries the plan; echoing it as the
+		// call's input shows it twice in clients that render raw input.
+		tc.RawInput = nil
+	}
 	s.emit(Update{Type: ToolCallStarted, Tool: &tc})
 
 	fail := func(msg string) toolOutcome {
@@ -133,8 +142,18 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return fail("Cancelled by the user before it ran.")
 	}
 
-	s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}})
-	res, err := tool.Run(ctx, t.toolEnv(tc, info), input)
+	// A call is in progress once nothing stands between it and its effect:
+	// at once for tools that never ask, otherwise when the ask is answered
+	// yes (or the first progress arrives), so clients never show a call
+	// awaiting approval as running.
+	var started sync.Once
+	start := func() {
+		started.Do(func() { s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}}) })
+	}
+	if !mayAsk(info.Group) {
+		start()
+	}
+	res, err := tool.Run(ctx, t.toolEnv(tc, info, start), input)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -170,11 +189,22 @@ func (s *Session) report(id string, res tools.Result) {
 	}
 	switch {
 	case res.TerminalID != "":
-		done.Content = append(done.Content, ToolContent{Type: "terminal", TerminalID: res.TerminalID})
+		// The editor already shows the terminal (announced when it was
+		// created), so the live update only ends the call; the log keeps
+		// the output as text, because a replayed terminal id names nothing.
+		logged := done
+		logged.Content = append(slices.Clip(done.Content), TextContent(res.Output))
+		s.emitLive(Update{Type: ToolCallUpdated, Tool: &done})
+		s.logOnly(Update{Type: ToolCallUpdated, Tool: &logged})
+	case res.Plan != nil:
+		// The plan update below is the plan's one rendering.
+		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
 	case len(res.Edits) == 0 && res.Output != "":
 		done.Content = append(done.Content, TextContent(res.Output))
+		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
+	default:
+		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
 	}
-	s.emit(Update{Type: ToolCallUpdated, Tool: &done})
 	if res.Plan != nil {
 		s.emit(Update{Type: PlanUpdated, Plan: res.Plan})
 	}
@@ -182,22 +212,40 @@ func (s *Session) report(id string, res tools.Result) {
 
 // toolEnv builds the environment one call runs in. Its Host is wrapped so
 // the edit seams see every edit; its Ask runs the ask seams.
-func (t *turnRun) toolEnv(tc ToolCall, info tools.Info) *tools.Env {
+func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env {
 	s := t.s
+	// A terminal is announced once: its output reaches the client through
+	// the terminal itself, so repeating the same content says nothing new.
+	var termMu sync.Mutex
+	var announced string
 	return &tools.Env{
 		Root:  s.root,
 		Host:  editHost{Host: s.host, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
 		Index: s.index(),
 		Ask: func(ctx context.Context, a tools.Ask) error {
-			return s.beforeAsk(ctx, AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
+			err := s.beforeAsk(ctx, AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
+			if err == nil {
+				start()
+			}
+			return err
 		},
 		Progress: func(p tools.Progress) {
+			start()
 			u := ToolCall{ID: tc.ID}
 			if p.TerminalID != "" {
+				termMu.Lock()
+				seen := announced == p.TerminalID
+				announced = p.TerminalID
+				termMu.Unlock()
+				if seen {
+					return
+				}
+				// Live only: the final update logs the output as text.
 				u.Content = []ToolContent{{Type: "terminal", TerminalID: p.TerminalID}}
-			} else {
-				u.Content = []ToolContent{TextContent(p.Output)}
+				s.emitLive(Update{Type: ToolCallUpdated, Tool: &u})
+				return
 			}
+			u.Content = []ToolContent{TextContent(p.Output)}
 			s.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
 	}

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -90,6 +92,8 @@ func (t *turnRun) run() {
 	t.cancel()
 	var meta *store.Meta
 	s.do(context.Background(), func() { meta = s.endTurn(t, r) }) // the actor waits for this turn, so it answers
+	// Live only: a replay is followed by session/list's own title and time.
+	s.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
 	// The turn is on stable storage before Prompt returns; a failure to
 	// save it ends the turn with that error rather than losing it.
@@ -101,8 +105,9 @@ func (t *turnRun) run() {
 
 // steps logs the prompt and either runs a slash command or converses.
 func (t *turnRun) steps() (StopReason, error) {
+	id := newMessageID()
 	for _, b := range t.prompt {
-		t.s.logOnly(Update{Type: UserMessageChunk, Chunk: &b})
+		t.s.logOnly(Update{Type: UserMessageChunk, Chunk: &b, MessageID: id})
 	}
 	if name, arg, ok := slashCommand(t.prompt); ok {
 		if c, ok := t.s.commands()[name]; ok {
@@ -117,13 +122,14 @@ func (t *turnRun) steps() (StopReason, error) {
 func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	s, ctx := t.s, t.ctx
 	p := s.a.cfg.Provider
-	if p == nil {
-		return "", ErrNotConfigured
+	if err := s.a.Ready(); err != nil {
+		return "", err
 	}
 	parts, err := s.promptParts(ctx, prompt)
 	if err != nil {
 		return "", err
 	}
+	t.instr.tr.ClientSent(partTexts(parts))
 	first := len(t.history) == 0
 	if err := t.prepare(); err != nil {
 		if ctx.Err() != nil {
@@ -199,13 +205,14 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 	}
 	estimate := s.a.est.Estimate(req) // a contributor may have changed it
 	var said strings.Builder
+	msgID := newMessageID()
 	resp, err := p.Stream(ctx, req, func(e llm.Event) {
 		switch e.Type {
 		case llm.EventText:
 			said.WriteString(e.Text)
-			s.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}})
+			s.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
 		case llm.EventReasoning:
-			s.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}})
+			s.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
 		}
 	})
 	if err != nil {
@@ -233,4 +240,12 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 func (t *turnRun) appendHistory(m llm.Message) {
 	t.history = append(t.history, m)
 	t.s.record(recMessage, m)
+}
+
+// newMessageID names one message for messageId: random, so ids stay unique
+// in a session reopened by another process.
+func newMessageID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return "m_" + hex.EncodeToString(b[:])
 }

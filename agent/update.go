@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -21,6 +22,7 @@ const (
 	CurrentModeUpdate       UpdateType = "current_mode_update"
 	AvailableCommandsUpdate UpdateType = "available_commands_update"
 	UsageUpdated            UpdateType = "usage_update"
+	SessionInfoUpdated      UpdateType = "session_info_update"
 )
 
 // Update is one streamed session event. Its JSON form is exactly the ACP
@@ -31,6 +33,9 @@ type Update struct {
 
 	// Chunk is the content of a user/agent message or thought chunk.
 	Chunk *ContentBlock
+	// MessageID is shared by the chunks of one message (a prompt, or one
+	// model response with its thoughts); a new id starts a new message.
+	MessageID string
 
 	// Tool is set for tool_call (all fields meaningful) and tool_call_update
 	// (zero fields mean "unchanged").
@@ -47,6 +52,15 @@ type Update struct {
 
 	// Usage is how full the context is after a model request.
 	Usage *ContextUsage
+
+	// Info is the session's title and last activity (session_info_update).
+	Info *SessionInfo
+}
+
+// SessionInfo is what a session_info_update carries.
+type SessionInfo struct {
+	Title     string
+	UpdatedAt time.Time
 }
 
 // PlanEntry is one step of a plan.
@@ -154,6 +168,9 @@ type wireUpdate struct {
 	CurrentModeID     string       `json:"currentModeId,omitempty"`
 	AvailableCommands *[]Command   `json:"availableCommands,omitempty"`
 
+	MessageID string `json:"messageId,omitempty"`
+	UpdatedAt string `json:"updatedAt,omitempty"` // session_info_update, RFC 3339
+
 	Used *int  `json:"used,omitempty"` // usage_update; pointers so 0 is sent
 	Size *int  `json:"size,omitempty"`
 	Cost *Cost `json:"cost,omitempty"`
@@ -168,6 +185,7 @@ func (u Update) MarshalJSON() ([]byte, error) {
 		if u.Chunk == nil {
 			return nil, fmt.Errorf("agent: %s update without content", u.Type)
 		}
+		w.MessageID = u.MessageID
 		w.Content, err = json.Marshal(u.Chunk)
 	case ToolCallStarted, ToolCallUpdated:
 		if u.Tool == nil {
@@ -180,9 +198,14 @@ func (u Update) MarshalJSON() ([]byte, error) {
 			w.Content, err = json.Marshal(t.Content)
 		}
 	case PlanUpdated:
-		plan := u.Plan
-		if plan == nil {
-			plan = []PlanEntry{}
+		// ACP requires a priority on every entry; logs written before
+		// update_plan filled it in still replay valid plans.
+		plan := make([]PlanEntry, len(u.Plan))
+		for i, e := range u.Plan {
+			if e.Priority == "" {
+				e.Priority = "medium"
+			}
+			plan[i] = e
 		}
 		w.Entries = &plan
 	case CurrentModeUpdate:
@@ -198,6 +221,11 @@ func (u Update) MarshalJSON() ([]byte, error) {
 			return nil, fmt.Errorf("agent: %s update without usage", u.Type)
 		}
 		w.Used, w.Size, w.Cost = &u.Usage.Used, &u.Usage.Size, u.Usage.Cost
+	case SessionInfoUpdated:
+		if u.Info == nil {
+			return nil, fmt.Errorf("agent: %s update without info", u.Type)
+		}
+		w.Title, w.UpdatedAt = u.Info.Title, u.Info.UpdatedAt.UTC().Format(time.RFC3339)
 	default:
 		return nil, fmt.Errorf("agent: unknown update type %q", u.Type)
 	}
@@ -216,6 +244,7 @@ func (u *Update) UnmarshalJSON(b []byte) error {
 	*u = Update{Type: w.SessionUpdate}
 	switch w.SessionUpdate {
 	case UserMessageChunk, AgentMessageChunk, AgentThoughtChunk:
+		u.MessageID = w.MessageID
 		u.Chunk = new(ContentBlock)
 		if len(w.Content) > 0 {
 			return json.Unmarshal(w.Content, u.Chunk)
@@ -243,6 +272,15 @@ func (u *Update) UnmarshalJSON(b []byte) error {
 		}
 		if w.Size != nil {
 			u.Usage.Size = *w.Size
+		}
+	case SessionInfoUpdated:
+		u.Info = &SessionInfo{Title: w.Title}
+		if w.UpdatedAt != "" {
+			t, err := time.Parse(time.RFC3339, w.UpdatedAt)
+			if err != nil {
+				return fmt.Errorf("agent: session_info_update: %w", err)
+			}
+			u.Info.UpdatedAt = t
 		}
 	default:
 		return fmt.Errorf("agent: unknown update type %q", w.SessionUpdate)

@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -23,6 +24,13 @@ type initializeParams struct {
 	WorkspaceFolders []struct {
 		URI string `json:"uri"`
 	} `json:"workspaceFolders"`
+	// InitializationOptions is the client's tandem settings (Helix's
+	// `config`, eglot's :initializationOptions): {"mode": "auto-edit"}
+	// makes that the mode of sessions the client does not name one for,
+	// for clients that cannot send tandem/setMode.
+	InitializationOptions struct {
+		Mode string `json:"mode"`
+	} `json:"initializationOptions"`
 }
 
 // serverCapabilities adds LSP 3.17's positionEncoding, which protocol
@@ -62,6 +70,11 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 		}
 	}
 	enc, encName := caps.encoding()
+	if m := p.InitializationOptions.Mode; m != "" {
+		if _, err := agent.ParseMode(m); err != nil {
+			return nil, invalidParams("initializationOptions.mode: %v", err)
+		}
+	}
 
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
@@ -69,6 +82,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 		return nil, rpcError(jsonrpc.CodeInvalidRequest, "initialize was already received")
 	}
 	s.state, s.caps, s.enc, s.encName, s.folders = stateRunning, caps, enc, encName, folders
+	s.defaultMode = p.InitializationOptions.Mode
 	s.log.Info("initialized", "encoding", encName, "folders", folders)
 
 	return initializeResult{
@@ -79,7 +93,8 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 					Change:    protocol.TextDocumentSyncKindIncremental,
 					Save:      &protocol.SaveOptions{},
 				},
-				DocumentSymbolProvider: true,
+				DocumentSymbolProvider:  true,
+				WorkspaceSymbolProvider: true,
 				CodeActionProvider: protocol.CodeActionOptions{
 					CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.Refactor},
 				},

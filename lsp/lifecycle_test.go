@@ -25,6 +25,11 @@ func TestLifecycle(t *testing.T) {
 	if got := caps["positionEncoding"]; got != "utf-16" {
 		t.Errorf("positionEncoding without an offer = %v, want utf-16", got)
 	}
+	for _, p := range []string{"documentSymbolProvider", "workspaceSymbolProvider"} {
+		if caps[p] != true {
+			t.Errorf("%s = %v, want true (the method is served)", p, caps[p])
+		}
+	}
 	sync := caps["textDocumentSync"].(map[string]any)
 	if sync["change"] != 2.0 || sync["openClose"] != true {
 		t.Errorf("textDocumentSync = %v, want incremental with open/close", sync)
@@ -150,5 +155,16 @@ func TestSIGTERMWithStdinOpen(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGTERM)
 	if errors.Is(testenv.WaitExit(cmd, 5*time.Second), testenv.ErrNoExit) {
 		t.Fatal("tandem lsp ignored SIGTERM while its stdin was open")
+	}
+}
+
+// TestInitializationOptionsMode: an unknown mode in initializationOptions
+// is refused at initialize, naming the field.
+func TestInitializationOptionsMode(t *testing.T) {
+	t.Parallel()
+	c := startClient(t, fakeModelEnv(t, nil))
+	_, err := c.call("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"mode": "yolo"}})
+	if err == nil || err.Code != -32602 || !strings.Contains(err.Message, "initializationOptions.mode") {
+		t.Fatalf("initialize with mode yolo: %v", err)
 	}
 }

@@ -48,13 +48,15 @@ type Server struct {
 	docs    *documents
 	indexes indexes // workspace folders' code indexes, for workspace/symbol
 
-	stateMu  sync.Mutex // guards state, caps, enc, encName, folders
-	state    lifecycle
-	caps     clientCaps
-	enc      edits.Encoding
-	encName  string
-	folders  []string // workspace folder paths, first is the default cwd
-	progress int      // last progress token number
+	stateMu sync.Mutex // guards state, caps, enc, encName, folders, defaultMode
+	state   lifecycle
+	caps    clientCaps
+	enc     edits.Encoding
+	encName string
+	folders []string // workspace folder paths, first is the default cwd
+	// defaultMode is the mode of sessions created without one.
+	defaultMode string
+	progress    int // last progress token number
 
 	sessionsMu sync.Mutex // guards sessions, sessionSeq
 	sessions   map[string]*session

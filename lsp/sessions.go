@@ -72,6 +72,11 @@ func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session,
 			return nil, invalidParams("cwd is required: the client named no workspace folder")
 		}
 	}
+	if mode == "" {
+		s.stateMu.Lock()
+		mode = s.defaultMode
+		s.stateMu.Unlock()
+	}
 	m, err := agent.ParseMode(mode)
 	if err != nil {
 		return nil, invalidParams("%v", err)

@@ -41,20 +41,32 @@ func (s *Server) documentSymbol(ctx context.Context, params json.RawMessage) (an
 }
 
 // symbolTree nests definitions by Depth (they come in source order, each
-// member after its parent).
+// member after its parent), but only inside a parent whose range holds
+// them: LSP requires a child's range within its parent's. A Go method is
+// declared outside its receiver type, so it stays at the top level named
+// "Type.Method", never under whatever type happened to precede it.
 func symbolTree(defs []treesitter.Definition, m *edits.Mapper) []protocol.DocumentSymbol {
 	type node struct {
-		sym      protocol.DocumentSymbol
-		depth    int
-		children []*node
+		sym        protocol.DocumentSymbol
+		depth      int
+		start, end int
+		children   []*node
 	}
 	var roots, stack []*node
 	for _, d := range defs {
-		n := &node{sym: documentSymbolOf(d, m), depth: d.Depth}
-		for len(stack) > 0 && stack[len(stack)-1].depth >= d.Depth {
+		n := &node{sym: documentSymbolOf(d, m), depth: d.Depth, start: d.Start, end: d.End}
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			if top.depth < d.Depth && top.start <= d.Start && d.End <= top.end {
+				break
+			}
 			stack = stack[:len(stack)-1]
 		}
 		if len(stack) == 0 {
+			if d.Parent != "" && !strings.Contains(n.sym.Name, ".") {
+				n.sym.Name = d.Parent + "." + n.sym.Name
+			}
+			n.depth = 0
 			roots = append(roots, n)
 		} else {
 			parent := stack[len(stack)-1]

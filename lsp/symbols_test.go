@@ -1,6 +1,9 @@
 package lsp_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 type docSymbol struct {
 	Name           string      `json:"name"`
@@ -87,5 +90,41 @@ func TestDocumentSymbolEnumMembers(t *testing.T) {
 	members := syms[1].Children
 	if len(members) != 2 || members[0].Name != "Admin" || members[1].Name != "Guest" || members[0].Kind != 22 || members[1].Kind != 22 {
 		t.Errorf("enum members: %+v", members)
+	}
+}
+
+// TestDocumentSymbolChildrenInsideParent: every child's range lies within
+// its parent's; a Go method declared after an interface it satisfies is
+// not nested under that interface, and is named after its receiver.
+func TestDocumentSymbolChildrenInsideParent(t *testing.T) {
+	t.Parallel()
+	const src = "package p\n\ntype File struct{ n int }\n\ntype Reader interface {\n\tRead() int\n}\n\nfunc (f *File) Read() int { return f.n }\n\nfunc Open() *File { return nil }\n"
+	c := startClient(t, fakeModelEnv(t, nil))
+	root := t.TempDir()
+	c.initialize(root, nil)
+	path := root + "/p.go"
+	newEditor("utf-16").open(c, path, src)
+	var syms []docSymbol
+	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]string{"uri": fileURI(path)}}, &syms)
+	var top []string
+	for _, s := range syms {
+		top = append(top, s.Name)
+		var check func(parent docSymbol)
+		check = func(parent docSymbol) {
+			for _, ch := range parent.Children {
+				if ch.Range.Start.Line < parent.Range.Start.Line || ch.Range.End.Line > parent.Range.End.Line {
+					t.Errorf("%s (lines %d-%d) is nested in %s (lines %d-%d)", ch.Name, ch.Range.Start.Line, ch.Range.End.Line,
+						parent.Name, parent.Range.Start.Line, parent.Range.End.Line)
+				}
+				check(ch)
+			}
+		}
+		check(s)
+		if s.Name == "Reader" && (len(s.Children) != 1 || s.Children[0].Range.Start.Line != 5) {
+			t.Errorf("Reader's children: %+v", s.Children)
+		}
+	}
+	if got := strings.Join(top, ","); got != "File,Reader,File.Read,Open" {
+		t.Errorf("top-level symbols %s, want File,Reader,File.Read,Open", got)
 	}
 }

@@ -134,17 +134,28 @@ func Load(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("config: %s: %w", path, err)
 		}
 	}
+	creds, err := LoadCredentials(c.Home)
+	if err != nil {
+		return c, err
+	}
 	pick := func(env, file string) string {
 		if v := getenv(env); v != "" {
 			return v
 		}
 		return file
 	}
+	// A key: the environment, then config.json, then what tandem login stored.
+	key := func(env, file, stored string) string {
+		if v := pick(env, file); v != "" {
+			return v
+		}
+		return stored
+	}
 	c.Provider = strings.ToLower(pick("TANDEM_PROVIDER", f.Provider))
 	c.Model = pick("TANDEM_MODEL", f.Model)
-	c.AnthropicKey = pick(AnthropicKeyEnv, f.AnthropicAPIKey)
+	c.AnthropicKey = key(AnthropicKeyEnv, f.AnthropicAPIKey, creds.AnthropicAPIKey)
 	c.AnthropicBaseURL = pick("ANTHROPIC_BASE_URL", f.AnthropicBaseURL)
-	c.OpenAIKey = pick(OpenAIKeyEnv, f.OpenAIAPIKey)
+	c.OpenAIKey = key(OpenAIKeyEnv, f.OpenAIAPIKey, creds.OpenAIAPIKey)
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
 	c.MaxTokens = f.MaxTokens
 	c.MaxTurnRequests = f.MaxTurnRequests

@@ -20,7 +20,8 @@ const (
 
 // Batch is one message for the model plus the state it establishes.
 type Batch struct {
-	// Text is the complete content of one user-role message.
+	// Text is the complete content of one user-role message; empty when
+	// the batch only records files the client sent itself.
 	Text string
 	// Meta is persisted beside it; it is never shown to the model.
 	Meta Meta
@@ -61,6 +62,9 @@ type Change struct {
 	Truncated bool  `json:"truncated,omitempty"`
 	// Previous is the path that no longer applies when precedence moved.
 	Previous string `json:"previous,omitempty"`
+	// InPrompt marks a file the client sent in the prompt itself: loaded,
+	// and not repeated in this batch's text.
+	InPrompt bool `json:"inPrompt,omitempty"`
 }
 
 // Omission is a scope the budget left out.

@@ -44,7 +44,9 @@ func (t *Tracker) Baseline(ctx context.Context) (*Batch, error) {
 			changes = append(changes, change{key: k, action: ActionSet, res: res})
 		}
 	}
+	changes, sent := splitSent(changes, t.takeSent())
 	b, states := t.compose(true, root, changes, problems)
+	b, states = t.addSent(b, states, root, sent, problems)
 	// Scopes outside the baseline chain that the model still sees (dynamic
 	// events that survived compaction, via Restore) keep suppressing
 	// duplicates; everything on the chain is what this baseline says.

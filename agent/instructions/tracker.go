@@ -61,6 +61,7 @@ type Tracker struct {
 	scopes   map[slotKey]*scopeState
 	baseline bool      // a baseline is visible to the model
 	problems []Problem // unavailable candidates seen by the last operation
+	sent     []string  // prompt texts for the next Baseline (ClientSent)
 }
 
 // NewTracker returns the tracker for a session whose working directory is

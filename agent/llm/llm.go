@@ -26,6 +26,14 @@ type Provider interface {
 	Stream(ctx context.Context, req *Request, emit func(Event)) (*Response, error)
 }
 
+// Readier is implemented by a Provider that may not be usable yet: one
+// waiting for the user to log in. Ready returns ErrNotConfigured until it
+// can send a request; front doors turn that into their "log in" answer
+// before a prompt touches the history.
+type Readier interface {
+	Ready() error
+}
+
 // Request is one model request. The Messages slice is the whole history;
 // providers must serialize it deterministically so that consecutive requests
 // of a session share a byte-identical prefix (provider prompt caches depend

@@ -34,6 +34,10 @@ func runUpdatePlan(_ context.Context, _ *Env, p updatePlanArgs) (Result, error) 
 		if e.Content == "" {
 			return failure("plan step %d has empty content", i+1), nil
 		}
+		if e.Priority == "" {
+			// ACP requires a priority on every entry.
+			e.Priority = "medium"
+		}
 		p.Plan[i] = e
 		counts[e.Status]++
 	}

@@ -15,7 +15,7 @@ func TestUpdatePlan(t *testing.T) {
 	if res.IsError || res.Output != "Plan updated: 3 steps (1 completed, 1 in progress, 1 pending)." {
 		t.Fatalf("got %+v", res)
 	}
-	want := []PlanEntry{{"Read the code", "completed", ""}, {"Fix the bug", "in_progress", "high"}, {"Run tests", "pending", "low"}}
+	want := []PlanEntry{{"Read the code", "completed", "medium"}, {"Fix the bug", "in_progress", "high"}, {"Run tests", "pending", "low"}}
 	if len(res.Plan) != len(want) {
 		t.Fatalf("plan %+v", res.Plan)
 	}

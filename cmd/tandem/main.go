@@ -61,6 +61,7 @@ func commands() map[string]command {
 		"map":          {"print a tree's repository map: files ranked by references, with their key definitions", runMap},
 		"instructions": {"print the workspace instructions a new session would send", runInstructions},
 		"sessions":     {"list stored sessions", runSessions},
+		"login":        {"store a provider API key in $TANDEM_HOME/credentials.json (mode 0600)", runLogin},
 		"version":      {"print the version", runVersion},
 	}
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"sync"
+
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
@@ -19,4 +22,64 @@ func newProvider(cfg config.Config) (llm.Provider, error) {
 		return openai.New(openai.Options{APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
 	}
 	return nil, nil
+}
+
+// loginProvider stands in when tandem starts with no key: it reads the
+// configuration again whenever it is asked, so a key stored by `tandem
+// login` (or an editor's login flow) takes effect without a restart. Once a
+// provider is built it is kept.
+type loginProvider struct {
+	getenv func(string) string
+
+	mu    sync.Mutex
+	inner llm.Provider
+	model string // the default model of the configuration that built inner
+}
+
+func (p *loginProvider) get() (llm.Provider, string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.inner != nil {
+		return p.inner, p.model, nil
+	}
+	cfg, err := config.Load(p.getenv)
+	if err != nil {
+		return nil, "", err
+	}
+	inner, err := newProvider(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	if inner == nil {
+		return nil, "", llm.ErrNotConfigured
+	}
+	p.inner, p.model = inner, cfg.Model
+	return inner, cfg.Model, nil
+}
+
+func (p *loginProvider) Name() string {
+	if inner, _, err := p.get(); err == nil {
+		return inner.Name()
+	}
+	return "unconfigured"
+}
+
+// Ready implements llm.Readier.
+func (p *loginProvider) Ready() error {
+	_, _, err := p.get()
+	return err
+}
+
+func (p *loginProvider) Stream(ctx context.Context, req *llm.Request, emit func(llm.Event)) (*llm.Response, error) {
+	inner, model, err := p.get()
+	if err != nil {
+		return nil, err
+	}
+	if req.Model == "" {
+		// Sessions opened before the login have no model of their own.
+		r := *req
+		r.Model = model
+		req = &r
+	}
+	return inner.Stream(ctx, req, emit)
 }

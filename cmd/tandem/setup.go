@@ -31,6 +31,9 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	if provider == nil {
+		provider = &loginProvider{getenv: m.Getenv}
+	}
 	st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
 	if err != nil {
 		return nil, fmt.Errorf("opening the session store (set TANDEM_HOME to a writable directory): %w", err)

@@ -1,0 +1,109 @@
+package acp
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/internal/testenv"
+)
+
+// withoutKeys is env minus every provider key and base URL but Anthropic's
+// (pointing at the fake model), so tandem starts unconfigured.
+func withoutKeys(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasSuffix(name, "_API_KEY") || name == "OPENAI_BASE_URL" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// TestLoginFlow: with no key, initialize offers the login methods, a prompt
+// is answered auth_required, authenticate says the same until `tandem login`
+// stores a key; then authenticate succeeds and the same session's prompt
+// reaches the model. The key never shows in tandem's log.
+func TestLoginFlow(t *testing.T) {
+	const key = "sk-ant-login-test-7f3a"
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Reply{Text: []string{"hello after login"}})
+	home := t.TempDir()
+	cmd := exec.Command(testenv.Tandem(t), "acp")
+	cmd.Env = append(withoutKeys(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic))), "TANDEM_LOG=debug")
+	ed := newEditor(t)
+	p := startCmd(t, cmd, srv, home, ed)
+
+	initRes, err := p.conn.Initialize(ctxT(t), sdk.InitializeRequest{
+		ProtocolVersion:    sdk.ProtocolVersionNumber,
+		ClientCapabilities: sdk.ClientCapabilities{Auth: sdk.AuthCapabilities{Terminal: true}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, acpStableSchema(t, "InitializeResponse"), "initialize response", initRes)
+	var ids []string
+	for _, m := range initRes.AuthMethods {
+		switch {
+		case m.EnvVar != nil:
+			ids = append(ids, m.EnvVar.Id+"="+m.EnvVar.Vars[0].Name)
+		case m.Terminal != nil:
+			ids = append(ids, m.Terminal.Id+" "+strings.Join(m.Terminal.Args, " "))
+		}
+	}
+	if got := strings.Join(ids, ", "); got != "anthropic-api-key=ANTHROPIC_API_KEY, openai-api-key=OPENAI_API_KEY, tandem-login login" {
+		t.Errorf("auth methods: %s", got)
+	}
+
+	sid := p.newSession(t, workspace(t, nil))
+	_, err = p.prompt(t, sid, "hi")
+	assertAuthRequired(t, "prompt without a key", err)
+	_, err = p.conn.Authenticate(ctxT(t), sdk.AuthenticateRequest{MethodId: "anthropic-api-key"})
+	assertAuthRequired(t, "authenticate without a key", err)
+	if _, err := p.conn.Authenticate(ctxT(t), sdk.AuthenticateRequest{MethodId: "password"}); err == nil {
+		t.Error("an unknown method was accepted")
+	}
+
+	login := exec.Command(testenv.Tandem(t), "login", "--provider", "anthropic")
+	login.Env = append(withoutKeys(os.Environ()), "TANDEM_HOME="+home)
+	login.Stdin = strings.NewReader(key + "\n")
+	if out, err := login.CombinedOutput(); err != nil || strings.Contains(string(out), key) {
+		t.Fatalf("tandem login: %v\n%s", err, out)
+	}
+	if st, err := os.Stat(filepath.Join(home, "credentials.json")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("credentials file: %v %v", st, err)
+	}
+
+	if _, err := p.conn.Authenticate(ctxT(t), sdk.AuthenticateRequest{MethodId: "anthropic-api-key"}); err != nil {
+		t.Fatalf("authenticate after login: %v", err)
+	}
+	if r, err := p.prompt(t, sid, "hi again"); err != nil || r != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt after login: %q, %v", r, err)
+	}
+	if got := ed.agentText(sid); got != "hello after login" {
+		t.Errorf("agent text %q", got)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model == "" {
+		t.Errorf("requests after login: %+v, want one naming the default model", reqs)
+	}
+	p.closeAndWait(t)
+	if strings.Contains(p.stderr.String(), key) {
+		t.Error("the key reached tandem's log")
+	}
+}
+
+func assertAuthRequired(t *testing.T, what string, err error) {
+	t.Helper()
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code != -32000 || !strings.Contains(re.Message, "tandem login") {
+		t.Errorf("%s: %v, want auth_required (-32000) naming tandem login", what, err)
+	}
+}

@@ -1,0 +1,71 @@
+package acp
+
+import (
+	"context"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/tandemhq/tandem/agent"
+)
+
+// forkRequest is session/fork's params (unstable in the schema). Its MCP
+// servers are the stable type, which has the same shape.
+type forkRequest struct {
+	SessionId  sdk.SessionId   `json:"sessionId"`
+	Cwd        string          `json:"cwd"`
+	McpServers []sdk.McpServer `json:"mcpServers,omitempty"`
+}
+
+type forkResponse struct {
+	SessionId     sdk.SessionId             `json:"sessionId"`
+	Modes         *sdk.SessionModeState     `json:"modes,omitempty"`
+	ConfigOptions []sdk.SessionConfigOption `json:"configOptions,omitempty"`
+}
+
+// ForkSession handles session/fork: a copy of the session as it is now,
+// opened on this connection under a new id; the original stays as it is.
+func (s *server) ForkSession(ctx context.Context, p forkRequest) (forkResponse, error) {
+	if p.SessionId == "" {
+		return forkResponse{}, invalidParams("sessionId is required")
+	}
+	if err := checkCwd(p.Cwd); err != nil {
+		return forkResponse{}, err
+	}
+	servers, err := mcpServers(p.McpServers)
+	if err != nil {
+		return forkResponse{}, err
+	}
+	h, out := s.newHost()
+	sess, err := s.agent.ForkSession(s.ctx, agent.SessionOptions{ID: string(p.SessionId), Cwd: p.Cwd, Host: h, MCPServers: servers})
+	if err != nil {
+		out.close()
+		return forkResponse{}, toRequestError(err)
+	}
+	ss := s.open(sess, h, out)
+	s.announceCommandsAfterResponse(ctx, ss)
+	return forkResponse{SessionId: sdk.SessionId(ss.id), Modes: modeState(sess), ConfigOptions: s.configOptions(sess)}, nil
+}
+
+// DeleteSession handles session/delete: the session is closed if open
+// (here or on another connection of this process) and removed from disk.
+func (s *server) DeleteSession(ctx context.Context, p sdk.UnstableDeleteSessionRequest) (sdk.UnstableDeleteSessionResponse, error) {
+	if p.SessionId == "" {
+		return sdk.UnstableDeleteSessionResponse{}, invalidParams("sessionId is required")
+	}
+	s.sessionsMu.Lock()
+	ss := s.sessions[string(p.SessionId)]
+	delete(s.sessions, string(p.SessionId))
+	s.sessionsMu.Unlock()
+	if ss != nil {
+		if err := ss.close(); err != nil {
+			s.log.Warn("acp: closing a session before deleting it", "session", ss.id, "err", err)
+		}
+	}
+	if err := s.agent.DeleteSession(string(p.SessionId)); err != nil {
+		if ss == nil {
+			return sdk.UnstableDeleteSessionResponse{}, unknownSession(p.SessionId)
+		}
+		return sdk.UnstableDeleteSessionResponse{}, toRequestError(err)
+	}
+	return sdk.UnstableDeleteSessionResponse{}, nil
+}

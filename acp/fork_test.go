@@ -1,0 +1,72 @@
+package acp
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+)
+
+// TestForkAndDelete: a fork carries the history so far and then goes its
+// own way; the original never sees the fork's turns; deleting the fork
+// removes it from session/list and from disk, and the original stays.
+func TestForkAndDelete(t *testing.T) {
+	forkSchema, delSchema := acpSchema(t, "ForkSessionResponse"), acpStableSchema(t, "DeleteSessionResponse")
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Reply{Text: []string{"original answer"}},
+		llmtest.Reply{Text: []string{"fork answer"}},
+		llmtest.Reply{Text: []string{"original again"}},
+	)
+	ed := newEditor(t)
+	p := startTandem(t, srv, t.TempDir(), ed)
+	p.initialize(t, true, true)
+	dir := workspace(t, nil)
+	orig := p.newSession(t, dir)
+	if _, err := p.prompt(t, orig, "question one"); err != nil {
+		t.Fatal(err)
+	}
+	fork, err := p.conn.UnstableForkSession(ctxT(t), sdk.UnstableForkSessionRequest{SessionId: orig, Cwd: dir})
+	if err != nil {
+		t.Fatalf("session/fork: %v", err)
+	}
+	validate(t, forkSchema, "fork response", fork)
+	if fork.SessionId == orig || fork.SessionId == "" {
+		t.Fatalf("fork id %q", fork.SessionId)
+	}
+	if _, err := p.prompt(t, fork.SessionId, "fork question"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.prompt(t, orig, "question two"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	forkReq, origReq := jsonString(reqs[1].Messages), jsonString(reqs[2].Messages)
+	if !strings.Contains(forkReq, "question one") || !strings.Contains(forkReq, "original answer") {
+		t.Errorf("the fork lacks the history it was forked with: %s", forkReq)
+	}
+	if strings.Contains(origReq, "fork") {
+		t.Errorf("the original saw the fork's turn: %s", origReq)
+	}
+
+	del, err := p.conn.UnstableDeleteSession(ctxT(t), sdk.UnstableDeleteSessionRequest{SessionId: fork.SessionId})
+	if err != nil {
+		t.Fatalf("session/delete: %v", err)
+	}
+	validate(t, delSchema, "delete response", del)
+	list, err := p.conn.ListSessions(ctxT(t), sdk.ListSessionsRequest{Cwd: &dir})
+	if err != nil || len(list.Sessions) != 1 || list.Sessions[0].SessionId != orig {
+		t.Errorf("session/list after delete: %s, %v", jsonString(list), err)
+	}
+	_, err = p.prompt(t, fork.SessionId, "still there?")
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code != codeResourceNotFound {
+		t.Errorf("prompt to a deleted session: %v", err)
+	}
+	if _, err := p.conn.UnstableDeleteSession(ctxT(t), sdk.UnstableDeleteSessionRequest{SessionId: fork.SessionId}); !errors.As(err, &re) || re.Code != codeResourceNotFound {
+		t.Errorf("deleting twice: %v", err)
+	}
+}

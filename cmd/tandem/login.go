@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/tandemhq/tandem/agent/config"
+)
+
+// runLogin stores a provider key in $TANDEM_HOME/credentials.json (mode
+// 0600). Editors offer it as ACP's terminal login; on a terminal it asks
+// for the key without echoing it, otherwise it reads one line from stdin.
+func runLogin(ctx context.Context, m *Main, args []string) error {
+	fs := m.flags("login", "[--provider anthropic|openai]  (the key is read from the terminal or stdin)")
+	provider := fs.String("provider", "", "which provider the key is for (asked on a terminal when unset; anthropic otherwise)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	home, err := config.Home(m.Getenv)
+	if err != nil {
+		return err
+	}
+	in := bufio.NewReader(m.Stdin)
+	f, tty := m.Stdin.(*os.File)
+	tty = tty && term.IsTerminal(int(f.Fd()))
+	if *provider == "" {
+		*provider = "anthropic"
+		if tty {
+			fmt.Fprint(m.Stderr, "Provider (anthropic or openai) [anthropic]: ")
+			line, err := in.ReadString('\n')
+			if err != nil {
+				return fmt.Errorf("login: %w", err)
+			}
+			if line = strings.TrimSpace(line); line != "" {
+				*provider = strings.ToLower(line)
+			}
+		}
+	}
+	if *provider != "anthropic" && *provider != "openai" {
+		return fmt.Errorf("login: unknown provider %q: use anthropic or openai", *provider)
+	}
+	var key string
+	if tty {
+		fmt.Fprintf(m.Stderr, "%s API key (not shown): ", *provider)
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(m.Stderr)
+		if err != nil {
+			return fmt.Errorf("login: %w", err)
+		}
+		key = string(b)
+	} else {
+		line, err := in.ReadString('\n')
+		if err != nil && line == "" {
+			return errors.New("login: no key on stdin")
+		}
+		key = line
+	}
+	key = strings.TrimSpace(key)
+	if key == "" || strings.ContainsAny(key, " \t\r\n") {
+		return errors.New("login: a key is one word with no spaces")
+	}
+	if err := config.SaveKey(home, *provider, key); err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stderr, "Saved the %s key to %s. Sessions already open use it on their next prompt.\n", *provider, filepath.Join(home, config.CredentialsFile))
+	return nil
+}
