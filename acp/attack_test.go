@@ -2,6 +2,7 @@ package acp
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net/url"
 	"os"
@@ -215,7 +216,11 @@ func runAttack(t *testing.T, p *tandemProcess, ed *editor, srv *llmtest.Server, 
 		args = strings.Replace(args, "$BIG", strings.Repeat("x", 9<<20), 1)
 	}
 	srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: id, Name: a.tool, Args: args}}}, llmtest.Reply{Text: []string{"ok"}})
-	if r, err := p.prompt(t, sid, a.file); err != nil || r != sdk.StopReasonEndTurn {
+	// A long deadline: the 9 MiB attempt is slow under -race on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	resp, err := p.conn.Prompt(ctx, sdk.PromptRequest{SessionId: sid, Prompt: []sdk.ContentBlock{sdk.TextBlock(a.file)}})
+	if r := resp.StopReason; err != nil || r != sdk.StopReasonEndTurn {
 		t.Fatalf("the turn did not end normally: %q, %v", r, err)
 	}
 	result := ""
