@@ -15,6 +15,11 @@ import (
 var refusalWords = []string{"Permission denied", "Operation not permitted", "Read-only file system",
 	"Device or resource busy", "Invalid cross-device link"}
 
+// netRefusalWords are how clients that hide the errno (curl, git, npm)
+// report a connection Landlock refused; they count only when the network
+// is denied, since a server that is down reads the same.
+var netRefusalWords = []string{"Couldn't connect", "Could not connect", "Failed to connect", "Network is unreachable"}
+
 // blocked is what the sandbox seems to have refused a command that failed
 // under it: the first output line naming such an error, with what
 // commands may do. "" when the output shows none. The errors are the
@@ -24,8 +29,12 @@ func blocked(s sandbox.Settings, dir string, res command.Result) string {
 	if res.ExitCode == 0 && res.Signal == "" {
 		return ""
 	}
+	words := refusalWords
+	if s.Network == "deny" {
+		words = append(words[:len(words):len(words)], netRefusalWords...)
+	}
 	for line := range strings.Lines(res.Output) {
-		for _, w := range refusalWords {
+		for _, w := range words {
 			if strings.Contains(line, w) {
 				line = strings.TrimSpace(line)
 				if len(line) > 300 {
