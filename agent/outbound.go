@@ -110,3 +110,11 @@ func guardJSON(r *redact.Redactor, raw json.RawMessage) json.RawMessage {
 	}
 	return raw
 }
+
+// guardRequest hides secrets in a permission request's tool call (a diff of
+// a .env file, say) and caps its texts, as for updates: the question leaves
+// the process too.
+func (s *Session) guardRequest(req PermissionRequest) PermissionRequest {
+	req.ToolCall = *guardUpdate(s.a.cfg.Redact, Update{Tool: &req.ToolCall}).Tool
+	return req
+}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,5 +96,27 @@ func TestClipKeepsRunesWhole(t *testing.T) {
 	}
 	if clip("short", 10) != "short" {
 		t.Error("clip changed a short text")
+	}
+}
+
+// The permission prompt for an edit of a file holding a secret shows the
+// diff without it; the file itself gets the real content.
+func TestPermissionRequestsAreRedacted(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.Redact = redact.New(secretKey) })
+	s, h, dir := f.session(ModeCode, map[string]string{".env": "A=1\n"})
+	args := `{"path":".env","old_string":"A=1","new_string":"TOKEN=` + secretKey + `"}`
+	f.srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("c1", "edit_file", args)}}, llmtest.Reply{Text: []string{"ok"}})
+	if _, err := s.Prompt(context.Background(), prompt("set the token")); err != nil {
+		t.Fatal(err)
+	}
+	if h.askCount() != 1 {
+		t.Fatalf("asks = %d", h.askCount())
+	}
+	b, _ := json.Marshal(h.asks[0])
+	if strings.Contains(string(b), secretKey) || !strings.Contains(string(b), redact.Mask) {
+		t.Errorf("the permission request carried the secret: %s", b)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, ".env")); string(got) != "TOKEN="+secretKey+"\n" {
+		t.Errorf("the file got %q; redaction must not touch what is written", got)
 	}
 }

@@ -27,7 +27,7 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 	}
 
 	s.setLifecycle(AwaitingPermission)
-	d, err := s.host.RequestPermission(ctx, permissionRequest(tc, a, v))
+	d, err := s.host.RequestPermission(ctx, s.guardRequest(permissionRequest(tc, a, v)))
 	s.setLifecycle(Running)
 	switch {
 	case err != nil && ctx.Err() != nil:
