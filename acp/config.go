@@ -2,17 +2,18 @@ package acp
 
 import (
 	"context"
-	"slices"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/llm"
 )
 
 // Config option ids tandem offers (session/set_config_option).
 const (
-	configMode  = "mode"
-	configModel = "model"
+	configMode    = "mode"
+	configModel   = "model"
+	configThought = "thought_level"
 )
 
 // modeState lists the agent's modes with the session's current one.
@@ -48,8 +49,30 @@ func (s *server) configOptions(sess *agent.Session) []sdk.SessionConfigOption {
 	if len(models) > 0 {
 		opts = append(opts, selectOption(configModel, "Model", sdk.SessionConfigOptionCategoryModel, current, models))
 	}
+	if o, ok := thoughtOption(sess); ok {
+		opts = append(opts, o)
+	}
 	return opts
 }
+
+// thoughtOption is the thought level selector, offered while the session's
+// model is one that reasons.
+func thoughtOption(sess *agent.Session) (sdk.SessionConfigOption, bool) {
+	effort, reasoning := sess.Effort()
+	if !reasoning {
+		return sdk.SessionConfigOption{}, false
+	}
+	if effort == "" {
+		effort = llm.EffortOff
+	}
+	var levels sdk.SessionConfigSelectOptionsUngrouped
+	for _, e := range llm.Efforts() {
+		levels = append(levels, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(e), Name: thoughtNames[e]})
+	}
+	return selectOption(configThought, "Thinking", sdk.SessionConfigOptionCategoryThoughtLevel, string(effort), levels), true
+}
+
+var thoughtNames = map[llm.Effort]string{llm.EffortOff: "Off", llm.EffortLow: "Low", llm.EffortMedium: "Medium", llm.EffortHigh: "High"}
 
 func selectOption(id, name string, cat sdk.SessionConfigOptionCategory, current string, values sdk.SessionConfigSelectOptionsUngrouped) sdk.SessionConfigOption {
 	return sdk.SessionConfigOption{Select: &sdk.SessionConfigOptionSelect{
@@ -91,8 +114,15 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 		err = s.setMode(ss, string(v.Value))
 	case configModel:
 		err = s.setModel(ss, string(v.Value))
+	case configThought:
+		e, perr := llm.ParseEffort(string(v.Value))
+		if perr != nil || e == "" {
+			err = invalidParams("unknown thought level %q: use off, low, medium or high", string(v.Value))
+		} else {
+			err = toRequestError(ss.sess.SetEffort(e))
+		}
 	default:
-		err = invalidParams("unknown config option %q: tandem offers %q and %q", string(v.ConfigId), configMode, configModel)
+		err = invalidParams("unknown config option %q: tandem offers %q, %q and %q", string(v.ConfigId), configMode, configModel, configThought)
 	}
 	if err != nil {
 		return sdk.SetSessionConfigOptionResponse{}, err
@@ -112,11 +142,8 @@ func (s *server) setMode(ss *session, id string) error {
 }
 
 func (s *server) setModel(ss *session, id string) error {
-	if id == "" {
-		return invalidParams("the model id is empty")
-	}
-	if known := s.agent.Models(); len(known) > 0 && !slices.Contains(known, id) && id != ss.sess.Model() {
-		return invalidParams("unknown model %q: the configured models are %v", id, known)
+	if err := s.agent.CheckModel(id); err != nil && (id == "" || id != ss.sess.Model()) {
+		return invalidParams("%v", err)
 	}
 	return toRequestError(ss.sess.SetModel(id))
 }

@@ -181,7 +181,11 @@ func TestCancelKillsEditorTerminal(t *testing.T) {
 func TestSlashCommandsChangeModeAndModel(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	ed := newEditor(t)
-	p := startTandem(t, srv, t.TempDir(), ed)
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"models":["other-model"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startTandem(t, srv, home, ed)
 	p.initialize(t, true, true)
 	sid := p.newSession(t, workspace(t, nil))
 	if r, err := p.prompt(t, sid, "/mode auto-edit"); err != nil || r != sdk.StopReasonEndTurn {
@@ -324,7 +328,7 @@ func TestLocalCommandWithoutTerminal(t *testing.T) {
 	ed.mu.Lock()
 	offered := ed.permissions[0].Options
 	ed.mu.Unlock()
-	if len(offered) < 2 || offered[1].Name != "Always allow `echo local-output-line …` in this session" {
+	if len(offered) < 2 || offered[1].Name != "Always allow `echo local-output-line …` in this project" {
 		t.Errorf("options offered: %+v", offered)
 	}
 	srv.Enqueue(

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"sync"
@@ -43,6 +44,13 @@ type Config struct {
 	// Model is the default model id; Models the ids offered to editors.
 	Model  string
 	Models []string
+	// Effort is the default thought level of reasoning models ("": the
+	// provider's own configuration).
+	Effort llm.Effort
+	// DiscoverModels, when set, asks the provider which models it serves;
+	// the agent calls it once, in the background, and offers the answer
+	// beside Models.
+	DiscoverModels func(context.Context) ([]string, error)
 	// MaxTokens per model response (0: provider default).
 	MaxTokens int
 	// MaxTurnRequests caps model requests per prompt (0: 50).
@@ -66,6 +74,10 @@ type Config struct {
 	// Windows knows each model's context window. Nil: the built-in table,
 	// then models.DefaultContext.
 	Windows *models.Windows
+	// CompactAt is the share of a model's context window at which a
+	// session compacts its history before the next request (config.json
+	// "compactAt"); 0 means DefaultCompactAt.
+	CompactAt float64
 	// Pipeline holds contributors to the turn's seams, shared by every
 	// session; empty by default. See Pipeline.
 	Pipeline Pipeline
@@ -86,6 +98,14 @@ type Agent struct {
 	sessionsMu sync.Mutex
 	sessions   map[*Session]struct{}
 	closed     bool
+
+	modelsMu   sync.Mutex
+	discovered []string // model ids the provider listed (AddModels)
+
+	// stopBackground ends the agent's own goroutine (model discovery);
+	// backgroundDone closes when it has returned.
+	stopBackground context.CancelFunc
+	backgroundDone chan struct{}
 }
 
 // New returns an Agent serving cfg.
@@ -98,7 +118,11 @@ func New(cfg Config) *Agent {
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = slog.New(cfg.Redact.Handler(log.Handler()))
-	return &Agent{cfg: cfg, log: log, est: new(models.Estimator), sessions: map[*Session]struct{}{}}
+	a := &Agent{cfg: cfg, log: log, est: new(models.Estimator), sessions: map[*Session]struct{}{}, backgroundDone: make(chan struct{})}
+	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
+	a.stopBackground = cancel
+	go a.discover(ctx)
+	return a
 }
 
 // SessionOptions configure a new or loaded session.

@@ -273,7 +273,7 @@ func TestAlwaysAnswersAreRemembered(t *testing.T) {
 			always = append(always, o.Name)
 		}
 	}
-	if len(always) != 1 || always[0] != "Always allow edits in src/ in this session" {
+	if len(always) != 1 || always[0] != "Always allow edits in src/ in this project" {
 		t.Errorf("first ask offers %q", always)
 	}
 	if !strings.Contains(h.asks[1].ToolCall.Title, "lib/c.txt") {

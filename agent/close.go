@@ -39,6 +39,8 @@ func (a *Agent) Close(ctx context.Context) error {
 		open = append(open, s)
 	}
 	a.sessionsMu.Unlock()
+	a.stopBackground()
+	<-a.backgroundDone
 
 	done := make(chan error, 1)
 	go func() {

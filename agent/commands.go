@@ -16,6 +16,13 @@ type slash struct {
 
 func (s *Session) commands() map[string]slash {
 	return map[string]slash{
+		"compact": {
+			description: "Summarise the conversation so far to free context",
+			hint:        "what the summary should keep (optional)",
+			run: func(t *turnRun, arg string) (StopReason, error) {
+				return t.compactCommand(arg)
+			},
+		},
 		"init": {
 			description: "Draft an AGENTS.md for this workspace",
 			run: func(t *turnRun, arg string) (StopReason, error) {
@@ -51,6 +58,7 @@ func (s *Session) commands() map[string]slash {
 				return StopEndTurn, nil
 			},
 		},
+		"permissions": permissionsCommand(),
 		"model": {
 			description: "Switch the model for this session",
 			hint:        "model id",
@@ -58,6 +66,10 @@ func (s *Session) commands() map[string]slash {
 				s := t.s
 				if arg == "" {
 					s.say(fmt.Sprintf("The model is %s. Offered: %s.", s.Model(), strings.Join(s.a.Models(), ", ")))
+					return StopEndTurn, nil
+				}
+				if err := s.a.CheckModel(arg); err != nil && arg != s.Model() {
+					s.say(err.Error() + ".")
 					return StopEndTurn, nil
 				}
 				if err := s.SetModel(arg); err != nil {

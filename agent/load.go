@@ -47,6 +47,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	}
 	s.id = meta.ID
 	s.st.title = meta.Title
+	s.st.effort, _ = llm.ParseEffort(meta.Effort) // an unknown level falls back to the default
 	s.created = meta.Created
 	var instr []json.RawMessage
 	open := map[string]bool{} // tool calls the replay started and never ended
@@ -65,7 +66,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		case recUsage:
 			s.restoreUsage(r.Data)
 		case recCompaction:
-			// Reserved for compaction; this tandem writes none yet.
+			s.restoreCompaction(r.Data, &instr)
 		case recUpdate:
 			var u Update
 			if err := json.Unmarshal(r.Data, &u); err != nil {

@@ -103,7 +103,7 @@ func TestSlashCommands(t *testing.T) {
 	for _, c := range s.Commands() {
 		names[c.Name] = true
 	}
-	for _, want := range []string{"init", "instructions", "mode", "model"} {
+	for _, want := range []string{"compact", "init", "instructions", "mode", "model"} {
 		if !names[want] {
 			t.Errorf("command %s not offered", want)
 		}

@@ -16,10 +16,9 @@ const (
 	recUpdate       = "update"       // an Update, replayed by LoadSession
 	recMessage      = "message"      // an llm.Message of the model history
 	recInstructions = "instructions" // typed metadata of an instructions batch
-	// recCompaction is reserved for compaction records: a later tandem
-	// writes one when it compacts the model history. A record carries its
-	// own version (store.Record.Version), so the kind can change shape
-	// without a new log format.
+	// recCompaction is one compaction: the model history from then on
+	// (compactionRecord). A record carries its own version, so the kind
+	// can change shape without a new log format.
 	recCompaction = "compaction"
 )
 

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
 // ask decides whether a tool call may go ahead. agent/policy judges it
-// against the mode and the session's grants; only when the verdict is "ask"
+// against the mode and the rules in force (see rules); only when the verdict is "ask"
 // does the host put the question to the user, and an "always" answer is
 // remembered as the rule the option named. A host that cannot ask
 // (ErrCannotAsk) gets the policy's refusal instead.
@@ -46,12 +47,12 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 		return nil
 	case AllowAlways:
 		if v.AllowAlways != nil {
-			s.grant(policy.Allow, v.AllowAlways.Rules)
+			s.remember(ctx, policy.Allow, v.AllowAlways.Rules)
 		}
 		return nil
 	case RejectAlways:
 		if v.RejectAlways != nil {
-			s.grant(policy.Deny, v.RejectAlways.Rules)
+			s.remember(ctx, policy.Deny, v.RejectAlways.Rules)
 		}
 	}
 	return tools.ErrRejected
@@ -90,13 +91,14 @@ func permissionRequest(tc ToolCall, a tools.Ask, v policy.Verdict) PermissionReq
 	return req
 }
 
-// judge runs the policy against the session's grants, on the actor.
-func (s *Session) judge(m policy.Mode, call policy.Call) (v policy.Verdict) {
-	s.read(func() { v = policy.Decide(m, call, s.st.grants) })
-	return v
+// judge runs the policy against the rules in force (see rules), with the
+// user's home filled in for rules written ~/….
+func (s *Session) judge(m policy.Mode, call policy.Call) policy.Verdict {
+	call.Home, _ = os.UserHomeDir()
+	return policy.Decide(m, call, s.rules(context.Background()))
 }
 
-// grant remembers an "always" answer for the rest of the session.
+// grant remembers an "always" answer for the rest of the session only.
 func (s *Session) grant(d policy.Decision, rules []policy.Rule) {
 	s.do(context.Background(), func() { s.st.grants.Add(d, rules...) })
 }

@@ -64,12 +64,12 @@ func TestAlwaysAllowIsScopedToTheCommand(t *testing.T) {
 			t.Errorf("ask %d is %q, want %q", i, got, want)
 		}
 	}
-	if got := strings.Join(optionNames(h.asks[0]), " | "); got != "Allow | Always allow `go test …` in this session | Reject | Always reject `go test …` in this session" {
+	if got := strings.Join(optionNames(h.asks[0]), " | "); got != "Allow | Always allow `go test …` in this project | Reject | Always reject `go test …` in this project" {
 		t.Errorf("options for go test: %s", got)
 	}
 	// The compound's go test part is granted; only rm is new, and a
 	// rejection of the whole line names no single rule.
-	if got := strings.Join(optionNames(h.asks[2]), " | "); got != "Allow | Always allow `rm …` in this session | Reject" {
+	if got := strings.Join(optionNames(h.asks[2]), " | "); got != "Allow | Always allow `rm …` in this project | Reject" {
 		t.Errorf("options for the compound: %s", got)
 	}
 	reqs := f.srv.Requests()
@@ -109,7 +109,7 @@ func TestAlwaysRejectIsScoped(t *testing.T) {
 		t.Fatalf("asks = %d, want 2 (rm a.txt, echo)", h.askCount())
 	}
 	r, _ := toolResult(f.srv.Requests(), "r2")
-	if !r.IsError || !strings.Contains(r.Text, "always reject `rm …`") || !strings.Contains(r.Text, "run_command(rm:*)") {
+	if !r.IsError || !strings.Contains(r.Text, "denies `rm …`") || !strings.Contains(r.Text, "run_command(rm:*)") {
 		t.Errorf("the model was told %q", r.Text)
 	}
 	if shown := toolText(h, "r2"); shown != r.Text {

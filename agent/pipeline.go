@@ -46,9 +46,9 @@ import (
 //			return nil, nil // run it with the arguments unchanged
 //		})
 //
-// BeforeRequest changes only what one request sends; compaction that must
-// shorten the history for good will need a step of its own that hands the
-// new history back to the turn.
+// BeforeRequest changes only what one request sends. Compaction, which
+// shortens the history for good, is the turn's own step before the seam
+// (session_compact.go): the seam sees the compacted request.
 type Pipeline struct {
 	TurnStart      []func(ctx context.Context, e TurnStartEvent)
 	BeforeRequest  []BeforeRequestFunc

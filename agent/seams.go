@@ -56,6 +56,9 @@ func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent) (json.Raw
 			e.Input = in
 		}
 	}
+	if err := s.checkRead(e); err != nil {
+		return nil, err
+	}
 	return e.Input, nil
 }
 

@@ -69,6 +69,7 @@ type Session struct {
 type actorState struct {
 	mode      Mode
 	model     string
+	effort    llm.Effort // "" until chosen: the agent's default applies
 	title     string
 	lifecycle Lifecycle
 	outcome   Outcome
@@ -76,7 +77,8 @@ type actorState struct {
 	turn      *turnRun // non-nil while a turn runs
 
 	history []llm.Message
-	grants  policy.Rules    // remembered "always" answers, as rules
+	grants  policy.Rules    // "always" answers that could not be saved to a file
+	rules   rulesState      // the settings files' rules
 	catalog *tools.Registry // used from the actor only
 	extra   extraState
 	usage   usageState
@@ -299,7 +301,7 @@ func (s *Session) shutdown() error {
 // after it ended).
 func (s *Session) meta() *store.Meta {
 	return &store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC(),
-		Mode: string(s.st.mode), Model: s.st.model, Title: s.st.title}
+		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title}
 }
 
 // saveMeta queues a rewrite of the sidecar; nothing in it needs reading
@@ -323,6 +325,3 @@ func (a *Agent) ListSessions(cwd string) ([]store.Meta, error) {
 	}
 	return metas, nil
 }
-
-// Models lists the model ids an editor may offer.
-func (a *Agent) Models() []string { return a.cfg.Models }

@@ -18,7 +18,7 @@ func (a *Agent) instructionsConfig() instructions.Config {
 }
 
 // prepare is the turn's first step before any request: it warms the code
-// index, asks about the project's MCP servers, and adds the workspace
+// index, asks about the project's MCP servers and allow rules, and adds the workspace
 // instructions baseline when the history the model sees does not carry
 // one; on a resumed session it appends what changed while tandem was away.
 func (t *turnRun) prepare() error {
@@ -29,6 +29,12 @@ func (t *turnRun) prepare() error {
 			return ctx.Err()
 		}
 		s.a.log.Warn("asking to start project MCP servers", "session", s.id, "err", err)
+	}
+	if err := s.askProjectRules(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.a.log.Warn("asking about the project's allow rules", "session", s.id, "err", err)
 	}
 	tr := t.instr.tr
 	if !tr.Enabled() {

@@ -220,7 +220,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env
 	var announced string
 	return &tools.Env{
 		Root:  s.root,
-		Host:  editHost{Host: s.host, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
+		Host:  editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
 		Index: s.index(),
 		Ask: func(ctx context.Context, a tools.Ask) error {
 			err := s.beforeAsk(ctx, AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
@@ -248,5 +248,6 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env
 			u.Content = []ToolContent{TextContent(p.Output)}
 			s.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
+		Hidden: s.readHidden(t.ctx, info),
 	}
 }

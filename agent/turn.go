@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -180,43 +181,27 @@ func stopReason(r llm.StopReason) StopReason {
 }
 
 // request streams one model response, publishing its chunks, and appends
-// the assistant message to the history. A broken or cancelled stream seals
-// what was said so far, so the history stays a valid alternation. The
-// before-request seam sees the request first, the after-response seam the
-// complete response.
+// the assistant message to the history. Before it is built the history is
+// compacted if the request would pass the threshold; a provider that still
+// finds it too long gets one more try after a compaction. A broken or
+// cancelled stream seals what was said so far, so the history stays a
+// valid alternation. The before-request seam sees the request first, the
+// after-response seam the complete response.
 func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 	s, ctx := t.s, t.ctx
-	var (
-		mode  Mode
-		model string
-	)
-	s.read(func() { mode, model, t.catalog = s.st.mode, s.st.model, s.st.catalog.List() })
-	t.mode = mode
-	req := &llm.Request{
-		Model:     model,
-		System:    s.systemPrompt(),
-		Messages:  t.history,
-		Tools:     toolSpecs(mode, t.catalog),
-		MaxTokens: s.a.cfg.MaxTokens,
-	}
-	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(model), Estimate: s.a.est.Estimate(req)}
-	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
-		return nil, err
-	}
-	estimate := s.a.est.Estimate(req) // a contributor may have changed it
-	var said strings.Builder
-	msgID := newMessageID()
-	resp, err := p.Stream(ctx, req, func(e llm.Event) {
-		switch e.Type {
-		case llm.EventText:
-			said.WriteString(e.Text)
-			s.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
-		case llm.EventReasoning:
-			s.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
+	resp, said, err := t.send(p, true)
+	if err != nil && said == "" && ctx.Err() == nil && compact.IsOverflow(err) {
+		s.a.log.Info("the provider refused the request as too long; compacting", "session", s.id, "err", err)
+		if _, cerr := t.compact(compactOverflow, ""); cerr != nil {
+			if ctx.Err() == nil {
+				err = overflowError(fmt.Errorf("%w (compacting failed: %v)", err, cerr))
+			}
+		} else if resp, said, err = t.send(p, false); err != nil && compact.IsOverflow(err) {
+			err = overflowError(err)
 		}
-	})
+	}
 	if err != nil {
-		seal := said.String()
+		seal := said
 		if seal == "" {
 			seal = "(no reply: the request did not complete)"
 		}
@@ -231,9 +216,68 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
 	t.appendHistory(resp.Message)
+	return resp, nil
+}
+
+// baseRequest is the next request without its history: the model, the
+// system prompt and the mode's tools. It records the catalog and mode the
+// tool calls of the response will be checked against.
+func (t *turnRun) baseRequest() *llm.Request {
+	s := t.s
+	var (
+		mode   Mode
+		model  string
+		effort llm.Effort
+	)
+	s.read(func() { mode, model, effort, t.catalog = s.st.mode, s.st.model, s.st.effort, s.st.catalog.List() })
+	t.mode = mode
+	if effort == "" {
+		effort = s.a.cfg.Effort
+	}
+	return &llm.Request{
+		Model:     model,
+		Effort:    effort,
+		System:    s.systemPrompt(),
+		Tools:     toolSpecs(mode, t.catalog),
+		MaxTokens: s.a.cfg.MaxTokens,
+	}
+}
+
+// send builds one request (compacting first when mayCompact and the
+// history is over the threshold), runs the before-request seam, streams the
+// response and accounts for it. said is the text streamed before an error.
+func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, said string, err error) {
+	s, ctx := t.s, t.ctx
+	req := t.baseRequest()
+	req.Messages = t.history
+	if mayCompact {
+		if err := t.compactIfFull(req.Model, s.a.est.Estimate(req)); err != nil {
+			return nil, "", err
+		}
+		req.Messages = t.history
+	}
+	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.Estimate(req)}
+	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
+		return nil, "", err
+	}
+	estimate := s.a.est.Estimate(req) // a contributor may have changed it
+	var text strings.Builder
+	msgID := newMessageID()
+	resp, err = p.Stream(ctx, req, func(e llm.Event) {
+		switch e.Type {
+		case llm.EventText:
+			text.WriteString(e.Text)
+			s.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
+		case llm.EventReasoning:
+			s.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
+		}
+	})
+	if err != nil {
+		return nil, text.String(), err
+	}
 	t.accountUsage(ctx, req, estimate, resp)
 	s.a.cfg.Pipeline.afterResponse(ctx, ResponseEvent{SessionID: s.id, Response: resp})
-	return resp, nil
+	return resp, "", nil
 }
 
 // appendHistory adds m to the model history and the log.

@@ -86,10 +86,23 @@ func (s *Session) Usage() (turn, session UsageTotals) {
 // window returns the context window of model.
 func (a *Agent) window(model string) int { return a.cfg.Windows.Window(model) }
 
-// accountUsage is the built-in after-response step: it calibrates the
-// estimator, logs the request's usage, adds it to the session's totals and
-// tells the editor how full the context is.
+// accountUsage is the built-in after-response step: it records the
+// request's usage and tells the editor how full the context is.
 func (t *turnRun) accountUsage(ctx context.Context, req *llm.Request, estimate int, resp *llm.Response) {
+	s, u := t.s, resp.Usage
+	total := t.recordUsage(ctx, req, estimate, resp)
+	cu := &ContextUsage{Used: models.Reported(u) + u.OutputTokens, Size: s.a.window(req.Model)}
+	if total.Priced {
+		cu.Cost = &Cost{Amount: total.Cost, Currency: "USD"}
+	}
+	s.emit(Update{Type: UsageUpdated, Usage: cu})
+}
+
+// recordUsage calibrates the estimator, logs the request's usage and adds
+// it to the session's totals, which it returns. Side requests (a
+// compaction's summaries) use it alone: they cost tokens but say nothing
+// about how full the conversation is.
+func (t *turnRun) recordUsage(ctx context.Context, req *llm.Request, estimate int, resp *llm.Response) UsageTotals {
 	s, u := t.s, resp.Usage
 	s.a.est.Observe(req, models.Reported(u))
 	s.record(recUsage, usageRecord{V: usageRecordVersion, Model: req.Model, Usage: u, Estimate: estimate})
@@ -100,11 +113,7 @@ func (t *turnRun) accountUsage(ctx context.Context, req *llm.Request, estimate i
 		s.st.usage.session.add(req.Model, u)
 		total = s.st.usage.session
 	})
-	cu := &ContextUsage{Used: models.Reported(u) + u.OutputTokens, Size: s.a.window(req.Model)}
-	if total.Priced {
-		cu.Cost = &Cost{Amount: total.Cost, Currency: "USD"}
-	}
-	s.emit(Update{Type: UsageUpdated, Usage: cu})
+	return total
 }
 
 // restoreUsage adds a logged request to a loaded session's totals.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tandemhq/tandem/agent"
 )
@@ -106,7 +107,9 @@ func (ss *session) askMessage(ctx context.Context, req agent.PermissionRequest) 
 	return agent.Decision{}, errors.New("window/showMessageRequest: the client answered with an action it was not offered")
 }
 
-// permissionMessage is the prompt text: what the tool wants to do, and where.
+// permissionMessage is the prompt text: what the tool wants to do, where,
+// and the text it carries (the command line, the rules a repository wants
+// to allow), since a message box has no other place to show it.
 func permissionMessage(tc agent.ToolCall) string {
 	var b strings.Builder
 	b.WriteString("tandem wants to run: ")
@@ -115,5 +118,25 @@ func permissionMessage(tc agent.ToolCall) string {
 		b.WriteString("\n  ")
 		b.WriteString(l.Path)
 	}
+	for _, c := range tc.Content {
+		if c.Content != nil && c.Content.Text != "" {
+			b.WriteString("\n")
+			b.WriteString(truncate(c.Content.Text, maxMessageText))
+		}
+	}
 	return b.String()
+}
+
+// maxMessageText bounds the text a permission message box shows.
+const maxMessageText = 2000
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

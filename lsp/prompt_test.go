@@ -230,7 +230,7 @@ func TestPermission(t *testing.T) {
 						t.Errorf("tandem/requestPermission params %s: want the session id and the diff", first)
 					}
 				} else {
-					for _, title := range []string{"Allow", "Always allow edits to main.go in this session", "Reject", "Always reject edits to main.go in this session"} {
+					for _, title := range []string{"Allow", "Always allow edits to main.go in this project", "Reject", "Always reject edits to main.go in this project"} {
 						if !strings.Contains(first, `"title":"`+title+`"`) {
 							t.Errorf("showMessageRequest %s lacks action %q", first, title)
 						}

@@ -28,6 +28,7 @@ type Config struct {
 	OpenAIBaseURL    string
 
 	MaxTokens       int
+	ThoughtLevel    string // default reasoning level ("" leaves it to the provider)
 	MaxTurnRequests int
 
 	// ContextWindows are config.json's per-model windows (tokens);
@@ -65,6 +66,8 @@ type File struct {
 	OpenAIBaseURL    string   `json:"openaiBaseUrl"`
 	MaxTokens        int      `json:"maxTokens"`
 	MaxTurnRequests  int      `json:"maxTurnRequests"`
+	// ThoughtLevel is the default reasoning level: off, low, medium, high.
+	ThoughtLevel string `json:"thoughtLevel"`
 
 	ContextWindows map[string]int `json:"contextWindows"`
 	CompactAt      float64        `json:"compactAt"`
@@ -158,6 +161,12 @@ func Load(getenv func(string) string) (Config, error) {
 	c.OpenAIKey = key(OpenAIKeyEnv, f.OpenAIAPIKey, creds.OpenAIAPIKey)
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
 	c.MaxTokens = f.MaxTokens
+	c.ThoughtLevel = pick("TANDEM_THOUGHT_LEVEL", f.ThoughtLevel)
+	switch c.ThoughtLevel {
+	case "", "off", "low", "medium", "high":
+	default:
+		return c, fmt.Errorf("config: thoughtLevel %q: use off, low, medium or high", c.ThoughtLevel)
+	}
 	c.MaxTurnRequests = f.MaxTurnRequests
 	c.CommandEnvAllow = f.CommandEnv.Allow
 	c.Sandbox = f.Sandbox

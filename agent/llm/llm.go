@@ -11,6 +11,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // Provider streams one model response. Stream calls emit for every event in
@@ -44,6 +45,32 @@ type Request struct {
 	Messages  []Message
 	Tools     []ToolSpec
 	MaxTokens int
+	// Effort is how hard a reasoning model thinks before it answers; ""
+	// leaves it to the provider's configuration.
+	Effort Effort
+}
+
+// Effort is a reasoning level: Anthropic's thinking budget, OpenAI's
+// reasoning_effort.
+type Effort string
+
+const (
+	EffortOff    Effort = "off"
+	EffortLow    Effort = "low"
+	EffortMedium Effort = "medium"
+	EffortHigh   Effort = "high"
+)
+
+// Efforts lists the levels in order.
+func Efforts() []Effort { return []Effort{EffortOff, EffortLow, EffortMedium, EffortHigh} }
+
+// ParseEffort checks a level's name; "" is allowed and means the default.
+func ParseEffort(s string) (Effort, error) {
+	switch e := Effort(s); e {
+	case "", EffortOff, EffortLow, EffortMedium, EffortHigh:
+		return e, nil
+	}
+	return "", fmt.Errorf("unknown thought level %q: use off, low, medium or high", s)
 }
 
 // ToolSpec describes a tool to the model.

@@ -7,6 +7,17 @@ import (
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
+// SourceSession is the Source of rules a session holds in memory only.
+const SourceSession = "this session"
+
+// from names r's source for a reason: " in .tandem/settings.json".
+func (r Rule) from() string {
+	if r.Source == "" {
+		return ""
+	}
+	return " (" + r.Source + ")"
+}
+
 // Decision is what happens to a call. The zero value asks.
 type Decision int
 
@@ -51,9 +62,12 @@ type Verdict struct {
 func Decide(m Mode, c Call, rs Rules) Verdict {
 	t := newTarget(c)
 	if r, ok := anyPart(rs.Deny, t); ok {
+		why := fmt.Sprintf("The user chose to always reject %s in this session (rule %s)", describe([]Rule{r}), r)
+		if r.Source != "" && r.Source != SourceSession {
+			why = fmt.Sprintf("The rule %s in %s denies %s", r, r.Source, describe([]Rule{r}))
+		}
 		return Verdict{Decision: Deny, Reason: fmt.Sprintf(
-			"The user chose to always reject %s in this session (rule %s), so %s was refused. Nothing was changed. Ask the user how to proceed, or try a different approach.",
-			describe([]Rule{r}), r, t.shown())}
+			"%s, so %s was refused. Nothing was changed. Ask the user how to proceed, or try a different approach.", why, t.shown())}
 	}
 	switch c.Group {
 	case tools.GroupRead, tools.GroupPlan:
@@ -73,14 +87,17 @@ func Decide(m Mode, c Call, rs Rules) Verdict {
 		}
 	}
 	if r, ok := anyPart(rs.Ask, t); ok {
-		return Verdict{Decision: Ask, Reason: fmt.Sprintf("the rule %s asks every time", r),
-			CannotAsk: cannotAsk(t, fmt.Sprintf("the rule %s asks for it every time", r), false)}
+		return Verdict{Decision: Ask, Reason: fmt.Sprintf("the rule %s%s asks every time", r, r.from()),
+			CannotAsk: cannotAsk(t, fmt.Sprintf("the rule %s%s asks for it every time", r, r.from()), false)}
 	}
 	if m.Approves(c.Group) && !reliesOnSandbox(m, t) {
 		return Verdict{Decision: Allow, Reason: fmt.Sprintf("%s mode runs %s without asking", m, groupNoun(c.Group, c.Tool))}
 	}
-	if covers(rs.Allow, t) {
-		return Verdict{Decision: Allow, Reason: "the user allowed it earlier in this session"}
+	if r, ok := covers(rs.Allow, t); ok {
+		if r.Source == "" || r.Source == SourceSession {
+			return Verdict{Decision: Allow, Reason: "the user allowed it earlier in this session"}
+		}
+		return Verdict{Decision: Allow, Reason: fmt.Sprintf("the rule %s%s allows it", r, r.from())}
 	}
 	return Verdict{
 		Decision:     Ask,

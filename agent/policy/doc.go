@@ -8,8 +8,10 @@
 // file an edit writes, the exact command line, the MCP tool) and the rules
 // in force. Rules have the form Tool(specifier) — run_command(go test:*),
 // edit_file(src/**), mcp__server__tool — and sit in allow, ask and deny
-// lists; today the only rules are the grants a session remembers from the
-// user's "Always allow" and "Always reject" answers.
+// lists; deny beats ask beats allow. ParseRule reads them as users write
+// them, Claude Code's tool names included. They come from settings files
+// (agent/settings) and from the session's own grants; each carries its
+// source, which the reasons name.
 //
 // The package never asks anyone, performs no I/O, and keeps no state of
 // its own: the grants are a value the session owns.

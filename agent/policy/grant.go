@@ -13,7 +13,8 @@ import (
 // Grant is what an "Always allow" or "Always reject" answer would remember.
 type Grant struct {
 	// Option is the permission option's name; it says exactly what is
-	// remembered ("Always allow `go test …` in this session").
+	// remembered ("Always allow `go test …` in this project": the session
+	// saves it to the project's personal settings file).
 	Option string
 	Rules  []Rule
 }
@@ -49,7 +50,7 @@ func proposeAllow(t target, rs Rules) *Grant {
 	if len(rules) == 0 {
 		return nil
 	}
-	return &Grant{Option: "Always allow " + describe(rules) + " in this session", Rules: rules}
+	return &Grant{Option: "Always allow " + describe(rules) + " in this project", Rules: rules}
 }
 
 // proposeReject is the grant "Always reject" offers. For a command it is
@@ -77,7 +78,7 @@ func proposeReject(t target) *Grant {
 	if len(rules) == 0 {
 		return nil
 	}
-	return &Grant{Option: "Always reject " + describe(rules) + " in this session", Rules: rules}
+	return &Grant{Option: "Always reject " + describe(rules) + " in this project", Rules: rules}
 }
 
 // pathRules scope an edit grant: the directory tree the file is in, or the
@@ -88,7 +89,7 @@ func pathRules(t target) []Rule {
 		// A name with glob characters would match more than itself.
 		return nil
 	}
-	spec := t.rel
+	spec := "./" + t.rel // anchored: main.go alone would match at any depth
 	if dir := path.Dir(t.rel); dir != "." {
 		spec = dir + "/**"
 	}
@@ -181,7 +182,7 @@ func describeRule(r Rule) string {
 		if server, tool, ok := strings.Cut(strings.TrimPrefix(r.Tool, "mcp__"), "__"); ok {
 			return "`" + tool + "` (MCP server " + server + ")"
 		}
-		return "`" + r.Tool + "`"
+		return "every tool of MCP server " + strings.TrimPrefix(r.Tool, "mcp__")
 	case r.Specifier == "":
 		return "every use of " + r.Tool
 	case r.Tool == tools.RunCommandName:
@@ -194,16 +195,17 @@ func describeRule(r Rule) string {
 	if isEditTool(r.Tool) {
 		noun = "edits"
 	}
+	spec := strings.TrimPrefix(r.Specifier, "./")
 	switch {
-	case r.Specifier == "**":
+	case spec == "**":
 		return noun + " anywhere in the workspace"
-	case strings.HasSuffix(r.Specifier, "/**") && !strings.ContainsAny(strings.TrimSuffix(r.Specifier, "/**"), "*?["):
-		return noun + " in " + strings.TrimSuffix(r.Specifier, "**")
-	case strings.ContainsAny(r.Specifier, "*?["):
-		return noun + " matching " + r.Specifier
+	case strings.HasSuffix(spec, "/**") && !strings.ContainsAny(strings.TrimSuffix(spec, "/**"), "*?["):
+		return noun + " in " + strings.TrimSuffix(spec, "**")
+	case strings.ContainsAny(spec, "*?["):
+		return noun + " matching " + spec
 	}
 	if noun == "edits" {
-		return "edits to " + r.Specifier
+		return "edits to " + spec
 	}
-	return noun + " on " + r.Specifier
+	return noun + " on " + spec
 }

@@ -18,11 +18,17 @@ import (
 //
 // A command rule matches one simple command word by word, after quote
 // removal; a compound command needs every part matched (see Rules). A path
-// rule is a gitignore-style glob on the slash-separated path relative to the
-// session root: * stays within a directory, ** spans any number of them.
+// rule is a gitignore-style glob on the slash-separated path: relative to
+// the session root, or absolute when it starts with / (or //), or under the
+// user's home when it starts with ~/. * stays within a directory, ** spans
+// any number of them.
 type Rule struct {
 	Tool      string
 	Specifier string // empty: every use of Tool
+	// Source says where the rule came from (a settings file, "this
+	// session"); reasons and /permissions name it. It takes no part in
+	// matching.
+	Source string
 }
 
 // String is the rule as users write it.
@@ -75,7 +81,7 @@ type Rules struct {
 }
 
 // Add appends rules to the list for d (Allow, Ask or Deny), skipping ones
-// already there.
+// already there from the same source.
 func (rs *Rules) Add(d Decision, rules ...Rule) {
 	list := rs.list(d)
 	for _, r := range rules {
@@ -84,6 +90,31 @@ func (rs *Rules) Add(d Decision, rules ...Rule) {
 		}
 	}
 }
+
+// Merge returns rs with the lists of more appended: the rules of several
+// sources in force together. Order does not decide anything (deny beats ask
+// beats allow whatever the order); it only decides which rule a reason names.
+func (rs Rules) Merge(more ...Rules) Rules {
+	out := Rules{Allow: slices.Clone(rs.Allow), Ask: slices.Clone(rs.Ask), Deny: slices.Clone(rs.Deny)}
+	for _, m := range more {
+		out.Add(Allow, m.Allow...)
+		out.Add(Ask, m.Ask...)
+		out.Add(Deny, m.Deny...)
+	}
+	return out
+}
+
+// Remove drops every rule equal to r (source included) from the list for d,
+// and reports whether there was one.
+func (rs *Rules) Remove(d Decision, r Rule) bool {
+	list := rs.list(d)
+	n := len(*list)
+	*list = slices.DeleteFunc(*list, func(x Rule) bool { return x == r })
+	return len(*list) != n
+}
+
+// List is the list for d.
+func (rs Rules) List(d Decision) []Rule { return *rs.list(d) }
 
 func (rs *Rules) list(d Decision) *[]Rule {
 	switch d {

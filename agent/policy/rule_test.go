@@ -1,38 +1,21 @@
 package policy
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// parseRule reads the Tool(specifier) form String writes. Settings files
-// (issue 15) will need it in production; today only tests write rules as text.
+// parseRule is ParseRule for a rule that stands for one tandem rule.
 func parseRule(s string) (Rule, error) {
-	s = strings.TrimSpace(s)
-	name, spec, found := strings.Cut(s, "(")
-	switch {
-	case name == "":
-		return Rule{}, errors.New("a rule needs a tool name, as in run_command(go test:*)")
-	case strings.ContainsAny(name, " )"):
-		return Rule{}, fmt.Errorf("rule %q: the tool name cannot contain spaces or parentheses", s)
-	case !found:
-		return Rule{Tool: name}, nil
-	case !strings.HasSuffix(spec, ")"):
-		return Rule{}, fmt.Errorf("rule %q: missing the closing parenthesis", s)
+	rs, err := ParseRule(s)
+	if err != nil {
+		return Rule{}, err
 	}
-	spec = strings.TrimSpace(strings.TrimSuffix(spec, ")"))
-	if spec == "" {
-		return Rule{}, fmt.Errorf("rule %q: empty parentheses; drop them to cover every use of %s", s, name)
+	if len(rs) != 1 {
+		return Rule{}, fmt.Errorf("%q stands for %d rules", s, len(rs))
 	}
-	r := Rule{Tool: name, Specifier: spec}
-	if _, _, err := r.commandPattern(); err != nil && name == tools.RunCommandName {
-		return Rule{}, fmt.Errorf("rule %q: %w", s, err)
-	}
-	return r, nil
+	return rs[0], nil
 }
 
 func TestRuleSyntax(t *testing.T) {
@@ -42,7 +25,8 @@ func TestRuleSyntax(t *testing.T) {
 			t.Errorf("parseRule(%q) = %v, %v; String %q", s, r, err, r.String())
 		}
 	}
-	for _, s := range []string{"", "(x)", "run_command(go test", "run_command()", "run command(x)", "run_command(a && b:*)", "run_command(go > x)", "run_command($X:*)"} {
+	for _, s := range []string{"", "(x)", "run_command(go test", "run_command()", "run command(x)", "run_command(a && b:*)", "run_command(go > x)", "run_command($X:*)",
+		"edit_file(../x)", "edit_file(src/[)", "Bash(rm -rf $(x):*)"} {
 		if r, err := parseRule(s); err == nil {
 			t.Errorf("parseRule(%q) = %v, want an error", s, r)
 		}
@@ -80,6 +64,42 @@ func TestGlob(t *testing.T) {
 	} {
 		if got := matchGlob(tc.pattern, tc.rel); got != tc.want {
 			t.Errorf("matchGlob(%q, %q) = %v, want %v", tc.pattern, tc.rel, got, tc.want)
+		}
+	}
+}
+
+// TestAliases checks that Claude Code's rules read as the tandem rules
+// they mean, path forms included.
+func TestAliases(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Bash(npm run test:*)", "run_command(npm run test:*)"},
+		{"Bash(git diff *)", "run_command(git diff:*)"},
+		{"Bash", "run_command"},
+		{"Edit(src/**)", "edit_file(src/**) write_file(src/**)"},
+		{"Edit(/src/**)", "edit_file(src/**) write_file(src/**)"},
+		{"Edit(//etc/**)", "edit_file(/etc/**) write_file(/etc/**)"},
+		{"Write(./docs/*.md)", "write_file(docs/*.md)"},
+		{"Read(./.env)", "read_file(./.env) list_files(./.env) search_files(./.env) list_code_definition_names(./.env)"},
+		{"Edit(/Makefile)", "edit_file(./Makefile) write_file(./Makefile)"},
+		{"Read(~/.ssh/**)", "read_file(~/.ssh/**) list_files(~/.ssh/**) search_files(~/.ssh/**) list_code_definition_names(~/.ssh/**)"},
+		{"Glob", "list_files"},
+		{"Grep", "search_files"},
+		{"WebFetch(domain:example.com)", "WebFetch(domain:example.com)"},
+		{"mcp__github__create_issue", "mcp__github__create_issue"},
+		{"edit_file(/etc/**)", "edit_file(/etc/**)"},
+		{"  run_command( go test:* ) ", "run_command(go test:*)"},
+	} {
+		rs, err := ParseRule(tc.in)
+		if err != nil {
+			t.Errorf("ParseRule(%q): %v", tc.in, err)
+			continue
+		}
+		var got []string
+		for _, r := range rs {
+			got = append(got, r.String())
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("ParseRule(%q) = %q, want %q", tc.in, strings.Join(got, " "), tc.want)
 		}
 	}
 }

@@ -13,6 +13,9 @@ type Call struct {
 	Tool  string      // the name the model called, e.g. run_command or mcp__srv__echo
 	Group tools.Group // the tool's group: the one source of its exposure and approval
 	Root  string      // the session root: absolute, symlinks resolved
+	// Home is the user's home directory, for path rules written ~/…; empty:
+	// such rules match nothing.
+	Home string
 	// Path is the absolute file an edit writes (already resolved inside
 	// Root); empty for calls that write no file.
 	Path string
@@ -72,18 +75,53 @@ func newTarget(c Call) target {
 // simple command by anyPart and covers.
 func (r Rule) matchesTarget(t target) bool {
 	if r.Tool != t.Tool {
-		return false
+		return r.Specifier == "" && mcpServerRule(r.Tool) && strings.HasPrefix(t.Tool, r.Tool+"__")
 	}
 	if r.Specifier == "" {
 		return true
 	}
 	switch t.kind {
 	case kindPath:
-		return t.rel != "" && matchGlob(r.Specifier, t.rel)
+		return matchPath(r.Specifier, t)
 	case kindCommand:
 		return false // judged per simple command by the callers below
 	}
 	return false
+}
+
+// mcpServerRule reports whether tool names a whole MCP server
+// (mcp__github), as Claude Code lets a rule do, rather than one tool.
+func mcpServerRule(tool string) bool {
+	server, ok := strings.CutPrefix(tool, "mcp__")
+	return ok && server != "" && !strings.Contains(server, "__")
+}
+
+// matchPath matches a path rule's specifier against the file t names:
+// under the home directory for ~/…, as an absolute path for /…, else
+// relative to the session root.
+func matchPath(spec string, t target) bool {
+	abs := filepath.ToSlash(filepath.Clean(t.Path))
+	switch {
+	case strings.HasPrefix(spec, "~/"):
+		if t.Home == "" {
+			return false
+		}
+		rel, ok := pathx.Within(t.Home, t.Path)
+		return ok && rel != "." && matchGlob(spec[2:], filepath.ToSlash(rel))
+	case strings.HasPrefix(spec, "/"):
+		return matchGlob(strings.TrimLeft(spec, "/"), strings.TrimPrefix(abs, "/"))
+	}
+	if t.rel == "" {
+		return false
+	}
+	// As in .gitignore, a pattern with no slash but a trailing one matches
+	// at any depth; ./ (or a slash inside) anchors it at the root.
+	if rest, ok := strings.CutPrefix(spec, "./"); ok {
+		spec = rest
+	} else if !strings.Contains(strings.TrimSuffix(spec, "/"), "/") {
+		spec = "**/" + spec
+	}
+	return matchGlob(strings.TrimSuffix(spec, "/"), t.rel)
 }
 
 // anyPart returns the first rule in list that matches t or, for a command,
@@ -106,43 +144,55 @@ func anyPart(list []Rule, t target) (Rule, bool) {
 	return Rule{}, false
 }
 
-// covers reports whether the allow list covers all of t: a command only
+// covers reports whether the allow list covers all of t, and the rule
+// that did (for a compound command, the first part's): a command only
 // when it is plain (not opaque) and every simple command in it matches a
 // rule, so `go test ./... && rm -rf x` is not covered by go test:*.
-func covers(list []Rule, t target) bool {
+func covers(list []Rule, t target) (Rule, bool) {
 	for _, r := range list {
 		if r.matchesTarget(t) {
-			return true
+			return r, true
 		}
 	}
 	if t.kind != kindCommand || t.cmd.opaque != "" || len(t.cmd.simple) == 0 {
-		return false
+		return Rule{}, false
 	}
-	for _, words := range t.cmd.simple {
-		if !anyCommandRule(list, t.Tool, words) {
-			return false
+	var first Rule
+	for i, words := range t.cmd.simple {
+		r, ok := commandRule(list, t.Tool, words)
+		if !ok {
+			return Rule{}, false
+		}
+		if i == 0 {
+			first = r
 		}
 	}
-	return true
+	return first, true
 }
 
 func anyCommandRule(list []Rule, tool string, words []word) bool {
+	_, ok := commandRule(list, tool, words)
+	return ok
+}
+
+func commandRule(list []Rule, tool string, words []word) (Rule, bool) {
 	for _, r := range list {
 		if r.Tool == tool && r.Specifier != "" && r.matchesCommand(words) {
-			return true
+			return r, true
 		}
 	}
-	return false
+	return Rule{}, false
 }
 
 // shown is how a message names the call's target.
 func (t target) shown() string {
 	switch t.kind {
 	case kindPath:
-		if t.rel != "" {
-			return "the change to " + t.rel
+		what := "the change to "
+		if t.Group == tools.GroupRead {
+			what = "reading "
 		}
-		return "the change to " + t.Path
+		return what + t.pathShown()
 	case kindCommand:
 		return "`" + strings.TrimSpace(t.Command) + "`"
 	}

@@ -60,6 +60,7 @@ type Meta struct {
 	Title   string    `json:"title,omitempty"`
 	Mode    string    `json:"mode,omitempty"`
 	Model   string    `json:"model,omitempty"`
+	Effort  string    `json:"effort,omitempty"` // the thought level chosen in the session
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 }

@@ -39,6 +39,9 @@ func applyChange(ctx context.Context, env *Env, title string, fe edits.FileEdit,
 			return Result{}, err
 		}
 	}
+	if why := changedSince(env.Root, fe); why != "" {
+		return failure("the change to %s was not made: %s while the permission prompt was open. Nothing was written; read the file again and retry if it still makes sense.", shown, why), nil
+	}
 	res, err := env.Host.ApplyEdit(ctx, fe)
 	if err != nil {
 		return Result{}, fmt.Errorf("apply edit to %s: %w", fe.Path, err)
@@ -55,6 +58,36 @@ func applyChange(ctx context.Context, env *Env, title string, fe edits.FileEdit,
 		Touched:   []string{fe.Path},
 		Locations: []Location{{Path: fe.Path, Line: firstChangedLine(fe.Old, fe.New)}},
 	}, nil
+}
+
+// changedSince says how the target of fe changed after it was resolved
+// and shown for approval, or "" when it did not: a directory on the way or
+// the file itself swapped for a symlink (the write would land elsewhere,
+// perhaps outside the root), the file replaced by something that is not a
+// regular file, or a file appearing where a new one was to be created. The check is repeated right
+// before the write, after the user's answer, so an approval covers only
+// the file that was shown.
+func changedSince(root string, fe edits.FileEdit) string {
+	now, err := Resolve(root, fe.Path)
+	if err != nil {
+		return "its path no longer resolves inside the workspace"
+	}
+	if now != fe.Path {
+		return "its path now leads through a symlink to " + now
+	}
+	fi, err := os.Lstat(fe.Path)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		// Still new, or only in the editor's buffer: nothing redirects it.
+		return ""
+	case err != nil:
+		return "it can no longer be inspected (" + err.Error() + ")"
+	case fe.Create:
+		return "a file of that name appeared"
+	case !fi.Mode().IsRegular():
+		return "it is no longer a regular file"
+	}
+	return ""
 }
 
 // firstChangedLine is the 1-based line where old and new first differ, so

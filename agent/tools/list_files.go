@@ -62,6 +62,7 @@ func runListFiles(ctx context.Context, env *Env, p listFilesArgs) (Result, error
 		}
 		return failure("cannot list %s: %v", shown, err), nil
 	}
+	files = env.visible(root, files)
 	entries := files
 	if !p.Recursive {
 		entries = directEntries(root, abs, files)

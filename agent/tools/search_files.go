@@ -83,6 +83,7 @@ func runSearchFiles(ctx context.Context, env *Env, p searchFilesArgs) (Result, e
 			}
 			return failure("cannot search %s: %v", shown, err), nil
 		}
+		files = env.visible(root, files)
 	} else {
 		files = []string{shown}
 	}

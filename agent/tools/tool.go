@@ -135,6 +135,10 @@ type Env struct {
 	Progress func(Progress)
 	// Index is the session root's code index. May be nil (no index available).
 	Index *codeindex.Index
+	// Hidden reports whether the permission rules deny reading the file at
+	// abs; tools that list or search a directory leave such files out.
+	// Nil: nothing is hidden.
+	Hidden func(abs string) bool
 }
 
 // Ask is a permission request a tool makes.

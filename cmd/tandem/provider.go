@@ -7,6 +7,7 @@ import (
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
+	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/llm/openai"
 )
 
@@ -82,4 +83,31 @@ func (p *loginProvider) Stream(ctx context.Context, req *llm.Request, emit func(
 		req = &r
 	}
 	return inner.Stream(ctx, req, emit)
+}
+
+// modelLister asks the configured provider for its models, or is nil when
+// no provider is configured (the login flow offers the defaults).
+func modelLister(cfg config.Config) func(context.Context) ([]string, error) {
+	switch cfg.Provider {
+	case "anthropic":
+		if cfg.AnthropicKey == "" {
+			return nil
+		}
+		base := cfg.AnthropicBaseURL
+		if base == "" {
+			base = "https://api.anthropic.com"
+		}
+		return func(ctx context.Context) ([]string, error) {
+			return models.List(ctx, nil, "anthropic", base, cfg.AnthropicKey)
+		}
+	case "openai":
+		base := cfg.OpenAIBaseURL
+		if base == "" {
+			base = "https://api.openai.com/v1"
+		}
+		return func(ctx context.Context) ([]string, error) {
+			return models.List(ctx, nil, "openai", base, cfg.OpenAIKey)
+		}
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/instructions"
+	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/codeindex"
 	"github.com/tandemhq/tandem/internal/redact"
@@ -51,12 +52,15 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Model:           cfg.Model,
 		Models:          cfg.Models,
 		MaxTokens:       cfg.MaxTokens,
+		Effort:          llm.Effort(cfg.ThoughtLevel),
+		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		Home:            cfg.Home,
 		Store:           st,
 		Instructions:    &instr,
 		RepoMapTokens:   mapTokens,
 		Windows:         newWindows(cfg, log),
+		CompactAt:       cfg.CompactAt,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
 		Redact:          redact.FromEnv(os.Environ(), cfg.AnthropicKey, cfg.OpenAIKey),

@@ -92,14 +92,42 @@ type toolResultBlock struct {
 	CacheControl *cacheControl `json:"cache_control,omitempty"`
 }
 
+// Thinking budgets per effort level; answerTokens is the room left for the
+// answer when max_tokens would not exceed the budget.
+const (
+	budgetLow    = 2048
+	budgetMedium = 8192
+	budgetHigh   = 24576
+	answerTokens = 8192
+)
+
+// thinkingBudget is the budget for effort e; "" keeps the configured one.
+func thinkingBudget(e llm.Effort, configured int) int {
+	switch e {
+	case llm.EffortOff:
+		return 0
+	case llm.EffortLow:
+		return budgetLow
+	case llm.EffortMedium:
+		return budgetMedium
+	case llm.EffortHigh:
+		return budgetHigh
+	}
+	return configured
+}
+
 // encode serializes req deterministically: same history, same bytes.
 func (p *Provider) encode(req *llm.Request) ([]byte, error) {
 	w := wireRequest{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true}
 	if w.MaxTokens <= 0 {
 		w.MaxTokens = p.opts.MaxTokens
 	}
-	if p.opts.ThinkingBudget > 0 {
-		w.Thinking = &wireThinking{Type: "enabled", BudgetTokens: p.opts.ThinkingBudget}
+	if budget := thinkingBudget(req.Effort, p.opts.ThinkingBudget); budget > 0 {
+		w.Thinking = &wireThinking{Type: "enabled", BudgetTokens: budget}
+		if w.MaxTokens <= budget {
+			// The budget counts against max_tokens and must stay below it.
+			w.MaxTokens = budget + answerTokens
+		}
 	}
 	if req.System != "" {
 		w.System = []textBlock{{Type: "text", Text: req.System, CacheControl: ephemeral}}

@@ -143,3 +143,26 @@ func TestBaseURLWithV1(t *testing.T) {
 		t.Errorf("path = %q", p)
 	}
 }
+
+// The thought level picks the thinking budget, "off" drops a configured
+// one, and max_tokens always stays above the budget.
+func TestEffortSetsThinkingBudget(t *testing.T) {
+	for _, c := range []struct {
+		effort llm.Effort
+		want   string
+	}{
+		{"", `"max_tokens":1000,"stream":true,"thinking":{"type":"enabled","budget_tokens":512}`},
+		{llm.EffortOff, `"max_tokens":1000,"stream"`},
+		{llm.EffortLow, `"max_tokens":10240,"stream":true,"thinking":{"type":"enabled","budget_tokens":2048}`},
+		{llm.EffortHigh, `"max_tokens":32768,"stream":true,"thinking":{"type":"enabled","budget_tokens":24576}`},
+	} {
+		srv := llmtest.NewServer(t)
+		srv.Enqueue(llmtest.Reply{Text: []string{"ok"}})
+		p := anthropic.New(anthropic.Options{BaseURL: srv.URL, ThinkingBudget: 512})
+		stream(t, p, &llm.Request{Model: "claude-sonnet-4-5", MaxTokens: 1000, Effort: c.effort, Messages: []llm.Message{llm.Text(llm.RoleUser, "hi")}})
+		body := string(srv.Requests()[0].Body)
+		if !strings.Contains(body, c.want) || (c.effort == llm.EffortOff && strings.Contains(body, "thinking")) {
+			t.Errorf("effort %q: body %s\nwant %s", c.effort, body, c.want)
+		}
+	}
+}

@@ -18,13 +18,15 @@ type Server struct {
 	hs   *httptest.Server
 	done chan struct{} // closed by Close; releases hanging replies
 
-	mu         sync.Mutex // guards the fields below
-	queue      []Reply
-	handler    func(*Request) Reply
-	requests   []*Request
-	unscripted func(msg string)
-	closed     bool
-	window     *windowReport
+	mu          sync.Mutex // guards the fields below
+	queue       []Reply
+	handler     func(*Request) Reply
+	requests    []*Request
+	unscripted  func(msg string)
+	closed      bool
+	window      *windowReport
+	modelIDs    []string      // ServeModels
+	modelsAsked []http.Header // headers of /v1/models requests
 }
 
 // NewServer starts a server on 127.0.0.1 and closes it when the test ends.
@@ -93,7 +95,7 @@ func (s *Server) Requests() []*Request {
 
 // ServeHTTP routes by path suffix so either base URL convention works.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.serveWindow(w, r) {
+	if s.serveModels(w, r) || s.serveWindow(w, r) {
 		return
 	}
 	var f Format

@@ -33,13 +33,13 @@ func Discover(ctx context.Context, client *http.Client, baseURL, apiKey, model s
 		}
 		return n
 	}
-	if n := try("models", func() (int, error) { return fromModels(ctx, get{client, apiKey}, base+"/models", model) }); n > 0 {
+	if n := try("models", func() (int, error) { return fromModels(ctx, get{client: client, key: apiKey}, base+"/models", model) }); n > 0 {
 		return n, nil
 	}
-	if n := try("props", func() (int, error) { return fromProps(ctx, get{client, apiKey}, root+"/props") }); n > 0 {
+	if n := try("props", func() (int, error) { return fromProps(ctx, get{client: client, key: apiKey}, root+"/props") }); n > 0 {
 		return n, nil
 	}
-	if n := try("api/show", func() (int, error) { return fromOllama(ctx, get{client, apiKey}, root+"/api/show", model) }); n > 0 {
+	if n := try("api/show", func() (int, error) { return fromOllama(ctx, get{client: client, key: apiKey}, root+"/api/show", model) }); n > 0 {
 		return n, nil
 	}
 	return 0, fmt.Errorf("models: %s reports no context window for %s (%s)", base, model, strings.Join(errs, "; "))
@@ -113,8 +113,9 @@ func fromOllama(ctx context.Context, c get, url, model string) (int, error) {
 
 // get is the client and key the metadata requests go with.
 type get struct {
-	client *http.Client
-	key    string
+	client    *http.Client
+	key       string
+	anthropic bool // the key goes in Anthropic's headers, not as a bearer token
 }
 
 // json reads one small JSON answer; anything but 200 is an error.
@@ -130,7 +131,13 @@ func (c get) json(ctx context.Context, method, url string, body []byte, into any
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if c.key != "" {
+	switch {
+	case c.anthropic:
+		req.Header.Set("anthropic-version", "2023-06-01")
+		if c.key != "" {
+			req.Header.Set("x-api-key", c.key)
+		}
+	case c.key != "":
 		req.Header.Set("Authorization", "Bearer "+c.key)
 	}
 	resp, err := c.client.Do(req)

@@ -95,3 +95,18 @@ func normalize(id string) string {
 	}
 	return id
 }
+
+// reasoners are the id prefixes of models that take a reasoning level
+// (Anthropic's extended thinking, OpenAI's reasoning_effort).
+var reasoners = []string{"claude-opus-4", "claude-sonnet-4", "claude-haiku-4", "claude-3-7-sonnet", "gpt-5", "o1", "o3", "o4"}
+
+// Reasons reports whether model id takes a reasoning level.
+func Reasons(id string) bool {
+	key := normalize(id)
+	for _, p := range reasoners {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
 )
 
 // encode serializes req deterministically. messages is the last field, so
@@ -20,6 +21,11 @@ func (p *Provider) encode(req *llm.Request) ([]byte, error) {
 	o.field("stream_options", map[string]bool{"include_usage": true})
 	if req.MaxTokens > 0 {
 		o.field(p.opts.MaxTokensField, req.MaxTokens)
+	}
+	// Only models known to reason get the field: other OpenAI-compatible
+	// servers reject what they do not know.
+	if e := req.Effort; e != "" && e != llm.EffortOff && models.Reasons(req.Model) {
+		o.field("reasoning_effort", string(e))
 	}
 	if len(req.Tools) > 0 {
 		tools := make([]wireTool, len(req.Tools))

@@ -159,3 +159,30 @@ func TestDropReasoning(t *testing.T) {
 		t.Errorf("body = %s", body)
 	}
 }
+
+// reasoning_effort goes to models that reason, never to others (servers
+// reject fields they do not know), and "off" sends nothing.
+func TestReasoningEffort(t *testing.T) {
+	for _, c := range []struct {
+		model  string
+		effort llm.Effort
+		want   bool
+	}{
+		{"gpt-5", llm.EffortHigh, true},
+		{"o4-mini", llm.EffortLow, true},
+		{"gpt-5", llm.EffortOff, false},
+		{"gpt-4.1", llm.EffortHigh, false},
+		{"qwen2.5-coder:14b", llm.EffortMedium, false},
+	} {
+		srv := llmtest.NewServer(t)
+		srv.Enqueue(llmtest.Reply{Text: []string{"ok"}})
+		req := &llm.Request{Model: c.model, Effort: c.effort, Messages: []llm.Message{llm.Text(llm.RoleUser, "hi")}}
+		if _, err := openai.New(openai.Options{BaseURL: srv.BaseURL(llmtest.OpenAI)}).Stream(context.Background(), req, func(llm.Event) {}); err != nil {
+			t.Fatal(err)
+		}
+		body := string(srv.Requests()[0].Body)
+		if got := strings.Contains(body, `"reasoning_effort":"`+string(c.effort)+`"`); got != c.want || (!c.want && strings.Contains(body, "reasoning_effort")) {
+			t.Errorf("%s at %s: body %s", c.model, c.effort, body)
+		}
+	}
+}

@@ -120,9 +120,9 @@ test('tandem lsp: a prompt streams updates, asks through the modal and edits the
     assert.equal(recorded.modals.length, 1, 'one permission modal');
     assert.deepEqual(recorded.modals[0].items, [
       'Allow',
-      'Always allow edits in sub/ in this session',
+      'Always allow edits in sub/ in this project',
       'Reject',
-      'Always reject edits in sub/ in this session',
+      'Always reject edits in sub/ in this project',
     ]);
     assert.match(recorded.modals[0].message, /hello\.txt/);
 

@@ -1,0 +1,34 @@
+package agent
+
+import (
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
+	"github.com/tandemhq/tandem/agent/store"
+)
+
+// Effort returns the session's thought level: its own choice, else the
+// agent's default. Reasoning reports whether the current model takes one.
+func (s *Session) Effort() (e llm.Effort, reasoning bool) {
+	s.read(func() { e, reasoning = s.st.effort, models.Reasons(s.st.model) })
+	if e == "" {
+		e = s.a.cfg.Effort
+	}
+	return e, reasoning
+}
+
+// SetEffort sets the thought level for the next request; it is kept with
+// the session.
+func (s *Session) SetEffort(e llm.Effort) error {
+	if _, err := llm.ParseEffort(string(e)); err != nil {
+		return err
+	}
+	var meta *store.Meta
+	err := s.change(func() {
+		s.st.effort = e
+		meta = s.meta()
+	})
+	if err == nil {
+		s.saveMeta(meta)
+	}
+	return err
+}

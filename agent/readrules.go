@@ -1,0 +1,72 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/policy"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// checkRead applies deny rules to a read tool's path: reads never ask, but
+// a rule such as read_file(.env) or Claude Code's Read(secrets/**) refuses
+// them. The path is resolved first, so a symlink to a denied file is
+// denied too. A path that does not resolve is left to the tool, which
+// refuses it with its own message.
+func (s *Session) checkRead(e ToolCallEvent) error {
+	if e.Tool.Group != tools.GroupRead {
+		return nil
+	}
+	var args struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal(e.Input, &args) != nil || args.Path == "" {
+		return nil
+	}
+	abs, err := tools.Resolve(s.root, args.Path)
+	if err != nil {
+		return nil
+	}
+	v := s.judge(policy.Mode(s.Mode()), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.root, Path: abs})
+	if v.Decision == policy.Deny {
+		return errors.New(strings.TrimSuffix(v.Reason, "."))
+	}
+	return nil
+}
+
+// readHidden is the test tools.Env.Hidden runs for a read tool: a file is
+// hidden when a deny rule refuses reading it with this tool or with
+// read_file (searching a file reads it). Nil when no deny rule names a
+// read tool, which is the common case and costs nothing per file.
+func (s *Session) readHidden(ctx context.Context, info tools.Info) func(string) bool {
+	if info.Group != tools.GroupRead {
+		return nil
+	}
+	rs := s.rules(ctx)
+	if !slices.ContainsFunc(rs.Deny, func(r policy.Rule) bool { return r.Tool == info.Name || r.Tool == tools.ReadFileName }) {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	mode := policy.Mode(s.Mode())
+	return func(abs string) bool {
+		paths := []string{abs}
+		if real, err := tools.Resolve(s.root, abs); err != nil {
+			return true // a link out of the workspace: the tools skip it anyway
+		} else if real != abs {
+			paths = append(paths, real) // a symlink to a denied file is denied
+		}
+		for _, p := range paths {
+			for _, name := range []string{info.Name, tools.ReadFileName} {
+				c := policy.Call{Tool: name, Group: tools.GroupRead, Root: s.root, Path: p, Home: home}
+				if policy.Decide(mode, c, rs).Decision == policy.Deny {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}

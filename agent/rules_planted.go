@@ -1,0 +1,42 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/settings"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// commandWatch is the Host the tools run commands through: it notices
+// allow rules a command writes into .tandem/settings.local.json (the
+// sandbox keeps .tandem read-only only where it exists), so they wait for
+// the user's consent instead of widening what runs unasked.
+type commandWatch struct {
+	tools.Host
+	s *Session
+}
+
+func (h commandWatch) RunCommand(ctx context.Context, spec tools.CommandSpec) (tools.CommandResult, error) {
+	before := settings.ReadLocal(h.s.root)
+	res, err := h.Host.RunCommand(ctx, spec)
+	if added := before.Added(settings.ReadLocal(h.s.root)); len(added) > 0 {
+		h.s.planted(context.WithoutCancel(ctx), added)
+	}
+	return res, err
+}
+
+// planted marks allow rules a command wrote as needing consent, for this
+// session and, through $TANDEM_HOME, later ones; and says so.
+func (s *Session) planted(ctx context.Context, texts []string) {
+	s.change(func() { s.st.rules.planted = append(s.st.rules.planted, texts...) })
+	if s.a.cfg.Home != "" {
+		if err := (settings.Consents{Home: s.a.cfg.Home}).MarkPlanted(s.root, texts...); err != nil {
+			s.a.log.Warn("remembering rules a command wrote", "session", s.id, "err", err)
+		}
+	}
+	s.notice(fmt.Sprintf("A command added %s to %s. They are not in force: you did not write them. They will be shown for your consent at the next prompt; /permissions lists them.",
+		strings.Join(texts, ", "), s.display(settings.LocalFile(s.root))))
+	s.refreshRules(ctx, true)
+}

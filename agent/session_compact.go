@@ -1,0 +1,205 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/compact"
+	"github.com/tandemhq/tandem/agent/instructions"
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/store"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// DefaultCompactAt is the share of the context window at which a session
+// compacts its history before the next request.
+const DefaultCompactAt = 0.8
+
+// compactTitle is what the editor shows while a compaction runs.
+const compactTitle = "Compacting conversation…"
+
+// Why a compaction ran, as logged.
+const (
+	compactAuto     = "auto"     // the next request would pass compactAt
+	compactOverflow = "overflow" // the provider refused the request as too long
+	compactManual   = "manual"   // the user's /compact
+)
+
+func (a *Agent) compactAt() float64 {
+	if a.cfg.CompactAt > 0 && a.cfg.CompactAt <= 1 {
+		return a.cfg.CompactAt
+	}
+	return DefaultCompactAt
+}
+
+// compactIfFull compacts when a request of estimate tokens would pass the
+// threshold of model's window. Only a cancellation stops the request.
+func (t *turnRun) compactIfFull(model string, estimate int) error {
+	if float64(estimate) <= t.s.a.compactAt()*float64(t.s.a.window(model)) {
+		return nil
+	}
+	_, err := t.compact(compactAuto, "")
+	if err != nil && t.ctx.Err() == nil {
+		// The threshold leaves room below the window: the request goes as
+		// it is and the provider decides. An overflow compacts again.
+		t.s.a.log.Warn("automatic compaction failed; sending the request as it is", "session", t.s.id, "err", err)
+		return nil
+	}
+	return err
+}
+
+// compact shortens the turn's history for good: the editor sees it run,
+// the log gets one compaction record (the new model history and the
+// instructions it carries, in one line, so a crash leaves either all of
+// it or none), and the instructions are restored exactly once when a
+// summary replaced the turns that carried them.
+func (t *turnRun) compact(reason, focus string) (compact.Result, error) {
+	s := t.s
+	if s.a.cfg.Provider == nil {
+		return compact.Result{}, ErrNotConfigured
+	}
+	id := "compact-" + store.NewID()
+	s.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: id, Title: compactTitle, Kind: tools.KindOther, Status: ToolInProgress}})
+	r, err := t.compactHistory(reason, focus)
+	if err != nil {
+		msg := "Compaction failed: " + err.Error()
+		if errors.Is(err, compact.ErrNothingToCompact) {
+			msg = "Nothing to compact: no earlier turn or tool output left to shorten."
+		}
+		s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: id, Status: ToolFailed, Content: []ToolContent{TextContent(msg)}}})
+		return r, err
+	}
+	s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: id, Status: ToolCompleted, Content: []ToolContent{TextContent(describeCompaction(r))}}})
+	t.publishUsage()
+	s.a.log.Info("compacted", "session", s.id, "reason", reason, "before", r.Before, "after", r.After,
+		"stubbed", r.Stubbed, "summarized", r.Summarized, "pieces", r.Pieces)
+	return r, nil
+}
+
+// compactHistory runs the compaction and installs its result.
+func (t *turnRun) compactHistory(reason, focus string) (compact.Result, error) {
+	s, ctx := t.s, t.ctx
+	b := t.budget(reason)
+	o := b.options(t, focus, reason != compactAuto, reason == compactManual)
+	r, err := compact.Compact(ctx, t.history, o)
+	if err != nil {
+		return r, err
+	}
+	rec := compactionRecord{V: compactionRecordVersion, Reason: reason}
+	if r.Summarized > 0 {
+		parts, metas, reset := t.reinjectInstructions()
+		r.History[0].Content = append(parts, r.History[0].Content...)
+		rec.InstructionsReset, rec.Instructions = reset, metas
+		for _, p := range parts {
+			r.After += o.MessageTokens(llm.Message{Role: llm.RoleUser, Content: []llm.Part{p}})
+		}
+	}
+	rec.History, rec.Before, rec.After, rec.Stubbed, rec.Summarized = r.History, r.Before, r.After, r.Stubbed, r.Summarized
+	s.record(recCompaction, rec)
+	t.history = r.History
+	if rec.InstructionsReset {
+		t.publishInstructions()
+	}
+	return r, nil
+}
+
+// reinjectInstructions restores the workspace instructions a summary took
+// out of the model's view, as seed 002 asks: the tracker forgets what it
+// sent (the digests reset), then the baseline is composed anew and every
+// nested file the session had loaded is reached again. It returns the
+// parts to put at the head of the history and their metadata.
+func (t *turnRun) reinjectInstructions() ([]llm.Part, []instructions.Meta, bool) {
+	s, ctx := t.s, t.ctx
+	tr := t.instr.tr
+	if !tr.Enabled() {
+		return nil, nil, false
+	}
+	var nested []string
+	for _, sc := range tr.Loaded() {
+		if strings.HasPrefix(sc.Scope, "project:") || strings.HasPrefix(sc.Scope, "local:") {
+			nested = append(nested, sc.File)
+		}
+	}
+	tr.Reset()
+	t.instr.reconciled = true // what follows is current
+	var parts []llm.Part
+	var metas []instructions.Meta
+	add := func(b *instructions.Batch, err error) {
+		if err != nil {
+			s.a.log.Warn("workspace instructions after compaction", "session", s.id, "err", err)
+			return
+		}
+		if b != nil {
+			parts = append(parts, llm.Part{Type: llm.PartText, Text: b.Text})
+			metas = append(metas, b.Meta)
+		}
+	}
+	add(tr.Baseline(ctx))
+	if len(nested) > 0 {
+		add(tr.Reconcile(ctx, nested))
+	}
+	return parts, metas, true
+}
+
+// reinjected marks the parts a compacted history leaves out: instruction
+// batches (restored fresh by reinjectInstructions) and the repository map
+// (the model can call repo_map).
+func reinjected(p llm.Part) bool {
+	return p.Type == llm.PartText && (strings.HasPrefix(p.Text, "<system-reminder>\n") || strings.HasPrefix(p.Text, tools.RepoMapHeader))
+}
+
+func describeCompaction(r compact.Result) string {
+	msg := fmt.Sprintf("Compacted the conversation from about %d to %d tokens", r.Before, r.After)
+	if r.Stubbed > 0 {
+		msg += fmt.Sprintf("; %d old tool outputs replaced by a note on how to get them again", r.Stubbed)
+	}
+	if r.Summarized > 0 {
+		msg += fmt.Sprintf("; %d earlier messages summarised", r.Summarized)
+		if r.Pieces > 1 {
+			msg += fmt.Sprintf(" in %d pieces", r.Pieces)
+		}
+	}
+	return msg + "."
+}
+
+// compactCommand is /compact [focus].
+func (t *turnRun) compactCommand(focus string) (StopReason, error) {
+	s := t.s
+	if len(t.history) == 0 {
+		s.say("Nothing to compact yet: the conversation is empty.")
+		return StopEndTurn, nil
+	}
+	_, err := t.compact(compactManual, strings.TrimSpace(focus))
+	switch {
+	case errors.Is(err, compact.ErrNothingToCompact):
+		s.say("Nothing to compact: the conversation has no earlier turn or tool output to shorten.")
+		return StopEndTurn, nil
+	case err != nil && t.ctx.Err() != nil:
+		return StopCancelled, nil
+	case err != nil:
+		return "", err
+	}
+	return StopEndTurn, nil
+}
+
+// overflowError is the error a turn ends with when the provider still
+// refuses the history after a compaction.
+func overflowError(err error) error {
+	return fmt.Errorf("the conversation does not fit the model's context window even after compacting it; "+
+		"run /compact with what to keep, switch to a model with a larger window, or start a new session: %w", err)
+}
+
+// publishUsage sends a usage_update for the history as it is now.
+func (t *turnRun) publishUsage() {
+	s := t.s
+	req := t.baseRequest()
+	req.Messages = t.history
+	var total UsageTotals
+	s.read(func() { total = s.st.usage.session })
+	cu := &ContextUsage{Used: s.a.est.Estimate(req), Size: s.a.window(req.Model)}
+	if total.Priced {
+		cu.Cost = &Cost{Amount: total.Cost, Currency: "USD"}
+	}
+	s.emit(Update{Type: UsageUpdated, Usage: cu})
+}
