@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/internal/redact"
 )
@@ -68,7 +69,11 @@ func TestHugeToolResultIsCut(t *testing.T) {
 		Run: func(context.Context, *tools.Env, struct{}) (tools.Result, error) {
 			return tools.Result{Output: "BEGIN\n" + huge + "END\n"}, nil
 		}})
-	f := newFixture(t, func(c *Config) { c.ExtraTools = []tools.Tool{flood} })
+	f := newFixture(t, func(c *Config) {
+		c.ExtraTools = []tools.Tool{flood}
+		// A window the result fits in, so compaction leaves it alone.
+		c.Windows = &models.Windows{Config: map[string]int{"test-model": 10_000_000}}
+	})
 	s, h, _ := f.session(ModeCode, nil)
 	f.srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("c1", "flood", `{}`)}}, llmtest.Reply{Text: []string{"ok"}})
 	if _, err := s.Prompt(context.Background(), prompt("flood")); err != nil {
