@@ -120,6 +120,9 @@ func TestAttackCorpus(t *testing.T) {
 		t.Skipf("the corpus needs Landlock: %s", why)
 	}
 	srv := llmtest.NewServer(t)
+	// Requests beyond an attempt's two (a compaction summary after the
+	// 9 MiB one) get a plain answer: the corpus is about what the tools do.
+	srv.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
 	home, tmp, homeDir, outside := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
 	ws := workspace(t, map[string]string{
 		"AGENTS.md": "be careful\n", "CLAUDE.md": "be kind\n", "main.go": "package main\n",
@@ -227,7 +230,8 @@ func runAttack(t *testing.T, p *tandemProcess, ed *editor, srv *llmtest.Server, 
 	for _, r := range srv.Requests() {
 		for _, m := range r.Messages {
 			for _, part := range m.Content {
-				if part.Type == llm.PartToolResult && part.ToolCallID == id {
+				// The first one: compaction may stub it in later requests.
+				if part.Type == llm.PartToolResult && part.ToolCallID == id && result == "" {
 					result = part.Text
 				}
 			}
