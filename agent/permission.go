@@ -28,7 +28,7 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 	}
 
 	s.setLifecycle(AwaitingPermission)
-	d, err := s.host.RequestPermission(ctx, s.guardRequest(permissionRequest(tc, a, v)))
+	d, err := s.host.RequestPermission(ctx, s.guardRequest(s.sandboxTitle(permissionRequest(tc, a, v), call)))
 	s.setLifecycle(Running)
 	switch {
 	case err != nil && ctx.Err() != nil:

@@ -1,6 +1,10 @@
 package agent
 
-import "github.com/tandemhq/tandem/agent/command"
+import (
+	"github.com/tandemhq/tandem/agent/command"
+	"github.com/tandemhq/tandem/agent/policy"
+	"github.com/tandemhq/tandem/agent/tools"
+)
 
 // confinementOf asks h whether it confines the commands it runs; a host
 // that cannot say is treated as it always was (see command.Confinement).
@@ -27,4 +31,14 @@ func (s *Session) noticeSandbox() {
 	if c := s.confinement; c.Notice {
 		s.notice("Commands are not sandboxed: " + c.Why + ". Full-auto mode asks before each command instead of running it unasked.")
 	}
+}
+
+// sandboxTitle says in a command's permission prompt why full-auto asks
+// for it: the user chose a mode that asks for nothing, and would otherwise
+// not know that it is the missing sandbox that asks.
+func (s *Session) sandboxTitle(req PermissionRequest, c policy.Call) PermissionRequest {
+	if c.Group == tools.GroupExecute && c.Unconfined != "" && !c.Unsandboxed && s.Mode() == ModeFullAuto {
+		req.ToolCall.Title += " (full-auto asks: " + c.Unconfined + ")"
+	}
+	return req
 }

@@ -38,6 +38,9 @@ func TestFullAutoAsksWithoutASandbox(t *testing.T) {
 	if h.askCount() != 1 {
 		t.Fatalf("full-auto without a sandbox asked %d times for one command, want 1", h.askCount())
 	}
+	if !strings.Contains(h.asks[0].ToolCall.Title, "full-auto asks: the kernel has no Landlock") {
+		t.Errorf("the prompt does not say why full-auto asks: %q", h.asks[0].ToolCall.Title)
+	}
 	if n := strings.Count(h.text(), "Commands are not sandboxed: the kernel has no Landlock"); n != 1 {
 		t.Errorf("the notice came %d times in two turns, want once: %q", n, h.text())
 	}
