@@ -61,6 +61,10 @@ type Session struct {
 	closeOnce  sync.Once
 	closeErr   error
 
+	// skillIndex is the system prompt's skill list, fixed when the
+	// session starts (see session_custom.go).
+	skillIndex string
+
 	st actorState
 }
 
@@ -82,6 +86,7 @@ type actorState struct {
 	catalog *tools.Registry // used from the actor only
 	extra   extraState
 	usage   usageState
+	custom  customState
 }
 
 // NewSession starts a session in o.Cwd.
@@ -95,6 +100,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 		s.id = store.NewID()
 	}
 	s.created = time.Now().UTC()
+	s.loadCustom()
 	if a.cfg.Store != nil {
 		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {
@@ -177,6 +183,9 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 		s.Close()
 		return err
 	}
+	for _, f := range s.a.cfg.Pipeline.SessionOpen {
+		f(ctx, s)
+	}
 	return nil
 }
 
@@ -257,6 +266,11 @@ func (s *Session) SetModel(id string) error {
 	return err
 }
 
+// UpdateTools adds tools to the session's catalog and removes others by
+// name (plugins enabled, disabled or failing); the next model request sees
+// the change. Tools go through the same policy as the built-ins.
+func (s *Session) UpdateTools(add []tools.Tool, remove []string) { s.updateCatalog(add, remove) }
+
 // updateCatalog changes the tool catalog (MCP servers coming and going);
 // the next model request sees the change.
 func (s *Session) updateCatalog(add []tools.Tool, remove []string) {
@@ -287,6 +301,9 @@ func (s *Session) shutdown() error {
 	})
 	<-s.done // the actor has returned: st is ours to read now
 	s.turns.Wait()
+	for _, f := range s.a.cfg.Pipeline.SessionClose {
+		f(s)
+	}
 	s.stopExtras()
 	s.saveMeta(s.meta())
 	s.out.stop()
