@@ -6,7 +6,7 @@
 // inside the session root, the temp directory and configured paths, with
 // the protected files of a workspace (.git hooks and config, instruction
 // files, .tandem/, .vscode/, editor workspace files) bind-mounted
-// read-only, $TANDEM_HOME covered by an empty read-only directory, no
+// read-only, the key and session files of $TANDEM_HOME shown empty, no
 // signals to processes outside the sandbox (ABI 6), and TCP optionally
 // denied. Elsewhere it reports itself unavailable and confines nothing.
 //

@@ -72,10 +72,7 @@ func protect(roots, hidden []string) error {
 		return fmt.Errorf("private mounts: %w", err)
 	}
 	for _, h := range hidden {
-		if fi, err := os.Stat(h); err != nil || !fi.IsDir() {
-			continue
-		}
-		if err := unix.Mount("tandem-hidden", h, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
+		if err := hide(h); err != nil {
 			return fmt.Errorf("hide %s: %w", h, err)
 		}
 	}
@@ -87,6 +84,20 @@ func protect(roots, hidden []string) error {
 		}
 	}
 	return nil
+}
+
+// hide covers a directory with an empty read-only tmpfs and a file with
+// /dev/null; a missing or symlinked entry is left alone (a link's target
+// may be anywhere, and the link itself holds nothing).
+func hide(p string) error {
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil || fi.Mode()&os.ModeSymlink != 0:
+		return nil
+	case fi.IsDir():
+		return unix.Mount("tandem-hidden", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555")
+	}
+	return unix.Mount("/dev/null", p, "", unix.MS_BIND, "")
 }
 
 func readOnlyBind(p string) error {

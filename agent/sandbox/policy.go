@@ -39,8 +39,8 @@ type Settings struct {
 	Helper string `json:"helper,omitempty"`
 	// EnvAllow names secret-looking variables the user lets through.
 	EnvAllow []string `json:"envAllow,omitempty"`
-	// Hidden are directories commands must not see at all ($TANDEM_HOME:
-	// config.json may hold keys, the sessions hold conversations).
+	// Hidden are files and directories commands must not read (what of
+	// $TANDEM_HOME holds keys or conversations).
 	Hidden []string `json:"hidden,omitempty"`
 }
 
@@ -80,7 +80,7 @@ type Policy struct {
 	Mode        string
 	Roots       []string // the session root(s): writable, protected entries excepted
 	Writable    []string // extra writable paths (temp directory, configured ones)
-	Hidden      []string // directories replaced by an empty read-only one
+	Hidden      []string // files shown as /dev/null, directories as an empty read-only one
 	NetworkDeny bool
 }
 
