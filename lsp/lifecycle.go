@@ -11,9 +11,13 @@ import (
 )
 
 // Command ids workspace/executeCommand accepts (offered by codeAction).
+// They live under tandem.lsp. because an LSP client library registers
+// every advertised id as an editor command: VS Code's language client
+// would otherwise claim ids the tandem extension registers itself, and
+// its activation would fail.
 const (
-	cmdAsk = "tandem.ask"
-	cmdFix = "tandem.fix"
+	cmdAsk = "tandem.lsp.ask"
+	cmdFix = "tandem.lsp.fix"
 )
 
 type initializeParams struct {
