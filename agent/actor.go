@@ -65,7 +65,7 @@ func (s *Session) Prompt(ctx context.Context, prompt []ContentBlock) (StopReason
 		return "", err
 	}
 	r := <-t.result
-	return r.reason, r.err
+	return r.reason, s.a.cfg.Redact.Error(r.err)
 }
 
 // Cancel ends the running turn, if any, with StopCancelled. It never blocks:

@@ -14,6 +14,7 @@ import (
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/codeindex"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // Errors a front door maps to protocol errors.
@@ -91,6 +92,10 @@ type Config struct {
 	// Pipeline holds contributors to the turn's seams, shared by every
 	// session; empty by default. See Pipeline.
 	Pipeline Pipeline
+	// Redact hides secrets in everything a session sends out: updates to
+	// the editor, the session log, tool results the model reads, errors
+	// and the log. Nil: only credential-shaped text in errors and logs.
+	Redact *redact.Redactor
 }
 
 // Agent creates and tracks sessions. It is safe for concurrent use.
@@ -123,6 +128,7 @@ func New(cfg Config) *Agent {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	log = slog.New(cfg.Redact.Handler(log.Handler()))
 	a := &Agent{cfg: cfg, log: log, est: new(models.Estimator), sessions: map[*Session]struct{}{}, backgroundDone: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
 	a.stopBackground = cancel

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/store"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // Record kinds in a session log.
@@ -55,6 +56,7 @@ type outbox struct {
 	host Host
 	log  *store.Log // nil: sessions are not stored
 	warn *slog.Logger
+	red  *redact.Redactor // hides secrets in all that leaves; nil hides none
 	ch   chan outItem
 	done chan struct{}
 
@@ -66,8 +68,8 @@ type outbox struct {
 // full queue holds the producer back rather than growing without bound.
 const outboxDepth = 8
 
-func startOutbox(h Host, l *store.Log, warn *slog.Logger) *outbox {
-	o := &outbox{host: h, log: l, warn: warn, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
+func startOutbox(h Host, l *store.Log, warn *slog.Logger, red *redact.Redactor) *outbox {
+	o := &outbox{host: h, log: l, warn: warn, red: red, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
 	go o.run()
 	return o
 }
@@ -119,12 +121,13 @@ func (o *outbox) run() {
 	for it := range o.ch {
 		switch it.op {
 		case opSend:
-			o.logUpdate(*it.u)
-			o.host.Send(*it.u)
+			u := guardUpdate(o.red, *it.u)
+			o.logUpdate(u)
+			o.host.Send(u)
 		case opLog:
-			o.logUpdate(*it.u)
+			o.logUpdate(guardUpdate(o.red, *it.u))
 		case opLive:
-			o.host.Send(*it.u)
+			o.host.Send(guardUpdate(o.red, *it.u))
 		case opRecord:
 			r := it.v.(*logRecord)
 			o.flushPending()
@@ -192,7 +195,7 @@ func (o *outbox) appendRaw(kind string, b json.RawMessage) {
 	if o.log == nil {
 		return
 	}
-	if err := o.log.Append(store.Record{Kind: kind, Data: b}); err != nil {
+	if err := o.log.Append(store.Record{Kind: kind, Data: o.red.Bytes(b)}); err != nil {
 		o.failed("session log append failed", err)
 	}
 }

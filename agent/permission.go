@@ -18,7 +18,8 @@ import (
 func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
 	root := s.RootOf(a.Path)
 	call := policy.Call{Tool: info.Name, Group: info.Group, Root: root, Path: a.Path, Command: a.Command,
-		Protected: a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path))}
+		Protected:   a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path)),
+		Unsandboxed: a.Unsandboxed, Unconfined: s.unconfined()}
 	v := s.judge(policy.Mode(s.Mode()), call)
 	switch v.Decision {
 	case policy.Allow:
@@ -28,7 +29,7 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 	}
 
 	s.setLifecycle(AwaitingPermission)
-	d, err := s.host.RequestPermission(ctx, permissionRequest(tc, a, v))
+	d, err := s.host.RequestPermission(ctx, s.guardRequest(s.sandboxTitle(permissionRequest(tc, a, v), call)))
 	s.setLifecycle(Running)
 	switch {
 	case err != nil && ctx.Err() != nil:

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tandemhq/tandem/agent/command"
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
@@ -47,8 +48,10 @@ type Session struct {
 	roots   []string // additional roots, symlinks resolved; fixed for the session
 	created time.Time
 	host    Host
-	log     *store.Log
-	out     *outbox
+	// confinement is the host's word on its commands' sandbox, asked once.
+	confinement command.Confinement
+	log         *store.Log
+	out         *outbox
 	// defs are the session's modes and subagents, fixed at start; tasks
 	// bounds how many subagents run at once.
 	defs  definitions
@@ -180,7 +183,9 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 // start registers the session with the agent and launches its goroutines:
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
-	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id))
+	s.confinement = confinementOf(s.host)
+	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact)
+	s.noticeSandbox()
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
 	s.reportProblems(s.defs.problems)

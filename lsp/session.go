@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/tandemhq/tandem/agent"
+	cmdpkg "github.com/tandemhq/tandem/agent/command"
 	"github.com/tandemhq/tandem/agent/local"
 )
 
@@ -102,6 +103,11 @@ func (ss *session) ReadFile(ctx context.Context, path string) (string, error) {
 // RunCommand runs locally: LSP has no terminal API.
 func (ss *session) RunCommand(ctx context.Context, spec agent.CommandSpec) (agent.CommandResult, error) {
 	return local.Run(ctx, spec)
+}
+
+// CommandConfinement is the local runner's: LSP commands run here.
+func (ss *session) CommandConfinement() cmdpkg.Confinement {
+	return local.Host{}.CommandConfinement()
 }
 
 func (ss *session) setProgress(p *progress) {

@@ -17,6 +17,10 @@ type Spec struct {
 	OutputLimit int
 	// OnOutput receives the output so far while the command runs. May be nil.
 	OnOutput func(output string)
+	// Unsandboxed runs the command outside tandem's sandbox (still in its
+	// own process tree). Only a command the user approved for that, after
+	// the sandbox blocked it, carries it.
+	Unsandboxed bool
 	// OnTerminal is called once with the editor's terminal id when the host
 	// runs the command in an editor terminal. May be nil.
 	OnTerminal func(id string)
@@ -36,4 +40,29 @@ type Result struct {
 	Signal    string // the signal that ended it, if any
 	TimedOut  bool
 	Truncated bool // Output lost its middle to the cap
+	// Blocked says what the sandbox refused the command, when its output
+	// shows a refusal the sandbox would cause; "" otherwise.
+	Blocked string
+}
+
+// Confinement is whether the commands a host runs are confined by
+// tandem's sandbox. The permission policy lets full-auto run commands
+// unasked only when they are.
+type Confinement struct {
+	// Known is false when the host cannot tell (a runner set up without
+	// the sandbox helper, as in a library caller's tests): approval then
+	// ignores confinement.
+	Known    bool
+	Confined bool
+	// Why the commands run unconfined, in a sentence fragment.
+	Why string
+	// Notice asks to tell the user Why once per session: the sandbox is
+	// unavailable here, rather than turned off by the user.
+	Notice bool
+}
+
+// Confiner is implemented by hosts that can say whether they confine the
+// commands they run.
+type Confiner interface {
+	CommandConfinement() Confinement
 }

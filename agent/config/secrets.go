@@ -1,6 +1,10 @@
 package config
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tandemhq/tandem/internal/redact"
+)
 
 // The environment variables that hold provider keys. They are spelled only
 // here: the config reads them, the providers name them in 401/403 errors,
@@ -19,20 +23,8 @@ func IsSecretEnv(name string) bool {
 }
 
 // LooksSecretEnv reports whether a variable's name says it holds a
-// credential: *_TOKEN, *_SECRET, *_KEY, *PASSWORD*, and the cloud
-// providers' credentials (AWS_*, AZURE_*, GOOGLE_APPLICATION_CREDENTIALS).
-// Names are compared upper-cased, as shells do not fold case but users do.
-func LooksSecretEnv(name string) bool {
-	n := strings.ToUpper(name)
-	for _, suffix := range []string{"_TOKEN", "_SECRET", "_KEY"} {
-		if strings.HasSuffix(n, suffix) {
-			return true
-		}
-	}
-	return strings.Contains(n, "PASSWORD") || strings.Contains(n, "PASSWD") ||
-		strings.HasPrefix(n, "AWS_") || strings.HasPrefix(n, "AZURE_") ||
-		n == "GOOGLE_APPLICATION_CREDENTIALS"
-}
+// credential; the rule is internal/redact's, the one redactor's.
+func LooksSecretEnv(name string) bool { return redact.LooksSecretName(name) }
 
 // WithoutSecrets returns the "NAME=value" entries of environ whose names
 // are not secrets, in their order.
@@ -41,16 +33,23 @@ func WithoutSecrets(environ []string) []string {
 }
 
 // CommandEnv is the environment for a command the model runs: environ
-// without tandem's keys and without secret-looking variables unless allow
-// names them. Provider keys stay out even when allowed.
+// without tandem's keys and without variables that are secret by name or
+// hold a value shaped like a credential, unless allow names them. Provider
+// keys stay out even when allowed.
 func CommandEnv(environ, allow []string) []string {
 	ok := make(map[string]bool, len(allow))
 	for _, a := range allow {
 		ok[a] = true
 	}
-	return filterEnv(environ, func(name string) bool {
-		return !IsSecretEnv(name) && (ok[name] || !LooksSecretEnv(name))
-	})
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, value, _ := strings.Cut(kv, "=")
+		secret := LooksSecretEnv(name) || redact.LooksSecretValue(value)
+		if !IsSecretEnv(name) && (ok[name] || !secret) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 func filterEnv(environ []string, keep func(string) bool) []string {

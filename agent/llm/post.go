@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // Transport is how a provider sends its requests; every provider's Options
@@ -127,12 +129,9 @@ func (r *HTTPRequest) statusError(resp *http.Response) *Error {
 	return e
 }
 
-func (r *HTTPRequest) scrub(s string) string {
-	if r.Key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, r.Key, "[redacted]")
-}
+// scrub hides the key, in its encodings, and anything shaped like a
+// credential in a message a server sent back.
+func (r *HTTPRequest) scrub(s string) string { return redact.New(r.Key).Text(s) }
 
 // errorMessage pulls the human message out of an error body. Both wire
 // formats (and most OpenAI-compatible servers) use {"error":{"message":...}};

@@ -83,10 +83,9 @@ func (h Host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, er
 			return edits.Result{}, fmt.Errorf("create directory for %s: %w", e.Path, err)
 		}
 	}
-	// The reads and the mkdir above went through r, so a symlink leading
-	// out of it has failed them already; the write replaces the file (or
-	// a link in its place) without following it.
-	if err := atomicfile.Write(e.Path, []byte(e.New), 0o644); err != nil {
+	// The write goes through r too: a symlink swapped in on the way
+	// (while a permission prompt was open, say) cannot lead it out.
+	if err := atomicfile.WriteIn(r, filepath.ToSlash(name), []byte(e.New), 0o644); err != nil {
 		return edits.Result{}, err
 	}
 	return edits.Result{Applied: true}, nil
@@ -97,12 +96,14 @@ func (Host) RunCommand(ctx context.Context, spec command.Spec) (command.Result, 
 	return Run(ctx, spec)
 }
 
-// existingParent is the nearest directory above path that exists, the
-// confinement for a Host without a Root.
+// existingParent is the nearest real directory above path, the
+// confinement for a Host without a Root. A symlink does not count: were it
+// followed, a link swapped in for a directory would move the confinement
+// to wherever it points.
 func existingParent(path string) string {
 	dir := filepath.Dir(path)
 	for {
-		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
 			return dir
 		}
 		up := filepath.Dir(dir)

@@ -3,7 +3,6 @@ package local
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -27,7 +26,7 @@ const (
 // Run runs spec.Command with the Runner cmd/tandem described in the
 // environment (sandbox.SettingsEnv); see Runner.Run.
 func Run(ctx context.Context, spec command.Spec) (command.Result, error) {
-	return Runner{Sandbox: sandbox.DecodeSettings(os.Getenv(sandbox.SettingsEnv))}.Run(ctx, spec)
+	return Runner{Sandbox: settingsFromEnv()}.Run(ctx, spec)
 }
 
 // Runner runs commands on this machine.
@@ -49,8 +48,12 @@ func (r Runner) Run(ctx context.Context, spec command.Spec) (command.Result, err
 	if err := ctx.Err(); err != nil {
 		return command.Result{ExitCode: -1}, err
 	}
+	settings := r.Sandbox
+	if spec.Unsandboxed {
+		settings.Mode = sandbox.ModeOff
+	}
 	out, errOut := newHeadTail(spec.OutputLimit), newHeadTail(spec.OutputLimit)
-	cmd, err := start(r.Sandbox, spec, out, errOut)
+	cmd, err := start(settings, spec, out, errOut)
 	if err != nil {
 		return command.Result{ExitCode: -1}, err
 	}
@@ -109,6 +112,9 @@ loop:
 		} else if !res.TimedOut {
 			res.ExitCode = st.ExitCode()
 		}
+	}
+	if confined, _ := settings.Confines(); confined {
+		res.Blocked = blocked(settings, spec.Dir, res)
 	}
 	var exitErr *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) && ctxErr == nil && !res.TimedOut {

@@ -73,6 +73,9 @@ func Decide(m Mode, c Call, rs Rules) Verdict {
 	case tools.GroupRead, tools.GroupPlan:
 		return Verdict{Decision: Allow, Reason: fmt.Sprintf("%s tools never ask", c.Group)}
 	}
+	if v, ok := outsideSandbox(t); ok {
+		return v
+	}
 	if t.protected {
 		return Verdict{
 			Decision:  Ask,
@@ -87,7 +90,7 @@ func Decide(m Mode, c Call, rs Rules) Verdict {
 		return Verdict{Decision: Ask, Reason: fmt.Sprintf("the rule %s%s asks every time", r, r.from()),
 			CannotAsk: cannotAsk(t, fmt.Sprintf("the rule %s%s asks for it every time", r, r.from()), false)}
 	}
-	if m.Approves(c.Group) {
+	if m.Approves(c.Group) && !reliesOnSandbox(m, t) {
 		return Verdict{Decision: Allow, Reason: fmt.Sprintf("%s mode runs %s without asking", m, groupNoun(c.Group, c.Tool))}
 	}
 	if r, ok := covers(rs.Allow, t); ok {
@@ -98,7 +101,7 @@ func Decide(m Mode, c Call, rs Rules) Verdict {
 	}
 	return Verdict{
 		Decision:     Ask,
-		Reason:       fmt.Sprintf("%s mode asks before %s", m, groupNoun(c.Group, c.Tool)),
+		Reason:       askReason(m, t),
 		AllowAlways:  proposeAllow(t, rs),
 		RejectAlways: proposeReject(t),
 		CannotAsk:    cannotAsk(t, fmt.Sprintf("in %s mode %s need the user's approval", m, groupNoun(c.Group, c.Tool)), true),

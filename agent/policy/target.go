@@ -24,6 +24,12 @@ type Call struct {
 	Protected bool
 	// Command is run_command's exact command line.
 	Command string
+	// Unsandboxed marks a command the model asked to run outside the
+	// sandbox; Unconfined says why the host would run commands outside it
+	// anyway ("" when they are confined or the host cannot tell). See
+	// sandbox.go.
+	Unsandboxed bool
+	Unconfined  string
 }
 
 // target is a Call with what the rules match on worked out once.

@@ -48,16 +48,16 @@ func Command(p Policy, helper, script string) *Cmd {
 		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 		return &Cmd{Cmd: c}
 	}
+	// A user namespace even for root: the command keeps its uid but holds
+	// capabilities only inside the namespace, so root's CAP_SYS_PTRACE
+	// cannot read tandem's non-dumpable /proc/<pid>/environ or memory.
 	attr := &syscall.SysProcAttr{
-		Setpgid:    true,
-		Pdeathsig:  syscall.SIGKILL,
-		Cloneflags: syscall.CLONE_NEWNS,
-	}
-	if os.Geteuid() != 0 {
-		attr.Cloneflags |= syscall.CLONE_NEWUSER
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
-		attr.GidMappingsEnableSetgroups = false
+		Setpgid:                    true,
+		Pdeathsig:                  syscall.SIGKILL,
+		Cloneflags:                 syscall.CLONE_NEWNS | syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}},
+		GidMappingsEnableSetgroups: false,
 	}
 	c := exec.Command(helper, HelperArg, encodePolicy(p), "sh", "-c", script)
 	c.SysProcAttr = attr

@@ -1,12 +1,14 @@
 // Package sandbox confines the shell commands tandem runs on the model's
-// behalf. On Linux a command runs as the init of its own PID namespace
-// (so nothing it starts outlives it or tandem) and, unless the mode is
-// off, under Landlock: writes only inside the session root, the temp
-// directory and configured paths, with the protected files of a workspace
-// (.git hooks and config, instruction files, .tandem/, .vscode/, editor
-// workspace files) bind-mounted read-only in a private mount namespace,
-// and TCP optionally denied. Elsewhere it reports itself unavailable and
-// confines nothing.
+// behalf. On Linux a command runs in user, mount and PID namespaces of its
+// own under a helper that is the PID namespace's init (so nothing it
+// starts outlives it or tandem, and it holds no capability over tandem,
+// even as root) and, unless the mode is off, under Landlock: writes only
+// inside the session root, the temp directory and configured paths, with
+// the protected files of a workspace (.git hooks and config, instruction
+// files, .tandem/, .vscode/, editor workspace files) bind-mounted
+// read-only, the key and session files of $TANDEM_HOME shown empty, no
+// signals to processes outside the sandbox (ABI 6), and TCP optionally
+// denied. Elsewhere it reports itself unavailable and confines nothing.
 //
 // It must never decide whether a command may run (that is the permission
 // policy's job) and never read tandem's configuration files itself: the

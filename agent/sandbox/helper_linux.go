@@ -1,15 +1,13 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
-	"syscall"
+	"runtime"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -18,37 +16,27 @@ import (
 // first thing in main (and in TestMain of tests that run confined
 // commands).
 func Main() {
-	if len(os.Args) < 2 {
+	if len(os.Args) < 2 || os.Args[1] != HelperArg {
 		return
 	}
-	var err error
-	switch os.Args[1] {
-	case HelperArg:
-		err = helper(os.Args[2:])
-	case initArg:
-		err = initProcess(os.Args[2:])
-	default:
-		return
-	}
-	if err != nil {
+	if err := helper(os.Args[2:]); err != nil {
 		fmt.Fprintf(os.Stderr, "tandem sandbox: %v\n", err)
 		os.Exit(126)
 	}
 }
 
-// initArg starts the helper's second stage, the PID namespace's init.
-const initArg = "__sandbox-init"
-
-// helper runs in the child, in a private mount namespace: it makes the
-// protected entries read-only and restricts itself with Landlock, then
-// starts the command's init in a new PID namespace; both inherit the
-// restrictions. The init is a separate process because Landlock's
-// all-threads setup stalls in a PID namespace's init (measured here), and
-// it stays an init rather than exec the command: an init ignores signals
-// it has no handler for, so the command could not be killed by its own
-// `kill -9 $$`, and orphans need a reaper. Each stage dies with its parent
-// (Pdeathsig), and when the init dies the kernel kills whatever is left
-// in the namespace, so tandem's death, even by kill -9, ends them all.
+// helper runs in the child, which the runner started in new user, mount
+// and PID namespaces, so it is the PID namespace's init: it makes the
+// protected entries read-only, hides the hidden directories, restricts the
+// thread it runs on with Landlock, and from that thread starts the command,
+// which inherits the restriction; then it stays the init (see
+// initProcess). Only that one thread is restricted, not the whole helper:
+// Landlock's all-threads setup stalls in a PID namespace's init (measured
+// here), and the helper itself runs nothing the model chose. Doing it all
+// in one process rather than starting a second stage saves a process
+// start per command. The helper dies with tandem (Pdeathsig), and when the
+// init dies the kernel kills whatever is left in the namespace, so
+// tandem's death, even by kill -9, ends them all.
 func helper(args []string) error {
 	if len(args) < 2 {
 		return fmt.Errorf("usage: %s POLICY COMMAND…", HelperArg)
@@ -57,43 +45,36 @@ func helper(args []string) error {
 	if err != nil {
 		return fmt.Errorf("policy: %w", err)
 	}
+	// Locked for good: the restriction lives on this thread, and the
+	// command must be forked from it.
+	runtime.LockOSThread()
 	if ok, _ := Available(); ok && p.Mode != ModeOff {
-		if err := protect(p.Roots); err != nil {
+		if err := protect(p.Roots, p.Hidden); err != nil {
 			return err
 		}
 		if err := restrict(p); err != nil {
 			return err
 		}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
-	cmd := exec.Command(self, append([]string{initArg}, args[1:]...)...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.ExtraFiles = []*os.File{os.NewFile(statusFD, "status")}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			os.Exit(exit.ExitCode())
-		}
-		return err
-	}
-	os.Exit(0)
-	return nil
+	return initProcess(args[1:])
 }
 
 // protect bind-mounts each protected entry of the roots onto itself
-// read-only. Landlock alone cannot do it: a grant on a root covers all of
-// it. The mount namespace is private, so the binds vanish with the command.
-func protect(roots []string) error {
-	if len(roots) == 0 {
+// read-only, and covers each hidden directory with an empty read-only
+// tmpfs. Landlock alone cannot do either: a grant on a root covers all of
+// it, and reads are granted everywhere. The mount namespace is private, so
+// the mounts vanish with the command.
+func protect(roots, hidden []string) error {
+	if len(roots) == 0 && len(hidden) == 0 {
 		return nil
 	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("private mounts: %w", err)
+	}
+	for _, h := range hidden {
+		if err := hide(h); err != nil {
+			return fmt.Errorf("hide %s: %w", h, err)
+		}
 	}
 	for _, root := range roots {
 		for _, p := range Protected(root) {
@@ -103,6 +84,20 @@ func protect(roots []string) error {
 		}
 	}
 	return nil
+}
+
+// hide covers a directory with an empty read-only tmpfs and a file with
+// /dev/null; a missing or symlinked entry is left alone (a link's target
+// may be anywhere, and the link itself holds nothing).
+func hide(p string) error {
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil || fi.Mode()&os.ModeSymlink != 0:
+		return nil
+	case fi.IsDir():
+		return unix.Mount("tandem-hidden", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555")
+	}
+	return unix.Mount("/dev/null", p, "", unix.MS_BIND, "")
 }
 
 func readOnlyBind(p string) error {
@@ -136,8 +131,9 @@ func readOnlyBind(p string) error {
 }
 
 // restrict applies Landlock to this process: read and execute everywhere,
-// write only where p allows, and no TCP connect or bind when p denies the
-// network.
+// write only where p allows, no signals to and no abstract-socket
+// connections with processes outside the sandbox (tandem among them;
+// ABI 6), and no TCP connect or bind when p denies the network.
 func restrict(p Policy) error {
 	rw := append([]string{"/dev"}, p.Writable...)
 	rw = append(rw, p.Roots...)
@@ -145,13 +141,29 @@ func restrict(p Policy) error {
 		landlock.RODirs("/"),
 		landlock.RWDirs(rw...).IgnoreIfMissing(),
 	}
-	cfg := landlock.V7.BestEffort()
+	cfg := landlock.V7
 	if p.NetworkDeny {
 		if LandlockABI() < 4 {
 			return fmt.Errorf("network deny needs Landlock ABI 4 (Linux 6.7); this kernel has %d", LandlockABI())
 		}
 		// No network rules: every TCP connect and bind is refused.
-		return cfg.Restrict(rules...)
+	} else {
+		cfg.HandledAccessNet = 0
 	}
-	return cfg.RestrictPaths(rules...)
+	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
+	if err != nil {
+		return fmt.Errorf("landlock ruleset: %w", err)
+	}
+	if fd < 0 {
+		return nil // best effort found nothing to enforce
+	}
+	defer unix.Close(fd)
+	// This thread only; the caller holds it locked.
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	if err := llsyscall.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	return nil
 }

@@ -16,7 +16,7 @@ const statusFD = 3
 // initProcess runs argv as the namespace's only direct child, reaps every
 // orphan that lands on it, and exits with the child's status once the
 // child is gone. Signals the runner sends to the process group reach the
-// child directly; the helper catches them and waits for the child.
+// child directly; the init catches them and waits for the child.
 func initProcess(argv []string) error {
 	// Handled, not ignored: an ignored disposition would pass to the child.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // The modes of "sandbox": {"mode": …} in config.json.
@@ -37,6 +39,9 @@ type Settings struct {
 	Helper string `json:"helper,omitempty"`
 	// EnvAllow names secret-looking variables the user lets through.
 	EnvAllow []string `json:"envAllow,omitempty"`
+	// Hidden are files and directories commands must not read (what of
+	// $TANDEM_HOME holds keys or conversations).
+	Hidden []string `json:"hidden,omitempty"`
 }
 
 // Validate reports a mode or network value tandem does not know.
@@ -75,6 +80,7 @@ type Policy struct {
 	Mode        string
 	Roots       []string // the session root(s): writable, protected entries excepted
 	Writable    []string // extra writable paths (temp directory, configured ones)
+	Hidden      []string // files shown as /dev/null, directories as an empty read-only one
 	NetworkDeny bool
 }
 
@@ -98,6 +104,12 @@ func PolicyFor(s Settings, dir string) Policy {
 	}
 	if mode == ModeWorkspaceWrite && dir != "" {
 		p.Roots = []string{dir}
+	}
+	for _, h := range s.Hidden {
+		// Never hide the workspace itself (a session inside $TANDEM_HOME).
+		if _, inside := pathx.Within(h, dir); filepath.IsAbs(h) && !inside {
+			p.Hidden = append(p.Hidden, filepath.Clean(h))
+		}
 	}
 	return p
 }
@@ -125,4 +137,38 @@ func Protected(root string) []string {
 		out = append(out, ws...)
 	}
 	return out
+}
+
+// Confines reports whether commands run under s are confined by Landlock
+// and, when not, why, in a sentence fragment.
+func (s Settings) Confines() (bool, string) {
+	if s.Helper == "" {
+		return false, "tandem runs commands without its sandbox helper"
+	}
+	if s.Mode == ModeOff {
+		return false, `the sandbox is turned off ("sandbox": {"mode": "off"} in config.json)`
+	}
+	if ok, why := Available(); !ok {
+		return false, why
+	}
+	return true, ""
+}
+
+// Describe says in a sentence what a command run in dir under s may do:
+// what the model reads when the sandbox blocked something.
+func (s Settings) Describe(dir string) string {
+	p := PolicyFor(s, dir)
+	var b strings.Builder
+	b.WriteString("Commands run in a sandbox: ")
+	if p.Mode == ModeReadOnly {
+		b.WriteString("the workspace is read-only; writes go only to ")
+	} else {
+		fmt.Fprintf(&b, "writes go only to the workspace (%s, except .git/hooks, .git/config, instruction files, .tandem/ and .vscode/, which are read-only) and ", dir)
+	}
+	b.WriteString(strings.Join(p.Writable, ", "))
+	if p.NetworkDeny {
+		b.WriteString("; network connections are refused")
+	}
+	b.WriteString(".")
+	return b.String()
 }

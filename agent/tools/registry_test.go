@@ -29,7 +29,7 @@ func TestBuiltinSchemasMatchContract(t *testing.T) {
 		{RepoMapName, GroupRead, `object{focus:array<string>}`},
 		{WriteFileName, GroupEdit, `object{path:string!,content:string!}`},
 		{EditFileName, GroupEdit, `object{path:string!,old_string:string!,new_string:string!,replace_all:boolean}`},
-		{RunCommandName, GroupExecute, `object{command:string!,timeout_seconds:integer}`},
+		{RunCommandName, GroupExecute, `object{command:string!,timeout_seconds:integer,unsandboxed:boolean}`},
 		{UpdatePlanName, GroupPlan, `object{plan:array<` + step + `>!}`},
 	}
 	builtin := Builtin()

@@ -25,6 +25,7 @@ var runCommandDescription string
 type runCommandArgs struct {
 	Command        string `json:"command" jsonschema:"Shell command line, run with sh -c in the workspace root."`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"Kill the command after this many seconds. Default 120, at most 600."`
+	Unsandboxed    bool   `json:"unsandboxed,omitempty" jsonschema:"Run outside the sandbox. Only for a command whose earlier result said the sandbox blocked it and that needs what was blocked; the user is asked every time."`
 }
 
 // NewRunCommand returns the run_command tool.
@@ -55,8 +56,15 @@ func runRunCommand(ctx context.Context, env *Env, p runCommandArgs) (Result, err
 	if p.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(p.TimeoutSeconds)*time.Second, commandMaxTimeout)
 	}
+	if p.Unsandboxed && env.Ask == nil {
+		return failure("running a command outside the sandbox needs the user's approval, and nothing here can ask for it"), nil
+	}
 	if env.Ask != nil {
-		err := env.Ask(ctx, Ask{Title: describeRunCommand(env.Root, p).Title, Kind: KindExecute, Command: p.Command})
+		title := describeRunCommand(env.Root, p).Title
+		if p.Unsandboxed {
+			title += " outside the sandbox"
+		}
+		err := env.Ask(ctx, Ask{Title: title, Kind: KindExecute, Command: p.Command, Unsandboxed: p.Unsandboxed})
 		if errors.Is(err, ErrRejected) {
 			return rejectedByUser("running `"+p.Command+"`", err), nil
 		}
@@ -73,6 +81,7 @@ func runRunCommand(ctx context.Context, env *Env, p runCommandArgs) (Result, err
 		Roots:       env.Roots,
 		Timeout:     timeout,
 		OutputLimit: commandOutputLimit,
+		Unsandboxed: p.Unsandboxed,
 		OnTerminal: func(id string) {
 			termMu.Lock()
 			terminalID = id
@@ -128,6 +137,9 @@ func formatCommandResult(cr CommandResult, timeout time.Duration) string {
 		if !strings.HasSuffix(cr.Output, "\n") {
 			b.WriteString("\n")
 		}
+	}
+	if cr.Blocked != "" {
+		fmt.Fprintf(&b, "\n%s\nIf the task needs what was blocked, call run_command again with the same command and \"unsandboxed\": true; the user will be asked to approve running it outside the sandbox. Otherwise find a way that stays inside it.\n", cr.Blocked)
 	}
 	return b.String()
 }

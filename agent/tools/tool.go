@@ -154,6 +154,9 @@ type Ask struct {
 	Path    string          // absolute target of an edit; empty for commands
 	Command string          // the exact command line, for run_command
 	Edit    *edits.FileEdit // the change, shown as a diff before the user decides
+	// Unsandboxed marks a command to run outside the sandbox: it asks in
+	// every mode, and no answer to it is remembered.
+	Unsandboxed bool
 }
 
 // Progress is a partial update of a running call.

@@ -15,6 +15,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/codeindex"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // newAgent builds the agent every subcommand shares from the environment
@@ -71,6 +72,7 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log, Refs: mapTokens > 0}),
 		Log:             log,
 		Subagents:       agent.SubagentConfig{MaxParallel: cfg.Subagents.MaxParallel},
+		Redact:          redact.FromEnv(os.Environ(), cfg.AnthropicKey, cfg.OpenAIKey),
 	}
 	debugPipeline(&ac.Pipeline, log)
 	if edit != nil {
@@ -113,7 +115,8 @@ func (m *Main) logger() *slog.Logger {
 	case "error":
 		level = slog.LevelError
 	}
-	return slog.New(slog.NewTextHandler(m.logWriter(), &slog.HandlerOptions{Level: level}))
+	h := slog.NewTextHandler(m.logWriter(), &slog.HandlerOptions{Level: level})
+	return slog.New(redact.FromEnv(os.Environ()).Handler(h))
 }
 
 // warnUnknownKeys says once, on stderr and in the log file, which config.json keys tandem does

@@ -1,0 +1,49 @@
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+)
+
+// WriteIn is Write for a file named inside r: the temporary file, the
+// rename and the permission check all go through r, so no symlink — not
+// even one swapped in while the caller was deciding — can lead the write
+// out of r's directory.
+func WriteIn(r *os.Root, name string, data []byte, perm fs.FileMode) error {
+	if fi, err := r.Stat(name); err == nil {
+		perm = fi.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	dir, base := path.Split(name)
+	tmpName := dir + "." + base + ".tmp" + hex.EncodeToString(rnd[:])
+	tmp, err := r.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(perm)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.Rename(tmpName, name)
+	}
+	if err != nil {
+		r.Remove(tmpName)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}

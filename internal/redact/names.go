@@ -1,0 +1,67 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// LooksSecretName reports whether an environment variable's name says it
+// holds a credential: *_TOKEN, *_SECRET, *_KEY, *PASSWORD*, *PASSWD*, and
+// the cloud providers' credentials (AWS_*, AZURE_*,
+// GOOGLE_APPLICATION_CREDENTIALS). Names are compared upper-cased: shells
+// do not fold case, but users do.
+func LooksSecretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, suffix := range []string{"_TOKEN", "_SECRET", "_KEY", "_APIKEY", "_CREDENTIALS"} {
+		if strings.HasSuffix(n, suffix) {
+			return true
+		}
+	}
+	return strings.Contains(n, "PASSWORD") || strings.Contains(n, "PASSWD") ||
+		strings.HasPrefix(n, "AWS_") || strings.HasPrefix(n, "AZURE_")
+}
+
+// tokenShapes are the formats of credentials issued by common services.
+// Each is specific enough (a fixed prefix and a long random tail) that
+// ordinary text does not match it.
+var tokenShapes = []string{
+	`sk-ant-[A-Za-z0-9_-]{20,}`,                // Anthropic
+	`sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}`, // OpenAI and compatible servers
+	`gh[pousr]_[A-Za-z0-9]{30,}`,               // GitHub tokens
+	`github_pat_[A-Za-z0-9_]{40,}`,             // GitHub fine-grained tokens
+	`glpat-[A-Za-z0-9_-]{20,}`,                 // GitLab
+	`xox[abposr]-[A-Za-z0-9-]{10,}`,            // Slack
+	`(?:AKIA|ASIA)[0-9A-Z]{16}`,                // AWS access key ids
+	`AIza[0-9A-Za-z_-]{35}`,                    // Google API keys
+	`npm_[A-Za-z0-9]{36}`,                      // npm
+	`hf_[A-Za-z0-9]{30,}`,                      // Hugging Face
+}
+
+// tokenRE matches any token shape anywhere in a text; wholeTokenRE only a
+// value that is one token and nothing else. They compile on first use:
+// every tandem process, the sandbox helper included, would pay for them
+// at start otherwise.
+var (
+	tokenRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:` + strings.Join(tokenShapes, `|`) + `)`) })
+	wholeTokenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + strings.Join(tokenShapes, `|`) + `)$`) })
+)
+
+// textShapes are secrets in context: the token part of an Authorization
+// header, a password in a URL, a private key block, and key=value pairs
+// whose key names a secret. Group 1 is kept, the rest is masked.
+var textShapes = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{12,}`),
+		regexp.MustCompile(`(://[^/\s:@]*:)[^/\s@]+(@)`),
+		regexp.MustCompile(`(?s)(-----BEGIN [A-Z ]*PRIVATE KEY-----).*?-----END [A-Z ]*PRIVATE KEY-----`),
+		regexp.MustCompile(`(?i)(\b(?:api[_-]?key|access[_-]?token|secret|password|passwd|token)["']?\s*[=:]\s*["']?)[^\s"'&,;]{8,}`),
+	}
+})
+
+// LooksSecretValue reports whether a value, whatever its variable is
+// called, is a credential of a known shape (a GitHub token in a variable
+// named GH, say).
+func LooksSecretValue(v string) bool {
+	return len(v) >= 16 && wholeTokenRE().MatchString(strings.TrimSpace(v))
+}

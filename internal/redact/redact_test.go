@@ -1,0 +1,121 @@
+package redact
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+const key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"
+
+func TestKnownValuesInTheirEncodings(t *testing.T) {
+	odd := "p@ss/w0rd+with spaces"
+	r := New(key, odd, "short")
+	for _, in := range []string{
+		"key " + key + " echoed",
+		"Authorization: Bearer " + key,
+		"https://example.com/?key=" + "p%40ss%2Fw0rd%2Bwith+spaces",
+		`{"password":"p@ss/w0rd+with spaces"}`,
+		"b64 cEBzcy93MHJkK3dpdGggc3BhY2Vz",
+	} {
+		out := r.String(in)
+		if strings.Contains(out, key) || strings.Contains(out, "w0rd") || strings.Contains(out, "cEBzcy93MHJk") {
+			t.Errorf("String(%q) = %q: the secret survived", in, out)
+		}
+		if !strings.Contains(out, Mask) {
+			t.Errorf("String(%q) = %q: no mask", in, out)
+		}
+	}
+	if got := r.String("a short word"); got != "a short word" {
+		t.Errorf("a value under 8 bytes was hidden: %q", got)
+	}
+}
+
+func TestStringLeavesTokenShapedFixtures(t *testing.T) {
+	fixture := "const fake = \"ghp_" + strings.Repeat("x", 36) + "\""
+	if got := New(key).String(fixture); got != fixture {
+		t.Errorf("String changed workspace text that holds no known secret: %q", got)
+	}
+	if got := New(key).Text(fixture); strings.Contains(got, "ghp_") {
+		t.Errorf("Text kept a token shape: %q", got)
+	}
+}
+
+func TestTextShapes(t *testing.T) {
+	var r *Redactor // nil still hides shapes
+	cases := map[string]string{
+		"Authorization: Bearer abcdefghijklmnopqrstuvwx":                       "abcdefghijklmnop",
+		"dial https://bob:hunter2hunter2@example.com/x":                        "hunter2",
+		"AWS key AKIAABCDEFGHIJKLMNOP in use":                                  "AKIAABCDEFGHIJKLMNOP",
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----": "MIIE",
+		`retrying with api_key=0123456789abcdef`:                               "0123456789abcdef",
+		"openai said: invalid key sk-proj-" + strings.Repeat("A", 40):          "AAAAAAAA",
+	}
+	for in, secret := range cases {
+		if got := r.Text(in); strings.Contains(got, secret) || !strings.Contains(got, Mask) {
+			t.Errorf("Text(%q) = %q", in, got)
+		}
+	}
+	plain := "token estimate 1234 for model claude-sonnet-4-5 at https://api.example.com/v1"
+	if got := r.Text(plain); got != plain {
+		t.Errorf("Text changed ordinary text: %q", got)
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	gh := "ghp_" + strings.Repeat("a", 36)
+	r := FromEnv([]string{"GITHUB_TOKEN=tok-123456789", "GH=" + gh, "HOME=/home/someone", "PATH=/usr/bin:/bin"}, key)
+	for _, s := range []string{"tok-123456789", gh, key} {
+		if got := r.String("x " + s); strings.Contains(got, s) {
+			t.Errorf("FromEnv did not learn %q: %q", s, got)
+		}
+	}
+	if got := r.String("/home/someone and /usr/bin:/bin"); got != "/home/someone and /usr/bin:/bin" {
+		t.Errorf("FromEnv hid an ordinary value: %q", got)
+	}
+}
+
+func TestErrorKeepsTheChain(t *testing.T) {
+	err := New(key).Error(errors.Join(fs.ErrPermission, errors.New("server echoed "+key)))
+	if strings.Contains(err.Error(), key) {
+		t.Errorf("Error kept the key: %v", err)
+	}
+	if !errors.Is(err, fs.ErrPermission) {
+		t.Error("Error broke errors.Is")
+	}
+	if New(key).Error(nil) != nil {
+		t.Error("Error(nil) is not nil")
+	}
+}
+
+func TestHandler(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(New(key).Handler(slog.NewTextHandler(&buf, nil)))
+	log.With("cfg", "k="+key).Error("request failed: "+key, "err", errors.New("echo "+key), "n", 3,
+		slog.Group("g", "h", "Bearer "+key))
+	if strings.Contains(buf.String(), key) || strings.Contains(buf.String(), "abcdefghijkl") {
+		t.Errorf("log kept the key: %s", buf.String())
+	}
+	if !strings.Contains(buf.String(), "n=3") {
+		t.Errorf("log lost a number: %s", buf.String())
+	}
+}
+
+func TestLooksSecret(t *testing.T) {
+	for _, n := range []string{"GITHUB_TOKEN", "aws_access_key_id", "DB_PASSWORD", "MY_SECRET", "STRIPE_KEY"} {
+		if !LooksSecretName(n) {
+			t.Errorf("%s not secret", n)
+		}
+	}
+	for _, n := range []string{"PATH", "HOME", "GOPATH", "TOKENIZERS_PARALLELISM", "KEYBOARD"} {
+		if LooksSecretName(n) {
+			t.Errorf("%s secret", n)
+		}
+	}
+	if !LooksSecretValue("xoxb-1234567890-abcdef") || LooksSecretValue("/usr/local/bin") {
+		t.Error("LooksSecretValue")
+	}
+}
