@@ -184,3 +184,85 @@ func TestThirdPartyAcpx(t *testing.T) {
 		t.Errorf("main.go after the turn: %q", data)
 	}
 }
+
+// TestThirdPartySDKLifecycle drives tandem with the official TypeScript
+// SDK (which checks every message against its schema) through a login, a
+// two-root session, a fork and a delete.
+func TestThirdPartySDKLifecycle(t *testing.T) {
+	modules := testenv.NodeModules(t, "@agentclientprotocol/sdk")
+	bin := testenv.Tandem(t)
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Reply{Text: []string{"two roots"}})
+	ws := workspace(t, nil)
+	second := workspace(t, map[string]string{"lib.go": "package lib\n"})
+	jsDir := t.TempDir()
+	script, err := os.ReadFile(filepath.Join("testdata", "sdk_lifecycle.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(jsDir, "sdk_lifecycle.mjs"), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(modules, filepath.Join(jsDir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	env := withoutKeys(thirdPartyEnv(srv, home))
+	out := runNode(t, env, jsDir, "sdk_lifecycle.mjs", bin, ws, second, "sk-ant-sdk-lifecycle")
+
+	var got struct {
+		Refused *struct {
+			Code int `json:"code"`
+		} `json:"refused"`
+		LoginStatus int `json:"loginStatus"`
+		Session     struct {
+			SessionID string `json:"sessionId"`
+		} `json:"session"`
+		Turn struct {
+			StopReason string `json:"stopReason"`
+		} `json:"turn"`
+		Fork struct {
+			SessionID string `json:"sessionId"`
+		} `json:"fork"`
+		ListBefore, ListAfter struct {
+			Sessions []struct {
+				SessionID             string   `json:"sessionId"`
+				AdditionalDirectories []string `json:"additionalDirectories"`
+			} `json:"sessions"`
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client output is not JSON: %v\n%s", err, out)
+	}
+	if got.Refused == nil || got.Refused.Code != -32000 {
+		t.Errorf("the prompt before login: %+v, want auth_required", got.Refused)
+	}
+	if got.LoginStatus != 0 || got.Turn.StopReason != "end_turn" {
+		t.Errorf("login exit %d, turn %q", got.LoginStatus, got.Turn.StopReason)
+	}
+	if got.Fork.SessionID == "" || got.Fork.SessionID == got.Session.SessionID {
+		t.Errorf("fork %q of %q", got.Fork.SessionID, got.Session.SessionID)
+	}
+	has := func(list []struct {
+		SessionID             string   `json:"sessionId"`
+		AdditionalDirectories []string `json:"additionalDirectories"`
+	}, id string) bool {
+		for _, s := range list {
+			if s.SessionID == id {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(got.ListBefore.Sessions, got.Fork.SessionID) || has(got.ListAfter.Sessions, got.Fork.SessionID) || !has(got.ListAfter.Sessions, got.Session.SessionID) {
+		t.Errorf("session/list before and after deleting the fork: %+v / %+v", got.ListBefore, got.ListAfter)
+	}
+	for _, s := range got.ListAfter.Sessions {
+		if s.SessionID == got.Session.SessionID && (len(s.AdditionalDirectories) != 1 || s.AdditionalDirectories[0] != second) {
+			t.Errorf("the two-root session lists %v, want [%s]", s.AdditionalDirectories, second)
+		}
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || !strings.Contains(reqs[0].System, second) {
+		t.Errorf("the model was not told of the second root")
+	}
+}
