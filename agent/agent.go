@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/models"
@@ -56,6 +57,14 @@ type Config struct {
 	MaxTurnRequests int
 	// Home is $TANDEM_HOME (user-global instructions, index caches, logs).
 	Home string
+	// UserHome is the user's home directory, where ~/.claude and ~/.agents
+	// hold commands and skills kept for other agents. Empty: not read.
+	UserHome string
+	// CustomSources adds folders of commands and skills to a session's own
+	// (a plugin's, namespaced "<plugin>:"), after them in precedence. It is
+	// asked at session start and at every prompt, so what it returns may
+	// change between prompts. Nil: none.
+	CustomSources func(root string) []custom.Source
 	// Store persists sessions. Nil: sessions live in memory only.
 	Store *store.Store
 	// Indexes shares code indexes between sessions with the same root. May be nil.

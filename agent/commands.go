@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -82,7 +83,9 @@ func (s *Session) commands() map[string]slash {
 	}
 }
 
-// Commands lists the slash commands the session offers, sorted by name.
+// Commands lists the slash commands the session offers, sorted by name:
+// the built-ins, custom commands and skills (session_custom.go) and MCP
+// prompts (session_mcpoffers.go).
 func (s *Session) Commands() []Command {
 	var out []Command
 	for name, c := range s.commands() {
@@ -92,6 +95,16 @@ func (s *Session) Commands() []Command {
 		}
 		out = append(out, cmd)
 	}
+	out = append(out, customCommands(s.customSet())...)
+	out = append(out, mcpCommands(s.mcpManagers())...)
+	// The first of a name is the one a prompt runs (a command file in a
+	// folder named mcp/ before a server's prompt); list only that one.
+	seen := map[string]bool{}
+	out = slices.DeleteFunc(out, func(c Command) bool {
+		dup := seen[c.Name]
+		seen[c.Name] = true
+		return dup
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }

@@ -92,6 +92,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		a.log.Warn("session log: tool calls without a result were marked interrupted", "session", s.id, "calls", invented)
 	}
 	s.restoreInstructions(instr)
+	s.loadCustom()
 	l, err := a.cfg.Store.OpenLog(s.id)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ import (
 // (ErrCannotAsk) gets the policy's refusal instead.
 func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
 	call := policy.Call{Tool: info.Name, Group: info.Group, Root: s.root, Path: a.Path, Command: a.Command,
-		Protected: a.Path != "" && tools.Protected(s.root, a.Path, s.a.instructionsConfig().FileNames())}
+		Protected: a.Path != "" && (tools.Protected(s.root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path))}
 	v := s.judge(policy.Mode(s.Mode()), call)
 	switch v.Decision {
 	case policy.Allow:

@@ -58,6 +58,10 @@ type Session struct {
 	closeOnce  sync.Once
 	closeErr   error
 
+	// skillIndex is the system prompt's skill list, fixed when the
+	// session starts (see session_custom.go).
+	skillIndex string
+
 	st actorState
 }
 
@@ -79,6 +83,7 @@ type actorState struct {
 	catalog *tools.Registry // used from the actor only
 	extra   extraState
 	usage   usageState
+	custom  customState
 }
 
 // NewSession starts a session in o.Cwd.
@@ -92,6 +97,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 		s.id = store.NewID()
 	}
 	s.created = time.Now().UTC()
+	s.loadCustom()
 	if a.cfg.Store != nil {
 		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {

@@ -22,6 +22,7 @@ func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
 		Log:      s.a.log.With("session", s.id),
 		OnTools:  s.updateCatalog,
 		OnNotice: s.notice,
+		OnOffers: s.mcpOffersChanged,
 	})
 	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
 		m.Close() // the session closed meanwhile; not on the actor, which m may be waiting for

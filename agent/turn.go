@@ -21,6 +21,7 @@ type turnRun struct {
 	s       *Session
 	ctx     context.Context
 	cancel  context.CancelFunc
+	model   string // a custom command's model for this turn; empty: the session's
 	prompt  []ContentBlock
 	history []llm.Message
 	instr   *instrState
@@ -110,9 +111,13 @@ func (t *turnRun) steps() (StopReason, error) {
 	for _, b := range t.prompt {
 		t.s.logOnly(Update{Type: UserMessageChunk, Chunk: &b, MessageID: id})
 	}
+	t.refreshCustom()
 	if name, arg, ok := slashCommand(t.prompt); ok {
 		if c, ok := t.s.commands()[name]; ok {
 			return c.run(t, arg)
+		}
+		if run, ok := t.customRunner(name); ok {
+			return run(arg)
 		}
 	}
 	return t.converse(t.prompt)
@@ -131,6 +136,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 		return "", err
 	}
 	t.instr.tr.ClientSent(partTexts(parts))
+	parts = append(t.takeSkillNote(), parts...)
 	first := len(t.history) == 0
 	if err := t.prepare(); err != nil {
 		if ctx.Err() != nil {
@@ -231,6 +237,9 @@ func (t *turnRun) baseRequest() *llm.Request {
 	)
 	s.read(func() { mode, model, effort, t.catalog = s.st.mode, s.st.model, s.st.effort, s.st.catalog.List() })
 	t.mode = mode
+	if t.model != "" {
+		model = t.model
+	}
 	if effort == "" {
 		effort = s.a.cfg.Effort
 	}

@@ -26,6 +26,12 @@
 // Usage shape (inputTokens, outputTokens, totalTokens, cachedReadTokens,
 // cachedWriteTokens, thoughtTokens) plus "cost" in dollars when known.
 //
+// Slash commands: a new or loaded session sends tandem/update with ACP's
+// available_commands_update ({"availableCommands": [{"name", "description",
+// "input": {"hint"}}]}) right after the response that names it, and again
+// whenever the list changes (custom command or skill files edited, checked
+// at each prompt). A prompt whose whole text is "/name args" runs one.
+//
 // Files: one per method group (lifecycle, sync, sessions, prompt,
 // symbols, codeaction, instructions, workspacesymbol); the Host side in
 // session, applyedit, permission and progress; what is left out in

@@ -105,6 +105,12 @@ func TestPromptStreamsUpdates(t *testing.T) {
 	}
 }
 
+// isChunk matches a tandem/update carrying the model's text (a session
+// also sends its command list as a tandem/update).
+func isChunk(m rpcMsg) bool {
+	return m.Method == "tandem/update" && strings.Contains(string(m.Params), `"agent_message_chunk"`)
+}
+
 func jsonInt(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 // TestCancel ends a hanging turn with stopReason cancelled, by
@@ -122,7 +128,7 @@ func TestCancel(t *testing.T) {
 			f.c.onRequest(func(string, json.RawMessage) (any, *rpcError) { return nil, nil })
 			id, ch := f.c.start("tandem/prompt", map[string]any{"sessionId": f.session,
 				"prompt": []map[string]string{{"type": "text", "text": "go"}}})
-			f.c.waitMsg("the first chunk", methodIs("tandem/update"))
+			f.c.waitMsg("the first chunk", isChunk)
 			switch how {
 			case "tandem/cancel":
 				f.c.notify(how, map[string]any{"sessionId": f.session})

@@ -62,6 +62,13 @@ func (ss *session) write(u agent.Update) {
 	}
 }
 
+// announceCommands sends the session's slash commands (built-in, custom,
+// skills, MCP prompts) as an available_commands_update, as ACP does; the
+// session sends another whenever the list changes.
+func (ss *session) announceCommands() {
+	ss.Send(agent.Update{Type: agent.AvailableCommandsUpdate, Commands: ss.sess.Commands()})
+}
+
 // release marks the session's id as known to the client and sends what
 // was held back.
 func (ss *session) release() {

@@ -89,6 +89,7 @@ func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session,
 	}
 	ss.sess, ss.id = sess, sess.ID()
 	s.addSession(ss)
+	ss.announceCommands()
 	return ss, nil
 }
 
@@ -118,6 +119,8 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 	}
 	ss.sess = sess
 	s.addSession(ss)
+	// After the replay and the response, as for a new session.
+	jsonrpc.AfterResponse(ctx, ss.announceCommands)
 	return struct {
 		Modes modeState `json:"modes"`
 	}{modesOf(sess.Mode())}, nil

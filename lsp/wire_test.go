@@ -101,7 +101,7 @@ func TestCancelRequestStringID(t *testing.T) {
 	const id = `"prompt \"one\""`
 	before := len(c.messages())
 	c.writeRaw(frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tandem/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"go"}]}}`, id, ns.SessionID)))
-	c.waitMsgFrom(before, "the first chunk", methodIs("tandem/update"))
+	c.waitMsgFrom(before, "the first chunk", isChunk)
 	c.writeRaw(frame(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":` + id + `}}`))
 	m := c.waitMsgFrom(before, "the cancelled prompt's answer", isResponse)
 	if string(m.ID) != id || m.Error != nil || !strings.Contains(string(m.Result), `"cancelled"`) {

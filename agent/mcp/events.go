@@ -11,6 +11,7 @@ type event struct {
 	add    []tools.Tool
 	remove []string
 	notice string
+	offers bool // a server's prompts or resources changed
 }
 
 // dispatcher calls OnTools and OnNotice from one goroutine, in the order
@@ -19,6 +20,7 @@ type event struct {
 type dispatcher struct {
 	onTools  func(add []tools.Tool, remove []string)
 	onNotice func(msg string)
+	onOffers func()
 
 	mu      sync.Mutex // guards queue and stopped
 	queue   []event
@@ -28,8 +30,8 @@ type dispatcher struct {
 	done chan struct{} // closed when loop returns
 }
 
-func newDispatcher(onTools func([]tools.Tool, []string), onNotice func(string)) *dispatcher {
-	d := &dispatcher{onTools: onTools, onNotice: onNotice, wake: make(chan struct{}, 1), done: make(chan struct{})}
+func newDispatcher(onTools func([]tools.Tool, []string), onNotice func(string), onOffers func()) *dispatcher {
+	d := &dispatcher{onTools: onTools, onNotice: onNotice, onOffers: onOffers, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go d.loop()
 	return d
 }
@@ -90,5 +92,8 @@ func (d *dispatcher) deliver(e event) {
 	}
 	if (len(e.add) > 0 || len(e.remove) > 0) && d.onTools != nil {
 		d.onTools(e.add, e.remove)
+	}
+	if e.offers && d.onOffers != nil {
+		d.onOffers()
 	}
 }

@@ -49,6 +49,10 @@ type Options struct {
 	// OnNotice tells the user something went wrong with a server, once per
 	// server. Same goroutine as OnTools.
 	OnNotice func(msg string)
+	// OnOffers says a server's prompts (Manager.Prompts) or resources
+	// changed: it became ready, stopped, or sent a list change. Same
+	// goroutine as OnTools.
+	OnOffers func()
 	// Version is tandem's version, sent to servers as the client's.
 	Version string
 	// Restarts bounds restarts of a server that stops on its own (0:
@@ -108,7 +112,7 @@ func Start(ctx context.Context, o Options) *Manager {
 		log:    log,
 		ctx:    mctx,
 		cancel: cancel,
-		events: newDispatcher(o.OnTools, o.OnNotice),
+		events: newDispatcher(o.OnTools, o.OnNotice, o.OnOffers),
 		ready:  make(chan struct{}),
 		names:  map[string]string{},
 	}

@@ -45,6 +45,8 @@ type server struct {
 	state       state
 	session     *sdk.ClientSession
 	tools       map[string]*mcpTool // by model-facing name
+	prompts     []Prompt
+	resources   bool // it offers resources
 	failure     string
 	connectTime time.Duration
 	readyAt     time.Time // when the tools were first announced
@@ -73,6 +75,9 @@ func (s *server) run() {
 	if err == nil {
 		s.setSession(cs)
 		err = s.syncTools(cs)
+	}
+	if err == nil {
+		s.syncOffers(cs)
 	}
 	s.stateMu.Lock()
 	s.connectTime = time.Since(start)
@@ -120,6 +125,7 @@ func (s *server) run() {
 			s.restartIfDue()
 			return
 		case <-s.refresh:
+			s.syncOffers(cs)
 			err := s.syncTools(cs)
 			if err == nil || s.ctx.Err() != nil {
 				continue
@@ -183,14 +189,10 @@ func (s *server) connect() (*sdk.ClientSession, error) {
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "tandem", Version: s.m.opts.Version}, &sdk.ClientOptions{
 		Logger: s.m.log.With("mcp_server", s.cfg.Name, "component", "mcp-sdk"),
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			// Listing from inside the SDK's handler could wait on the very
-			// reader that delivers the answer; the run loop lists instead.
-			select {
-			case s.refresh <- struct{}{}:
-			default:
-			}
-		},
+		// Listing from inside the SDK's handler could wait on the very
+		// reader that delivers the answer; the run loop lists instead.
+		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { s.wantRefresh() },
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { s.wantRefresh() },
 	})
 	// The session root is the server's one root, on purpose: the SDK
 	// advertises the roots capability, and servers that honour it confine
@@ -213,6 +215,14 @@ func (s *server) connect() (*sdk.ClientSession, error) {
 		return nil, fmt.Errorf("%w after %s", errConnectTimeout, s.m.opts.ConnectTimeout)
 	}
 	return cs, err // ctx, a child of s.ctx, ends with the server
+}
+
+// wantRefresh asks the run loop to list tools and prompts again.
+func (s *server) wantRefresh() {
+	select {
+	case s.refresh <- struct{}{}:
+	default:
+	}
 }
 
 func fileURI(path string) string {
@@ -299,12 +309,14 @@ func (s *server) fail(msg string, restartAs int) {
 		names = append(names, n)
 	}
 	s.tools = map[string]*mcpTool{}
+	hadOffers := len(s.prompts) > 0 || s.resources
+	s.prompts, s.resources = nil, false
 	s.stateMu.Unlock()
 
 	s.m.releaseNames(names)
 	s.m.notice(msg)
-	if len(names) > 0 {
-		s.m.events.push(event{remove: names})
+	if len(names) > 0 || hadOffers {
+		s.m.events.push(event{remove: names, offers: hadOffers})
 	}
 	s.cancel()
 }

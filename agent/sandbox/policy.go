@@ -108,7 +108,7 @@ func PolicyFor(s Settings, dir string) Policy {
 var protectedNames = []string{
 	".git/hooks", ".git/config",
 	"AGENTS.md", "AGENTS.local.md", "CLAUDE.md", "CLAUDE.local.md",
-	".tandem", ".vscode",
+	".tandem", ".vscode", ".claude", ".agents",
 }
 
 // Protected lists the protected entries that exist in root, including the

@@ -161,7 +161,9 @@ func splitPath(p string) []string {
 }
 
 // Protected reports whether a write to abs must ask in every mode: version
-// control internals, tandem's and VS Code's settings, workspace files, and
+// control internals, tandem's and VS Code's settings, the folders of
+// commands, skills and agent definitions kept for other agents (.claude,
+// .agents: their files steer the agent as .tandem's do), workspace files, and
 // instruction files (instructionFiles, the names from
 // instructions.Config.FileNames) at any depth, since changing one changes
 // what the agent is told. A path outside root counts as protected, so a
@@ -182,7 +184,7 @@ func Protected(root, abs string, instructionFiles []string) bool {
 		return false
 	}
 	for _, part := range parts {
-		for _, dir := range []string{".git", ".tandem", ".vscode"} {
+		for _, dir := range []string{".git", ".tandem", ".vscode", ".claude", ".agents"} {
 			if strings.EqualFold(part, dir) {
 				return true
 			}

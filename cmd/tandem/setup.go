@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -54,6 +55,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		Home:            cfg.Home,
+		UserHome:        m.userHome(),
 		Store:           st,
 		Instructions:    &instr,
 		RepoMapTokens:   mapTokens,
@@ -64,6 +66,16 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 	})
 	log.Debug("configured", "config", cfg.String())
 	return a, nil
+}
+
+// userHome is where ~/.claude and ~/.agents are: $HOME first, as for a
+// shell, then the account's home directory.
+func (m *Main) userHome() string {
+	if h := m.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
 }
 
 // closeAgent shuts a's sessions, MCP servers and indexes down when a

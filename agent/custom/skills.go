@@ -1,0 +1,116 @@
+package custom
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/tandemhq/tandem/internal/frontmatter"
+)
+
+// SkillFile is the file that makes a folder a skill.
+const SkillFile = "SKILL.md"
+
+// Skill is one skill in the Agent Skills format: a folder holding a
+// SKILL.md (frontmatter name and description, optional allowed-tools)
+// and any scripts or resources its instructions refer to.
+type Skill struct {
+	Name        string // behind the source's namespace if any
+	Description string
+	// AllowedTools is kept as written and, as for commands, never turned
+	// into grants.
+	AllowedTools []string
+	Dir          string // the skill's folder: what the model may read from
+	Path         string // its SKILL.md
+	Scope        Scope
+}
+
+type skillHeader struct {
+	Name         string           `yaml:"name"`
+	Description  string           `yaml:"description"`
+	AllowedTools frontmatter.List `yaml:"allowed-tools"`
+}
+
+// skillName is the Agent Skills rule for names: lower-case letters, digits
+// and single hyphens, at most 64 characters.
+var skillName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// maxDescription is the Agent Skills limit on a description; longer ones
+// are cut, since every session's prompt carries them.
+const maxDescription = 1024
+
+// LoadSkills reads every <name>/SKILL.md directly below src.Dir. Folders
+// without a SKILL.md are not skills and are passed over silently; a
+// SKILL.md that does not parse or lacks a description is a Problem.
+// Skills come back sorted by name.
+func LoadSkills(src Source) ([]Skill, []Problem) {
+	real, err := filepath.EvalSymlinks(src.Dir)
+	if err != nil {
+		return nil, nil
+	}
+	entries, err := os.ReadDir(real)
+	if err != nil {
+		return nil, []Problem{{Path: src.Dir, Err: err}}
+	}
+	var out []Skill
+	var problems []Problem
+	for _, e := range entries {
+		dir := filepath.Join(real, e.Name())
+		if e.Type()&os.ModeSymlink != 0 && src.Scope == ScopeProject {
+			continue // a repository's link could point anywhere
+		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue
+		}
+		path := filepath.Join(dir, SkillFile)
+		if _, err := os.Lstat(path); err != nil {
+			continue
+		}
+		s, err := readSkill(path, src)
+		if err != nil {
+			problems = append(problems, Problem{Path: path, Err: err})
+			continue
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, problems
+}
+
+func readSkill(path string, src Source) (Skill, error) {
+	data, err := readCapped(path)
+	if err != nil {
+		return Skill{}, err
+	}
+	var h skillHeader
+	if _, err := parseHeader(data, &h); err != nil {
+		return Skill{}, err
+	}
+	dir := filepath.Dir(path)
+	name := strings.TrimSpace(h.Name)
+	if name == "" {
+		name = filepath.Base(dir)
+	}
+	if len(name) > 64 || !skillName.MatchString(name) {
+		return Skill{}, fmt.Errorf("skill name %q: use lower-case letters, digits and hyphens, at most 64 characters", name)
+	}
+	desc := strings.Join(strings.Fields(h.Description), " ")
+	if desc == "" {
+		return Skill{}, errors.New("the frontmatter has no description: the model would not know when to use the skill")
+	}
+	if r := []rune(desc); len(r) > maxDescription {
+		desc = string(r[:maxDescription-1]) + "…"
+	}
+	return Skill{Name: src.qualify(name), Description: desc, AllowedTools: h.AllowedTools,
+		Dir: dir, Path: path, Scope: src.Scope}, nil
+}
+
+// Read returns the skill's SKILL.md as it is now on disk.
+func (s Skill) Read() (string, error) {
+	data, err := readCapped(s.Path)
+	return string(data), err
+}

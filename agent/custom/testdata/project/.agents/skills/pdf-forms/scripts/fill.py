@@ -1,0 +1,2 @@
+import sys
+print("would fill", sys.argv[1:])
