@@ -147,6 +147,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if first {
 		t.addRepoMap()
 	}
+	t.mcpInstructions()
 	t.appendHistory(llm.Message{Role: llm.RoleUser, Content: parts})
 
 	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
@@ -236,6 +237,7 @@ func (t *turnRun) baseRequest() *llm.Request {
 		effort llm.Effort
 	)
 	s.read(func() { mode, model, effort, t.catalog = s.st.mode, s.st.model, s.st.effort, s.st.catalog.List() })
+	sortMCPTools(t.catalog)
 	t.mode = mode
 	if t.model != "" {
 		model = t.model

@@ -53,6 +53,10 @@ type Options struct {
 	// changed: it became ready, stopped, or sent a list change. Same
 	// goroutine as OnTools.
 	OnOffers func()
+	// OnElicit shows a server's elicitation to the user and returns the
+	// answer; nil: elicitation is not offered to servers. It is called
+	// from the server's connection while the server waits.
+	OnElicit func(ctx context.Context, e Elicitation) (Answer, error)
 	// Version is tandem's version, sent to servers as the client's.
 	Version string
 	// Restarts bounds restarts of a server that stops on its own (0:

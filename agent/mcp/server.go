@@ -41,6 +41,9 @@ type server struct {
 	refresh chan struct{} // buffered(1): the server said its tool list changed
 	attempt int           // 0 for the first start, n for the n-th restart
 
+	settled    chan struct{} // closed when the connection attempt is over (wait.go)
+	settleOnce sync.Once
+
 	stateMu     sync.Mutex // guards the fields below
 	state       state
 	session     *sdk.ClientSession
@@ -62,6 +65,7 @@ func newServer(m *Manager, cfg Server) *server {
 		ctx:     ctx,
 		cancel:  cancel,
 		refresh: make(chan struct{}, 1),
+		settled: make(chan struct{}),
 		state:   stateConnecting,
 		tools:   map[string]*mcpTool{},
 	}
@@ -93,10 +97,12 @@ func (s *server) run() {
 		if s.attempt == 0 {
 			s.m.settle() // after the notice is queued, so Ready implies it
 		}
+		s.markSettled()
 		s.shutdown(cs)
 		s.restartIfDue()
 		return
 	}
+	s.markSettled()
 	if s.attempt == 0 {
 		s.m.settle()
 	} else {
@@ -193,6 +199,7 @@ func (s *server) connect() (*sdk.ClientSession, error) {
 		// reader that delivers the answer; the run loop lists instead.
 		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { s.wantRefresh() },
 		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { s.wantRefresh() },
+		ElicitationHandler:       s.elicitHandler(),
 	})
 	// The session root is the server's one root, on purpose: the SDK
 	// advertises the roots capability, and servers that honour it confine

@@ -54,6 +54,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		Effort:          llm.Effort(cfg.ThoughtLevel),
 		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
+		MCPStartupWait:  cfg.MCPStartupWait,
 		Home:            cfg.Home,
 		UserHome:        m.userHome(),
 		Store:           st,
