@@ -105,7 +105,7 @@ func TestMCPFirstRequestWaitsForServers(t *testing.T) {
 	stuck := slowHTTP(t, "stuck", time.Minute)
 
 	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.Reply{Text: []string{"hi"}})
+	srv.Enqueue(llmtest.Reply{Text: []string{"hi"}}, llmtest.Reply{Text: []string{"again"}})
 	ed := newEditor(t)
 	p := startTandemEnv(t, srv, t.TempDir(), ed, "TANDEM_MCP_STARTUP_SECONDS=15")
 	p.initialize(t, true, false)
@@ -162,5 +162,23 @@ func TestMCPFirstRequestWaitsForServers(t *testing.T) {
 	}
 	if c, ok := calls["broken"]; ok && c.status != agent.ToolFailed {
 		t.Errorf("broken server shown as %+v", c)
+	}
+
+	// A server waited for once is not waited for again.
+	start = time.Now()
+	if reason, err := p.prompt(t, sid, "again"); err != nil || reason != sdk.StopReasonEndTurn {
+		t.Fatalf("second prompt: %q, %v", reason, err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the second prompt took %s: it waited for the stuck server again", took)
+	}
+	shown := 0
+	for _, r := range ed.sessionUpdates(sid) {
+		if r.u.Type == agent.ToolCallStarted && r.u.Tool.Title == "Starting MCP server stuck" {
+			shown++
+		}
+	}
+	if shown != 1 {
+		t.Errorf("the stuck server's start was shown %d times, want once", shown)
 	}
 }

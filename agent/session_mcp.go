@@ -18,13 +18,14 @@ func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
 		return
 	}
 	m := mcp.Start(ctx, mcp.Options{
-		Root:     s.root,
-		Servers:  servers,
-		Log:      s.a.log.With("session", s.id),
-		OnTools:  s.updateCatalog,
-		OnNotice: s.notice,
-		OnOffers: s.mcpOffersChanged,
-		OnElicit: s.elicit,
+		Root:      s.root,
+		Servers:   servers,
+		Log:       s.a.log.With("session", s.id),
+		OnTools:   s.updateCatalog,
+		OnNotice:  s.notice,
+		OnOffers:  s.mcpOffersChanged,
+		OnElicit:  s.elicit,
+		OAuthFile: oauthFile(s.a.cfg.Home),
 	})
 	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
 		m.Close() // the session closed meanwhile; not on the actor, which m may be waiting for
@@ -84,4 +85,13 @@ func sortMCPTools(ts []tools.Tool) {
 		}
 		return 0
 	})
+}
+
+// oauthFile is where remote MCP servers' sign-ins are kept; none without
+// a home.
+func oauthFile(home string) string {
+	if home == "" {
+		return ""
+	}
+	return mcp.OAuthFile(home)
 }

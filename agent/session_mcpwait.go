@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -26,21 +27,32 @@ func (t *turnRun) awaitMCP() {
 	if bound < 0 {
 		return
 	}
-	var managers []*mcp.Manager
-	s.read(func() { managers = slices.Clone(s.st.extra.mcp) })
+	var (
+		managers []*mcp.Manager
+		waited   map[string]bool
+	)
+	s.read(func() { managers, waited = slices.Clone(s.st.extra.mcp), maps.Clone(s.st.extra.mcpWaited) })
 	deadline := time.Now().Add(bound)
 	for _, m := range managers {
-		starting := m.Starting()
+		starting := slices.DeleteFunc(m.Starting(), func(name string) bool { return waited[name] })
 		if len(starting) == 0 {
 			continue
 		}
+		s.do(ctx, func() {
+			if s.st.extra.mcpWaited == nil {
+				s.st.extra.mcpWaited = map[string]bool{}
+			}
+			for _, name := range starting {
+				s.st.extra.mcpWaited[name] = true
+			}
+		})
 		ids := map[string]string{}
 		for _, name := range starting {
 			ids[name] = "mcp_start_" + strings.TrimPrefix(newMessageID(), "m_")
 			s.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: ids[name], Title: "Starting MCP server " + name,
 				Kind: tools.KindOther, Status: ToolInProgress}})
 		}
-		late := m.Await(ctx, time.Until(deadline), func(st mcp.Status) {
+		late := m.Await(ctx, starting, time.Until(deadline), func(st mcp.Status) {
 			id, ok := ids[st.Name]
 			if !ok {
 				return

@@ -59,7 +59,7 @@ type server struct {
 func newServer(m *Manager, cfg Server) *server {
 	ctx, cancel := context.WithCancel(m.ctx)
 	log := m.log.With("mcp_server", cfg.Name)
-	return &server{
+	s := &server{
 		m: m, cfg: cfg, log: log,
 		link:    newLink(cfg, m.opts.Root, log),
 		ctx:     ctx,
@@ -69,6 +69,8 @@ func newServer(m *Manager, cfg Server) *server {
 		state:   stateConnecting,
 		tools:   map[string]*mcpTool{},
 	}
+	s.enableOAuth()
+	return s
 }
 
 func (s *server) run() {

@@ -28,17 +28,17 @@ func (m *Manager) Starting() []string {
 	return out
 }
 
-// Await waits until every server that is connecting now has connected or
-// failed, for at most d, calling settled with each one's status as it
+// Await waits until each named server that is connecting now has
+// connected or failed, for at most d, calling settled with each one's status as it
 // finishes (from Await's goroutine, in the order they finish). It returns
 // the names of those still connecting when d passed or ctx ended; they go
 // on in the background. Before it returns, every tool change and notice
 // of the servers that settled has been delivered, so the catalog a caller
 // reads next has their tools.
-func (m *Manager) Await(ctx context.Context, d time.Duration, settled func(Status)) (late []string) {
+func (m *Manager) Await(ctx context.Context, names []string, d time.Duration, settled func(Status)) (late []string) {
 	var waiting []*server
 	for _, s := range m.list() {
-		if s.status().State == string(stateConnecting) {
+		if slices.Contains(names, s.cfg.Name) && s.status().State == string(stateConnecting) {
 			waiting = append(waiting, s)
 		}
 	}
