@@ -79,6 +79,10 @@ func diskHost() tools.Host { return local.Host{} }
 // Send queues one update; agent.Update's JSON is already ACP's "update"
 // object. A mode change also refreshes the config selectors.
 func (h *host) Send(u agent.Update) {
+	if c := u.Chunk; c != nil && c.Type == "text" && u.Type != agent.UserMessageChunk {
+		h.out.pushChunk(u.Type, u.MessageID, c.Text)
+		return
+	}
 	if err := h.out.pushValue(u); err != nil {
 		h.srv.log.Error("acp: dropping an update that does not encode", "type", u.Type, "err", err)
 		return

@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/tandemhq/tandem/agent"
 )
 
 var errOutboxClosed = errors.New("acp: the session's update stream is closed")
@@ -20,6 +23,16 @@ const maxQueuedUpdates = 256
 // notifier is the connection as the outbox needs it.
 type notifier interface {
 	Notify(ctx context.Context, method string, params any) error
+}
+
+// queued is one update waiting to be sent: encoded, or a text chunk kept
+// as text so that the chunks piling up while the previous notification is
+// written leave as one (see run).
+type queued struct {
+	raw   json.RawMessage // the encoded update; nil for a chunk
+	kind  agent.UpdateType
+	msgID string
+	text  string
 }
 
 // updateParams is session/update's params with the update already encoded:
@@ -40,10 +53,10 @@ type outbox struct {
 
 	mu       sync.Mutex // guards the fields below
 	sid      sdk.SessionId
-	queue    []json.RawMessage // encoded "update" objects not yet sent
-	queued   uint64            // updates ever queued
-	written  uint64            // updates sent (or dropped after a send error)
-	progress chan struct{}     // closed and replaced at every update sent
+	queue    []queued      // updates not yet sent
+	queued   uint64        // updates ever queued
+	written  uint64        // updates sent (or dropped after a send error)
+	progress chan struct{} // closed and replaced at every update sent
 	wake     chan struct{}
 	err      error // first send error; later updates are dropped
 	started  bool
@@ -77,7 +90,14 @@ func (o *outbox) start(ctx context.Context, sid string) {
 // push queues one encoded update, waiting while the queue is full. Before
 // start (the agent is still creating the session) it never waits, since no
 // writer could make room; the agent sends only a handful of updates then.
-func (o *outbox) push(update json.RawMessage) {
+func (o *outbox) push(update json.RawMessage) { o.enqueue(queued{raw: update}) }
+
+// pushChunk queues a text chunk of a message or thought.
+func (o *outbox) pushChunk(kind agent.UpdateType, msgID, text string) {
+	o.enqueue(queued{kind: kind, msgID: msgID, text: text})
+}
+
+func (o *outbox) enqueue(q queued) {
 	o.mu.Lock()
 	for len(o.queue) >= maxQueuedUpdates && !o.closed && o.started {
 		ch := o.progress
@@ -93,7 +113,7 @@ func (o *outbox) push(update json.RawMessage) {
 		o.mu.Unlock()
 		return
 	}
-	o.queue = append(o.queue, update)
+	o.queue = append(o.queue, q)
 	o.queued++
 	o.mu.Unlock()
 	select {
@@ -178,8 +198,10 @@ func (o *outbox) run(ctx context.Context) {
 		o.queue = nil
 		closed := o.closed
 		o.mu.Unlock()
-		for _, u := range batch {
-			o.send(ctx, u)
+		for i := 0; i < len(batch); {
+			raw, n := coalesce(batch[i:])
+			o.send(ctx, raw, n)
+			i += n
 		}
 		if len(batch) > 0 {
 			continue
@@ -195,9 +217,50 @@ func (o *outbox) run(ctx context.Context) {
 	}
 }
 
-// send hands one update to the connection, waiting while its outbox is
-// full, and counts it.
-func (o *outbox) send(ctx context.Context, update json.RawMessage) {
+// coalesce encodes the first update of batch, joined with the text chunks
+// of the same message that directly follow it, and says how many it took.
+// Only what queued up while the writer was busy is joined: a chunk that
+// finds the writer idle leaves at once, alone.
+func coalesce(batch []queued) (json.RawMessage, int) {
+	first := batch[0]
+	if first.raw != nil {
+		return first.raw, 1
+	}
+	n := 1
+	text := first.text
+	if len(batch) > 1 && batch[1].raw == nil && batch[1].kind == first.kind && batch[1].msgID == first.msgID {
+		var b strings.Builder
+		b.WriteString(first.text)
+		for n < len(batch) && batch[n].raw == nil && batch[n].kind == first.kind && batch[n].msgID == first.msgID {
+			b.WriteString(batch[n].text)
+			n++
+		}
+		text = b.String()
+	}
+	return encodeChunk(first.kind, first.msgID, text), n
+}
+
+// encodeChunk writes a text chunk update, as agent.Update would, without
+// going through reflection.
+func encodeChunk(kind agent.UpdateType, msgID, text string) json.RawMessage {
+	quoted, _ := json.Marshal(text) // a string always encodes
+	b := make([]byte, 0, len(quoted)+len(kind)+len(msgID)+72)
+	b = append(b, `{"sessionUpdate":"`...)
+	b = append(b, kind...)
+	b = append(b, `","content":{"type":"text","text":`...)
+	b = append(b, quoted...)
+	b = append(b, '}')
+	if msgID != "" {
+		b = append(b, `,"messageId":`...)
+		id, _ := json.Marshal(msgID)
+		b = append(b, id...)
+	}
+	return append(b, '}')
+}
+
+// send hands one notification, standing for n queued updates, to the
+// connection, waiting while its outbox is full, and counts them.
+func (o *outbox) send(ctx context.Context, update json.RawMessage, n int) {
 	o.mu.Lock()
 	failed := o.err != nil
 	sid := o.sid
@@ -210,7 +273,7 @@ func (o *outbox) send(ctx context.Context, update json.RawMessage) {
 	if err != nil && o.err == nil {
 		o.err = err
 	}
-	o.written++
+	o.written += uint64(n)
 	close(o.progress)
 	o.progress = make(chan struct{})
 	o.mu.Unlock()

@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tandemhq/tandem/agent"
 )
 
 // recorder is the connection as the outbox sees it, taking a little time
@@ -127,4 +130,68 @@ func TestOutboxBounded(t *testing.T) {
 	}
 	o.close()
 	o.wait(time.Second)
+}
+
+// TestOutboxCoalescesChunks: text chunks that queue up while a
+// notification is being written leave as one, in order, with nothing lost;
+// the first chunk of a burst is not held back; chunks of different
+// messages or kinds, and anything between them, stay apart.
+func TestOutboxCoalescesChunks(t *testing.T) {
+	rec := &recorder{gate: make(chan struct{})}
+	o := newOutbox(rec)
+	o.start(context.Background(), "s_1")
+	o.pushChunk("agent_message_chunk", "m1", "first")
+	// The writer is now blocked on the gate with "first" in hand.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		o.mu.Lock()
+		empty := len(o.queue) == 0
+		o.mu.Unlock()
+		if empty || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for i := range 50 {
+		o.pushChunk("agent_message_chunk", "m1", fmt.Sprintf("<%d>", i))
+	}
+	o.pushChunk("agent_thought_chunk", "m1", "hmm ")
+	o.pushChunk("agent_thought_chunk", "m1", "\"quoted\"")
+	o.push([]byte(`{"sessionUpdate":"tool_call","toolCallId":"c"}`))
+	o.pushChunk("agent_message_chunk", "m1", "after")
+	o.pushChunk("agent_message_chunk", "m2", "next message")
+	close(rec.gate)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := o.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var rest strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&rest, "<%d>", i)
+	}
+	chunk := func(kind, id, text string) string {
+		q, _ := json.Marshal(text)
+		return `session/update {"sessionId":"s_1","update":{"sessionUpdate":"` + kind + `","content":{"type":"text","text":` + string(q) + `},"messageId":"` + id + `"}}`
+	}
+	want := []string{
+		chunk("agent_message_chunk", "m1", "first"),
+		chunk("agent_message_chunk", "m1", rest.String()),
+		chunk("agent_thought_chunk", "m1", "hmm \"quoted\""),
+		`session/update {"sessionId":"s_1","update":{"sessionUpdate":"tool_call","toolCallId":"c"}}`,
+		chunk("agent_message_chunk", "m1", "after"),
+		chunk("agent_message_chunk", "m2", "next message"),
+	}
+	got := rec.lines()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notifications:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The encoding is the one agent.Update writes.
+	var u agent.Update
+	raw := encodeChunk(agent.AgentMessageChunk, "m9", "a<b>&\n")
+	if err := json.Unmarshal(raw, &u); err != nil || u.Chunk.Text != "a<b>&\n" || u.MessageID != "m9" || u.Type != agent.AgentMessageChunk {
+		t.Errorf("encodeChunk: %s → %+v, %v", raw, u, err)
+	}
+	o.close()
+	o.wait(5 * time.Second)
 }

@@ -43,17 +43,22 @@ func TestNeovimPlugin(t *testing.T) {
 		t.Fatalf("nvim wrote no result: %v\n%s", err, out)
 	}
 	var res struct {
-		Errors     []string `json:"errors"`
-		Root       string   `json:"root"`
-		Before     []string `json:"before"`
-		Lines      []string `json:"lines"`
-		Undone     []string `json:"undone"`
-		Modified   bool     `json:"modified"`
-		StopReason string   `json:"stopReason"`
-		SecondStop string   `json:"secondStop"`
-		Chat       string   `json:"chat"`
-		Mode       string   `json:"mode"`
-		Asked      []struct {
+		Errors       []string `json:"errors"`
+		Root         string   `json:"root"`
+		Before       []string `json:"before"`
+		Lines        []string `json:"lines"`
+		Undone       []string `json:"undone"`
+		Modified     bool     `json:"modified"`
+		StopReason   string   `json:"stopReason"`
+		SecondStop   string   `json:"secondStop"`
+		Chat         string   `json:"chat"`
+		Mode         string   `json:"mode"`
+		Model        string   `json:"model"`
+		Pickers      []string `json:"pickers"`
+		FirstSession string   `json:"firstSession"`
+		Reopened     string   `json:"reopened"`
+		ReopenedChat string   `json:"reopenedChat"`
+		Asked        []struct {
 			Prompt  string   `json:"prompt"`
 			Options []string `json:"options"`
 		} `json:"asked"`
@@ -103,6 +108,14 @@ func TestNeovimPlugin(t *testing.T) {
 
 	if res.SecondStop != "end_turn" || !strings.Contains(res.Chat, "Noted.") {
 		t.Errorf("the second prompt ended with %q; chat:\n%s", res.SecondStop, res.Chat)
+	}
+
+	if res.Model != "claude-sonnet-4-5" || len(res.Pickers) != 2 || !strings.Contains(res.Pickers[0], "model") {
+		t.Errorf(":TandemModel chose %q; pickers %q", res.Model, res.Pickers)
+	}
+	if res.FirstSession == "" || res.Reopened != res.FirstSession ||
+		!strings.Contains(res.ReopenedChat, "change the greeting") || !strings.Contains(res.ReopenedChat, "Changed the greeting.") {
+		t.Errorf(":TandemSessions reopened %q (first %q); its chat:\n%s", res.Reopened, res.FirstSession, res.ReopenedChat)
 	}
 
 	reqs := model.Requests()

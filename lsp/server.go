@@ -152,6 +152,16 @@ func (s *Server) methods() map[string]method {
 		"tandem/prompt":       {call: s.prompt},
 		"tandem/cancel":       {notify: s.cancel},
 		"tandem/instructions": {call: s.instructions},
+
+		"tandem/setModel":        {call: s.setModel},
+		"tandem/configOptions":   {call: s.configOptions},
+		"tandem/setConfigOption": {call: s.setConfigOption},
+		"tandem/closeSession":    {call: s.closeSession},
+		"tandem/resumeSession":   {call: s.resumeSession},
+		"tandem/deleteSession":   {call: s.deleteSession},
+		"tandem/forkSession":     {call: s.forkSession},
+		"tandem/listCommands":    {call: s.listCommands},
+		"tandem/usage":           {call: s.usage},
 	}
 }
 

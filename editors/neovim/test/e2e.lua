@@ -22,8 +22,21 @@ local ok, err = pcall(function()
   local tandem = require('tandem')
   tandem.setup({ cmd = { os.getenv('TANDEM_BIN'), 'lsp' }, mode = 'code' })
 
-  -- A picker plugin's stand-in: record the question, choose "allow once".
+  -- A picker plugin's stand-in. Permission prompts: record the question,
+  -- choose "allow once". The session list: choose the first session. The
+  -- model list: choose the first model.
+  result.pickers = {}
   vim.ui.select = function(items, o, on_choice)
+    if items[1] and items[1].sessionId then
+      table.insert(result.pickers, o.prompt)
+      for _, it in ipairs(items) do
+        if it.sessionId == result.firstSession then return on_choice(it) end
+      end
+      return on_choice(nil)
+    elseif items[1] and items[1].value then
+      table.insert(result.pickers, o.prompt)
+      return on_choice(items[1])
+    end
     local ids = {}
     for _, it in ipairs(items) do table.insert(ids, it.optionId) end
     table.insert(result.asked, { prompt = o.prompt, options = ids })
@@ -69,6 +82,21 @@ local ok, err = pcall(function()
   wait('the second prompt', 30000, function() return st.last_stop ~= nil end)
   result.secondStop = st.last_stop
   result.chat = st.chat:text()
+
+  -- The model picker lists the server's models; choosing one switches.
+  result.firstSession = st.session
+  vim.cmd('TandemModel')
+  wait('the model switch', 10000, function() return st.model ~= nil end)
+  result.model = st.model
+
+  -- A new session, then the first one reopened from the list, its
+  -- conversation replayed into the chat.
+  vim.cmd('TandemNew')
+  wait('the new session', 10000, function() return st.session ~= result.firstSession end)
+  vim.cmd('TandemSessions')
+  wait('the reopened session', 15000, function() return st.opened == result.firstSession end)
+  result.reopened = st.session
+  result.reopenedChat = st.chat:text()
 end)
 if not ok then table.insert(result.errors, tostring(err)) end
 finish()

@@ -297,6 +297,78 @@ function M.set_mode(mode)
   end)
 end
 
+-- open_session reopens stored session id in st's workspace: its history
+-- is replayed into a fresh chat, and prompts go on from it.
+function M.open_session(st, id, title)
+  local client = client_of(st)
+  if not client then return end
+  if st.session then by_session[st.session] = nil end
+  -- The replay arrives before the answer: route it to the new chat now.
+  st.session = id
+  st.chat = chat.new(vim.fn.fnamemodify(st.root, ':t') .. ': ' .. (title or 'session'))
+  by_session[id] = st
+  request(client, 'tandem/loadSession', { sessionId = id, cwd = st.root, mcpServers = {} }, function(err, res)
+    if err then
+      notify('tandem/loadSession: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    st.mode = res and res.modes and res.modes.currentModeId or st.mode
+    st.opened = id
+    show(st)
+  end)
+end
+
+-- sessions lists the workspace's stored sessions in vim.ui.select and
+-- reopens the one chosen.
+function M.sessions()
+  local st = M.current()
+  if not st then return end
+  local client = client_of(st)
+  if not client then return end
+  request(client, 'tandem/listSessions', { cwd = st.root }, function(err, res)
+    if err then return notify('tandem/listSessions: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR) end
+    local items = (res and res.sessions) or {}
+    if #items == 0 then return notify('no stored sessions in ' .. st.root) end
+    vim.ui.select(items, {
+      prompt = 'Reopen a tandem session',
+      format_item = function(it) return (it.title or it.sessionId) .. '  (' .. (it.updatedAt or '') .. ')' end,
+    }, function(choice)
+      if choice then M.open_session(st, choice.sessionId, choice.title) end
+    end)
+  end)
+end
+
+-- set_model switches the session's model to id, or offers the models the
+-- server lists when id is empty.
+function M.set_model(id)
+  local st = M.current()
+  if not st then return end
+  local client = client_of(st)
+  if not client then return end
+  with_session(st, function()
+    local function apply(model)
+      request(client, 'tandem/setModel', { sessionId = st.session, modelId = model }, function(err)
+        if err then return notify('tandem/setModel: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR) end
+        st.model = model
+        if st.chat then st.chat:note('model: ' .. model) end
+      end)
+    end
+    if id and id ~= '' then return apply(id) end
+    request(client, 'tandem/configOptions', { sessionId = st.session }, function(err, res)
+      if err then return notify('tandem/configOptions: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR) end
+      for _, o in ipairs((res and res.configOptions) or {}) do
+        if o.id == 'model' then
+          st.models = o.options
+          return vim.ui.select(o.options, {
+            prompt = 'tandem model (now ' .. o.currentValue .. ')',
+            format_item = function(it) return it.name end,
+          }, function(choice) if choice then apply(choice.value) end end)
+        end
+      end
+    end)
+  end)
+end
+
 -- state returns the record for the current workspace (tests, statuslines).
 function M.state()
   local id = roots[buf_root(vim.api.nvim_get_current_buf()) or ''] or last_client
@@ -320,6 +392,17 @@ local function commands()
   create('TandemCancel', M.cancel, { desc = 'Cancel the running tandem prompt' })
   create('TandemMode', function(c) M.set_mode(c.args) end,
     { nargs = 1, complete = function() return mode_ids end, desc = 'Set the tandem session mode' })
+  create('TandemSessions', M.sessions, { desc = 'Reopen a stored tandem session of this workspace' })
+  create('TandemModel', function(c) M.set_model(c.args) end, {
+    nargs = '?',
+    complete = function()
+      local st = M.current()
+      local ids = {}
+      for _, o in ipairs((st and st.models) or {}) do table.insert(ids, o.value) end
+      return ids
+    end,
+    desc = 'Switch the tandem model (no argument: pick from the list)',
+  })
   create('TandemChat', function()
     local st = M.current()
     if st and st.chat then st.chat:show(opts.chat_split or 'botright vsplit') end

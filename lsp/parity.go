@@ -1,0 +1,266 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/mcp"
+)
+
+// The tandem/* methods that give LSP clients every session operation ACP
+// has: model and config selectors, close, resume, delete, fork, the
+// command list and usage. docs/lsp-protocol.md describes each.
+
+type sessionParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// decodeSession decodes params into p (which embeds sessionParams) and
+// finds the session it names.
+func (s *Server) decodeSession(params json.RawMessage, p any, id *string) (*session, error) {
+	if err := decode(params, p); err != nil {
+		return nil, err
+	}
+	return s.session(*id)
+}
+
+// setModel serves tandem/setModel {sessionId, modelId}.
+func (s *Server) setModel(ctx context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		sessionParams
+		ModelID string `json:"modelId"`
+	}
+	ss, err := s.decodeSession(params, &p, &p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.agent.CheckModel(p.ModelID); err != nil && p.ModelID != ss.sess.Model() {
+		return nil, invalidParams("%v", err)
+	}
+	if err := ss.sess.SetModel(p.ModelID); err != nil {
+		return nil, agentError(err)
+	}
+	return s.configOptionsOf(ss), nil
+}
+
+// configOption is one selector: mode, model or thought level.
+type configOption struct {
+	ID           string        `json:"id"`
+	Name         string        `json:"name"`
+	Category     string        `json:"category"`
+	CurrentValue string        `json:"currentValue"`
+	Options      []configValue `json:"options"`
+}
+
+type configValue struct {
+	Value       string `json:"value"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+type configOptionsResult struct {
+	ConfigOptions []configOption `json:"configOptions"`
+}
+
+// configOptionsOf lists ss's selectors, as ACP's session config options.
+func (s *Server) configOptionsOf(ss *session) configOptionsResult {
+	mode := configOption{ID: "mode", Name: "Mode", Category: "mode", CurrentValue: string(ss.sess.Mode())}
+	for _, m := range agent.Modes() {
+		mode.Options = append(mode.Options, configValue{Value: string(m.ID), Name: m.Name, Description: m.Description})
+	}
+	model := configOption{ID: "model", Name: "Model", Category: "model", CurrentValue: ss.sess.Model()}
+	for _, id := range s.agent.Models() {
+		model.Options = append(model.Options, configValue{Value: id, Name: id})
+	}
+	opts := []configOption{mode, model}
+	if effort, reasoning := ss.sess.Effort(); reasoning {
+		if effort == "" {
+			effort = llm.EffortOff
+		}
+		th := configOption{ID: "thought_level", Name: "Thinking", Category: "thought_level", CurrentValue: string(effort)}
+		for _, e := range llm.Efforts() {
+			th.Options = append(th.Options, configValue{Value: string(e), Name: string(e)})
+		}
+		opts = append(opts, th)
+	}
+	return configOptionsResult{opts}
+}
+
+// configOptions serves tandem/configOptions {sessionId}.
+func (s *Server) configOptions(ctx context.Context, params json.RawMessage) (any, error) {
+	var p sessionParams
+	ss, err := s.decodeSession(params, &p, &p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.configOptionsOf(ss), nil
+}
+
+// setConfigOption serves tandem/setConfigOption {sessionId, configId,
+// value} and answers with every selector's new state.
+func (s *Server) setConfigOption(ctx context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		sessionParams
+		ConfigID string `json:"configId"`
+		Value    string `json:"value"`
+	}
+	ss, err := s.decodeSession(params, &p, &p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	switch p.ConfigID {
+	case "mode":
+		m, perr := agent.ParseMode(p.Value)
+		if perr != nil || p.Value == "" {
+			return nil, invalidParams("unknown mode %q: use %s", p.Value, agent.ModeChoices())
+		}
+		err = ss.sess.SetMode(m)
+	case "model":
+		if cerr := s.agent.CheckModel(p.Value); cerr != nil && p.Value != ss.sess.Model() {
+			return nil, invalidParams("%v", cerr)
+		}
+		err = ss.sess.SetModel(p.Value)
+	case "thought_level":
+		e, perr := llm.ParseEffort(p.Value)
+		if perr != nil || e == "" {
+			return nil, invalidParams("unknown thought level %q: use off, low, medium or high", p.Value)
+		}
+		err = ss.sess.SetEffort(e)
+	default:
+		return nil, invalidParams("unknown config option %q: use mode, model or thought_level", p.ConfigID)
+	}
+	if err != nil {
+		return nil, agentError(err)
+	}
+	return s.configOptionsOf(ss), nil
+}
+
+// closeSession serves tandem/closeSession {sessionId}: the running turn is
+// cancelled and the session's resources freed; its history stays stored.
+func (s *Server) closeSession(ctx context.Context, params json.RawMessage) (any, error) {
+	var p sessionParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	ss := s.takeSession(p.SessionID)
+	if ss == nil {
+		return nil, invalidParams("no session %s on this connection", quote(p.SessionID))
+	}
+	return struct{}{}, agentError(ss.sess.Close())
+}
+
+// resumeSession serves tandem/resumeSession {sessionId, cwd, mcpServers}:
+// tandem/loadSession without the replay, for a client that still shows
+// the conversation.
+func (s *Server) resumeSession(ctx context.Context, params json.RawMessage) (any, error) {
+	var p loadSessionParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if p.SessionID == "" {
+		return nil, invalidParams("sessionId is required")
+	}
+	if old := s.takeSession(p.SessionID); old != nil {
+		old.sess.Close()
+	}
+	ss := &session{srv: s, id: p.SessionID, ready: true}
+	sess, err := s.agent.ResumeSession(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
+	if err != nil {
+		return nil, agentError(err)
+	}
+	ss.sess = sess
+	s.addSession(ss)
+	return struct {
+		Modes modeState `json:"modes"`
+	}{modesOf(sess.Mode())}, nil
+}
+
+// deleteSession serves tandem/deleteSession {sessionId}: closed if open,
+// then removed from disk.
+func (s *Server) deleteSession(ctx context.Context, params json.RawMessage) (any, error) {
+	var p sessionParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if ss := s.takeSession(p.SessionID); ss != nil {
+		ss.sess.Close()
+	}
+	if err := s.agent.DeleteSession(p.SessionID); err != nil {
+		return nil, agentError(err)
+	}
+	return struct{}{}, nil
+}
+
+// forkSession serves tandem/forkSession {sessionId, cwd, mcpServers}: a
+// copy of the stored session as it is now, opened under a new id.
+func (s *Server) forkSession(ctx context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		sessionParams
+		Cwd        string       `json:"cwd"`
+		McpServers []mcp.Server `json:"mcpServers"`
+	}
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if p.SessionID == "" {
+		return nil, invalidParams("sessionId is required")
+	}
+	ss := &session{srv: s, ready: true}
+	sess, err := s.agent.ForkSession(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
+	if err != nil {
+		return nil, agentError(err)
+	}
+	ss.sess, ss.id = sess, sess.ID()
+	s.addSession(ss)
+	return newSessionResult{SessionID: ss.id, Modes: modesOf(sess.Mode())}, nil
+}
+
+// listCommands serves tandem/listCommands {sessionId}: the slash commands
+// the session offers.
+func (s *Server) listCommands(ctx context.Context, params json.RawMessage) (any, error) {
+	var p sessionParams
+	ss, err := s.decodeSession(params, &p, &p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	cmds := ss.sess.Commands()
+	if cmds == nil {
+		cmds = []agent.Command{}
+	}
+	return struct {
+		Commands []agent.Command `json:"commands"`
+	}{cmds}, nil
+}
+
+// usageTotals is one scope of tandem/usage's answer.
+type usageTotals struct {
+	llm.Usage
+	Requests int      `json:"requests"`
+	Cost     *float64 `json:"cost,omitempty"` // USD; absent when a model's price is unknown
+}
+
+func totalsOf(t agent.UsageTotals) usageTotals {
+	out := usageTotals{Usage: t.Usage, Requests: t.Requests}
+	if t.Priced {
+		c := t.Cost
+		out.Cost = &c
+	}
+	return out
+}
+
+// usage serves tandem/usage {sessionId}: tokens and cost of the last turn
+// and of the whole session.
+func (s *Server) usage(ctx context.Context, params json.RawMessage) (any, error) {
+	var p sessionParams
+	ss, err := s.decodeSession(params, &p, &p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	turn, total := ss.sess.Usage()
+	return struct {
+		Turn    usageTotals `json:"turn"`
+		Session usageTotals `json:"session"`
+	}{totalsOf(turn), totalsOf(total)}, nil
+}
