@@ -41,6 +41,8 @@ type editor struct {
 	created     []sdk.CreateTerminalRequest
 	released    []string
 	answer      func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
+	// elicit answers elicitation/create (mcp_server_features_test.go).
+	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
 	onUpdate    func(sessionID string, u recorded)
 	// holdPermission makes permission requests wait until the agent
 	// withdraws them; asked is signalled when one arrives.

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -153,4 +154,73 @@ func messagesText(r *llmtest.Request) string {
 		}
 	}
 	return b.String()
+}
+
+func (e *editor) UnstableCreateElicitation(ctx context.Context, p sdk.UnstableCreateElicitationRequest) (sdk.UnstableCreateElicitationResponse, error) {
+	e.mu.Lock()
+	e.seq++
+	answer := e.elicit
+	e.mu.Unlock()
+	if answer == nil {
+		return sdk.UnstableCreateElicitationResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodElicitationCreate)
+	}
+	return answer(p), nil
+}
+
+// A client that declares form elicitation gets the server's question as
+// ACP's elicitation/create with the server's schema, and the values the
+// user typed reach the server.
+func TestMCPElicitationAsACPForm(t *testing.T) {
+	url, _ := ttServer(t)
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "mcp__tt__confirm", Args: `{}`}}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	ed := newEditor(t)
+	var (
+		formsMu sync.Mutex // guards forms
+		forms   []sdk.UnstableCreateElicitationRequest
+	)
+	ed.elicit = func(p sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse {
+		formsMu.Lock()
+		forms = append(forms, p)
+		formsMu.Unlock()
+		return sdk.UnstableCreateElicitationResponse{Accept: &sdk.UnstableCreateElicitationAccept{Action: "accept", Content: map[string]any{"confirm": false}}}
+	}
+	p := startTandem(t, srv, t.TempDir(), ed)
+	if _, err := p.conn.Initialize(ctxT(t), sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber,
+		ClientCapabilities: sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}}}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.conn.NewSession(ctxT(t), sdk.NewSessionRequest{Cwd: workspace(t, nil), McpServers: []sdk.McpServer{
+		{Http: &sdk.McpServerHttpInline{Name: "tt", Type: "http", Url: url, Headers: []sdk.HttpHeader{}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reason, err := p.prompt(t, r.SessionId, "go"); err != nil || reason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %q, %v", reason, err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests", len(reqs))
+	}
+	if got := reqs[1].LastUserText(); !strings.Contains(got, "action=accept confirm=false") {
+		t.Errorf("the form's values reached the server as %q", got)
+	}
+	formsMu.Lock()
+	defer formsMu.Unlock()
+	if len(forms) != 1 || forms[0].Form == nil || !strings.Contains(forms[0].Form.Message, "Delete the scratch branch?") {
+		t.Fatalf("elicitation/create requests: %+v", forms)
+	}
+	if _, ok := forms[0].Form.RequestedSchema.Properties["confirm"]; !ok {
+		t.Errorf("the form lacks the server's field: %+v", forms[0].Form.RequestedSchema)
+	}
+	ed.mu.Lock()
+	defer ed.mu.Unlock()
+	for _, q := range ed.permissions {
+		if q.ToolCall.Title != nil && strings.Contains(*q.ToolCall.Title, "asks:") {
+			t.Errorf("the question also went to the permission prompt")
+		}
+	}
 }

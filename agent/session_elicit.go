@@ -16,6 +16,26 @@ var elicitOptions = []PermissionOption{
 	{ID: "decline", Name: "Decline", Kind: RejectOnce},
 }
 
+// Elicitor is a Host that can show an MCP server's question itself, as a
+// form or a link (ACP elicitation/create), and return the user's answer.
+// It returns ErrCannotAsk when its editor cannot show this one; the
+// question then goes to the permission prompt.
+type Elicitor interface {
+	Elicit(ctx context.Context, e mcp.Elicitation) (mcp.Answer, error)
+}
+
+// elicitor is the session's host as an Elicitor, once the updates before
+// the question are on their way.
+func (s *Session) elicitor() (Elicitor, bool) {
+	h := s.host
+	if o, ok := h.(orderedHost); ok {
+		o.out.drain()
+		h = o.Host
+	}
+	el, ok := h.(Elicitor)
+	return el, ok
+}
+
 // elicit shows an MCP server's elicitation/create to the user through the
 // front door's permission prompt (ACP session/request_permission, LSP
 // tandem/requestPermission or window/showMessageRequest) and turns the
@@ -23,6 +43,12 @@ var elicitOptions = []PermissionOption{
 // form whose required fields tandem cannot fill, get a decline.
 func (s *Session) elicit(ctx context.Context, e mcp.Elicitation) (mcp.Answer, error) {
 	decline := mcp.Answer{Action: "decline"}
+	if el, ok := s.elicitor(); ok {
+		a, err := el.Elicit(ctx, e)
+		if !errors.Is(err, ErrCannotAsk) {
+			return a, err
+		}
+	}
 	if len(e.Missing) > 0 {
 		s.notice(fmt.Sprintf("MCP server %q asked for %s, which tandem cannot collect through a yes/no prompt; it was declined.",
 			e.Server, strings.Join(e.Missing, ", ")))

@@ -16,6 +16,11 @@ type Elicitation struct {
 	Message string
 	// URL is set in url mode: the server wants the user to open it.
 	URL string
+	// ID is a url-mode elicitation's id.
+	ID string
+	// Schema is a form's requested schema (flat, primitive properties),
+	// for a front door that can show the form itself.
+	Schema json.RawMessage
 	// Content is what accepting a form sends: each field's default, and
 	// true for a required yes/no question (the accept is the yes).
 	Content map[string]any
@@ -40,9 +45,12 @@ func (s *server) elicitHandler() func(context.Context, *sdk.ElicitRequest) (*sdk
 		p := req.Params
 		e := Elicitation{Server: s.cfg.Name, Message: p.Message}
 		if p.Mode == "url" || p.URL != "" {
-			e.URL = p.URL
+			e.URL, e.ID = p.URL, p.ElicitationID
 		} else {
 			e.Content, e.Missing = formDefaults(p.RequestedSchema)
+			if b, err := json.Marshal(p.RequestedSchema); err == nil && len(b) > 0 && b[0] == '{' {
+				e.Schema = b
+			}
 		}
 		a, err := s.m.opts.OnElicit(ctx, e)
 		if err != nil {
