@@ -41,8 +41,6 @@ type editor struct {
 	created     []sdk.CreateTerminalRequest
 	released    []string
 	answer      func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
-	// elicit answers elicitation/create (mcp_server_features_test.go).
-	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
 	onUpdate    func(sessionID string, u recorded)
 	// holdPermission makes permission requests wait until the agent
 	// withdraws them; asked is signalled when one arrives.
@@ -54,6 +52,9 @@ type editor struct {
 	wire      []string
 	withdrawn int
 	killed    []string
+
+	// elicit answers elicitation/create (mcp_server_features_test.go).
+	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
 }
 
 // recorded is one session/update as the client got it.
