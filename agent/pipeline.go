@@ -50,6 +50,12 @@ import (
 // shortens the history for good, is the turn's own step before the seam
 // (session_compact.go): the seam sees the compacted request.
 type Pipeline struct {
+	// SessionOpen runs once a session has started (new, loaded or
+	// resumed), before it takes a prompt; SessionClose once it has stopped.
+	// Both run on the caller's goroutine and must be quick: slow work (a
+	// plugin process starting) belongs on a goroutine the contributor owns.
+	SessionOpen    []func(ctx context.Context, s *Session)
+	SessionClose   []func(s *Session)
 	TurnStart      []func(ctx context.Context, e TurnStartEvent)
 	BeforeRequest  []BeforeRequestFunc
 	AfterResponse  []func(ctx context.Context, e ResponseEvent)

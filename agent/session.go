@@ -178,6 +178,9 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 		s.Close()
 		return err
 	}
+	for _, f := range s.a.cfg.Pipeline.SessionOpen {
+		f(ctx, s)
+	}
 	return nil
 }
 
@@ -258,6 +261,11 @@ func (s *Session) SetModel(id string) error {
 	return err
 }
 
+// UpdateTools adds tools to the session's catalog and removes others by
+// name (plugins enabled, disabled or failing); the next model request sees
+// the change. Tools go through the same policy as the built-ins.
+func (s *Session) UpdateTools(add []tools.Tool, remove []string) { s.updateCatalog(add, remove) }
+
 // updateCatalog changes the tool catalog (MCP servers coming and going);
 // the next model request sees the change.
 func (s *Session) updateCatalog(add []tools.Tool, remove []string) {
@@ -288,6 +296,9 @@ func (s *Session) shutdown() error {
 	})
 	<-s.done // the actor has returned: st is ours to read now
 	s.turns.Wait()
+	for _, f := range s.a.cfg.Pipeline.SessionClose {
+		f(s)
+	}
 	s.stopExtras()
 	s.saveMeta(s.meta())
 	s.out.stop()

@@ -17,8 +17,10 @@ import (
 	"github.com/tandemhq/tandem/agent/sandbox"
 )
 
-// version is set at link time (-ldflags "-X main.version=...").
-var version = "dev"
+// version and commit are set at link time (-ldflags "-X main.version=v1.2.3
+// -X main.commit=$(git rev-parse HEAD)"); without them the commit comes from
+// the build's VCS stamp, when Go recorded one.
+var version, commit = "dev", ""
 
 func main() {
 	// First: as the sandbox helper this process only sets up and runs one
@@ -27,13 +29,34 @@ func main() {
 	if err := notDumpable(); err != nil {
 		fmt.Fprintf(os.Stderr, "tandem: cannot mark the process non-dumpable: %v\n", err)
 	}
-	if len(os.Args) > 1 && (os.Args[1] == "acp" || os.Args[1] == "lsp" || os.Args[1] == "run") {
+	sub := "chat" // what `tandem` alone opens on a terminal
+	if len(os.Args) > 1 {
+		sub = os.Args[1]
+	}
+	switch sub {
+	case "acp", "lsp", "run", "chat":
 		configureSandbox(os.Getenv, os.Stderr)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	signals := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if sub == "chat" {
+		signals = signals[1:] // the conversation loop cancels turns on Ctrl-C itself
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), signals...)
+	// The first Ctrl-C cancels (the turn, the server); once it has, the
+	// default handling is back, so a second one quits at once.
+	go func() { <-ctx.Done(); stop() }()
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+	var logFile *os.File
+	if len(os.Args) > 1 && (os.Args[1] == "acp" || os.Args[1] == "lsp") {
+		if logFile = openLogFile(os.Getenv, os.Args[1], os.Stderr); logFile != nil {
+			m.LogFile = logFile
+		}
+	}
 	code := m.Run(ctx, os.Args[1:])
 	stop()
+	if logFile != nil {
+		logFile.Close()
+	}
 	os.Exit(code)
 }
 
@@ -44,6 +67,9 @@ type Main struct {
 	Stdout io.Writer // the protocol channel for acp and lsp
 	Stderr io.Writer // logs and human messages
 	Getenv func(string) string
+	// LogFile, when set, gets a copy of every log line
+	// ($TANDEM_HOME/logs/acp.log for the servers editors start).
+	LogFile io.Writer
 }
 
 // command is one subcommand.
@@ -57,12 +83,15 @@ func commands() map[string]command {
 		"acp":          {"serve the Agent Client Protocol on stdio (Zed, Neovim, Emacs, JetBrains)", runACP},
 		"lsp":          {"serve LSP with tandem/* methods on stdio (Neovim, VS Code, Helix, eglot)", runLSP},
 		"run":          {"run one prompt in a directory and stream the answer", runRun},
+		"chat":         {"talk with the agent in this directory, turn after turn (also: tandem alone)", runChat},
 		"defs":         {"list code definitions of files or trees", runDefs},
 		"map":          {"print a tree's repository map: files ranked by references, with their key definitions", runMap},
 		"instructions": {"print the workspace instructions a new session would send", runInstructions},
-		"sessions":     {"list stored sessions", runSessions},
+		"sessions":     {"list, show, export, delete and prune stored sessions", runSessions},
+		"doctor":       {"check the setup and say how to fix what is wrong", runDoctor},
+		"plugin":       {"list, enable, disable, install, remove and pack plugins", runPlugin},
 		"login":        {"store a provider API key in $TANDEM_HOME/credentials.json (mode 0600)", runLogin},
-		"version":      {"print the version", runVersion},
+		"version":      {"print the version and commit", runVersion},
 	}
 }
 
@@ -72,12 +101,22 @@ var errUsage = errors.New("usage")
 // Run executes one subcommand and returns the process exit code.
 func (m *Main) Run(ctx context.Context, args []string) int {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		fmt.Fprintln(m.Stdout, versionString())
+		return 0
+	}
+	if len(args) == 0 && isTerminal(m.Stdin) && isTerminal(m.Stderr) {
+		args = []string{"chat"} // `tandem` on a terminal opens a conversation
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1 {
 		m.usage(cmds)
 		if len(args) == 0 {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "help" && len(args) > 1 {
+		args = []string{args[1], "--help"} // tandem help run
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
@@ -121,24 +160,4 @@ func (m *Main) usage(cmds map[string]command) {
 		fmt.Fprintf(m.Stderr, "  %-13s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(m.Stderr, "\nRun 'tandem <command> --help' for a command's flags.")
-}
-
-// flags returns a FlagSet that prints its usage to m.Stderr.
-func (m *Main) flags(name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet("tandem "+name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(m.Stderr, "usage: tandem %s %s\n", name, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-func runVersion(ctx context.Context, m *Main, args []string) error {
-	fs := m.flags("version", "")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stdout, "tandem %s\n", version)
-	return nil
 }

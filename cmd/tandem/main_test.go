@@ -74,7 +74,8 @@ func TestRunEditsWithYes(t *testing.T) {
 }
 
 // Without a terminal and without --yes, the host cannot ask: the policy
-// refuses the write and the model is told why.
+// refuses the write, the model is told why, and the exit code says a
+// permission went unanswered.
 func TestRunDeniesWithoutTerminal(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	home, work := t.TempDir(), t.TempDir()
@@ -83,8 +84,11 @@ func TestRunDeniesWithoutTerminal(t *testing.T) {
 		llmtest.Reply{Text: []string{"ok"}},
 	)
 	_, errOut, code := tandem(t, srv, home, "", "run", "--cwd", work, "write x")
-	if code != 0 {
+	if code != exitCannotAsk {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Count(errOut, "cannot show permission prompts") != 1 {
+		t.Errorf("the refusal is not said exactly once: %q", errOut)
 	}
 	if !strings.Contains(errOut, "--yes") || !strings.Contains(errOut, "cannot show permission prompts") {
 		t.Errorf("stderr does not say why or how to approve: %q", errOut)
@@ -121,15 +125,28 @@ func TestRunFailures(t *testing.T) {
 
 func TestVersionAndHelp(t *testing.T) {
 	home := t.TempDir()
-	out, _, code := tandem(t, nil, home, "", "version")
-	if code != 0 || !strings.HasPrefix(out, "tandem ") {
-		t.Errorf("version: %d %q", code, out)
-	}
-	for _, sub := range []string{"acp", "lsp", "run", "defs", "instructions", "sessions", "version"} {
-		_, errOut, code := tandem(t, nil, home, "", sub, "--help")
-		if code != 0 || !strings.Contains(errOut, "usage: tandem "+sub) {
-			t.Errorf("%s --help: exit %d, %q", sub, code, errOut)
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, _, code := tandem(t, nil, home, "", args...)
+		if code != 0 || !strings.HasPrefix(out, "tandem ") {
+			t.Errorf("%v: %d %q", args, code, out)
 		}
+	}
+	// Every subcommand explains itself: usage, what it does, its flags and
+	// an example.
+	for _, name := range []string{"acp", "lsp", "run", "defs", "map", "instructions", "sessions", "doctor", "login", "chat", "version"} {
+		_, errOut, code := tandem(t, nil, home, "", name, "--help")
+		h := helpFor(name)
+		if code != 0 || !strings.Contains(errOut, "usage: tandem "+name) || h.about == "" || !strings.Contains(errOut, h.about) ||
+			!strings.Contains(errOut, "\nflags:") || len(h.examples) == 0 || !strings.Contains(errOut, "examples:\n  "+h.examples[0]) {
+			t.Errorf("%s --help: exit %d, %q", name, code, errOut)
+		}
+	}
+	if _, errOut, code := tandem(t, nil, home, "", "help", "run"); code != 0 || !strings.Contains(errOut, "-output-format") {
+		t.Errorf("help run: exit %d, %q", code, errOut)
+	}
+	// Without a terminal, tandem alone is a usage error, not a conversation.
+	if _, errOut, code := tandem(t, nil, home, ""); code != 2 || !strings.Contains(errOut, "usage: tandem <command>") {
+		t.Errorf("no arguments: exit %d, %q", code, errOut)
 	}
 	_, errOut, code := tandem(t, nil, home, "", "frobnicate")
 	if code != 2 || !strings.Contains(errOut, "unknown command") {

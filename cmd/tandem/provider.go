@@ -11,16 +11,18 @@ import (
 	"github.com/tandemhq/tandem/agent/llm/openai"
 )
 
-// newProvider builds the configured provider, or nil when none is configured.
-func newProvider(cfg config.Config) (llm.Provider, error) {
+// newProvider builds the configured provider, or nil when none is
+// configured. t carries the HTTP client and retry policy (the zero value is
+// the default).
+func newProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 	switch cfg.Provider {
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
 			return nil, nil
 		}
-		return anthropic.New(anthropic.Options{APIKey: cfg.AnthropicKey, BaseURL: cfg.AnthropicBaseURL}), nil
+		return anthropic.New(anthropic.Options{Transport: t, APIKey: cfg.AnthropicKey, BaseURL: cfg.AnthropicBaseURL}), nil
 	case "openai":
-		return openai.New(openai.Options{APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
+		return openai.New(openai.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
 	}
 	return nil, nil
 }
@@ -30,7 +32,8 @@ func newProvider(cfg config.Config) (llm.Provider, error) {
 // login` (or an editor's login flow) takes effect without a restart. Once a
 // provider is built it is kept.
 type loginProvider struct {
-	getenv func(string) string
+	getenv    func(string) string
+	transport llm.Transport // as for newProvider
 
 	mu    sync.Mutex
 	inner llm.Provider
@@ -47,7 +50,7 @@ func (p *loginProvider) get() (llm.Provider, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	inner, err := newProvider(cfg)
+	inner, err := newProvider(cfg, p.transport)
 	if err != nil {
 		return nil, "", err
 	}

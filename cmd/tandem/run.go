@@ -1,218 +1,247 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/tandemhq/tandem/agent"
-	"github.com/tandemhq/tandem/agent/edits"
-	"github.com/tandemhq/tandem/agent/local"
+	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/llm"
 )
 
+// Exit codes of `tandem run`, documented in its --help and the README.
+const (
+	exitError      = 1
+	exitUsage      = 2
+	exitCannotAsk  = 3 // a call needed the user's approval and nobody could answer
+	exitCancelled  = 130
+	outputText     = "text"
+	outputJSON     = "json"
+	outputStream   = "stream-json"
+	defaultRunMode = agent.ModeCode
+)
+
+// runOptions are `tandem run`'s flags.
+type runOptions struct {
+	cwd, mode, model, resume, format string
+	cont, yes                        bool
+	maxTurns                         int
+	allow                            listFlag
+	set                              map[string]bool // flags given on the line
+}
+
+func (m *Main) runFlags(o *runOptions) *flag.FlagSet {
+	fs := m.flags("run", "[flags] PROMPT... [-- PROMPT...]")
+	sessionFlags(fs, o)
+	fs.StringVar(&o.format, "output-format", outputText, "`format` of stdout: text | json (one object at the end) | stream-json (one event per line)")
+	return fs
+}
+
+// sessionFlags are the flags run and chat share: which session, where,
+// how, and what may go ahead without asking.
+func sessionFlags(fs *flag.FlagSet, o *runOptions) {
+	fs.StringVar(&o.cwd, "cwd", ".", "the workspace `directory` (a resumed session keeps its own unless this is given)")
+	fs.StringVar(&o.mode, "mode", string(defaultRunMode), "the session `mode`: "+strings.Join(agent.ModeIDs(), " | "))
+	fs.StringVar(&o.model, "model", "", "the `model` id (default: TANDEM_MODEL, config.json, then the provider's default)")
+	fs.StringVar(&o.resume, "resume", "", "continue the stored session with this `id` (see tandem sessions)")
+	fs.BoolVar(&o.cont, "continue", false, "continue the latest session of this directory")
+	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model `requests` in a turn (default: config maxTurnRequests, 50)")
+	fs.BoolVar(&o.yes, "yes", false, "approve every permission request")
+	fs.Var(&o.allow, "allow", "approve calls matching this `rule`, e.g. 'run_command(go test:*)' or 'edit_file(src/**)'; repeatable")
+}
+
+// parseSessionFlags parses args with fs and records which flags were given.
+func parseSessionFlags(fs *flag.FlagSet, o *runOptions, args []string) ([]string, error) {
+	words, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	return words, nil
+}
+
+// agentFor builds the agent for a run or chat session on h: --max-turns,
+// --allow's seam, and retry notices on the screen. It also returns the
+// instruction file names, which protected paths include.
+func (m *Main) agentFor(o runOptions, h *cliHost, out output) (*agent.Agent, []string, error) {
+	var instructionFiles []string
+	a, err := m.newAgentWith(func(c *agent.Config) {
+		if c.Instructions != nil {
+			instructionFiles = c.Instructions.FileNames()
+		}
+		if o.maxTurns > 0 {
+			c.MaxTurnRequests = o.maxTurns
+		}
+		c.Pipeline.BeforeAsk = append(c.Pipeline.BeforeAsk, h.preapprove)
+	}, func(msg string) {
+		out.screen().println(out.screen().style.dim("↻ " + msg))
+	})
+	return a, instructionFiles, err
+}
+
 func runRun(ctx context.Context, m *Main, args []string) error {
-	fs := m.flags("run", "[--cwd DIR] [--mode MODE] [--yes] PROMPT...")
-	cwd := fs.String("cwd", ".", "the workspace directory")
-	mode := fs.String("mode", string(agent.ModeCode), strings.Join(agent.ModeIDs(), " | "))
-	yes := fs.Bool("yes", false, "approve every permission request (without a terminal, whatever would ask is refused unless this is set)")
-	if err := fs.Parse(args); err != nil {
+	var o runOptions
+	fs := m.runFlags(&o)
+	words, err := parseSessionFlags(fs, &o, args)
+	if err != nil {
 		return err
 	}
-	text := strings.TrimSpace(strings.Join(fs.Args(), " "))
-	if text == "" {
+	usage := func(format string, a ...any) error {
+		fmt.Fprintf(m.Stderr, "tandem run: "+format+"\n\n", a...)
 		fs.Usage()
 		return errUsage
 	}
-	md, err := agent.ParseMode(*mode)
+	switch {
+	case o.format != outputText && o.format != outputJSON && o.format != outputStream:
+		return usage("unknown --output-format %q: use text, json or stream-json", o.format)
+	case o.cont && o.resume != "":
+		return usage("--continue and --resume name different sessions: give one")
+	case o.maxTurns < 0:
+		return usage("--max-turns must be positive")
+	}
+	rules, err := parseRules(o.allow)
+	if err != nil {
+		return usage("%v", err)
+	}
+	text, err := promptText(words, m.Stdin)
 	if err != nil {
 		return err
 	}
-	dir, err := filepath.Abs(*cwd)
+	if text == "" {
+		return usage("no prompt: give it as arguments or on stdin")
+	}
+	md, err := agent.ParseMode(o.mode)
+	if err != nil {
+		return usage("%v", err)
+	}
+	dir, err := filepath.Abs(o.cwd)
 	if err != nil {
 		return err
 	}
-	a, err := m.newAgent()
+
+	out := m.newOutput(o.format)
+	defer out.screen().close()
+	h := &cliHost{out: out, yes: o.yes, allow: rules}
+	if in := m.questionInput(); in != nil {
+		h.in = newKeyboard(in)
+	}
+	a, instructionFiles, err := m.agentFor(o, h, out)
 	if err != nil {
 		return err
 	}
 	defer m.closeAgent(a)
-	h := &cliHost{out: m.Stdout, errw: m.Stderr, yes: *yes}
-	if f, ok := m.Stdin.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			h.in = bufio.NewReader(f)
-		}
-	}
-	s, err := a.NewSession(ctx, agent.SessionOptions{Cwd: dir, Mode: md, Host: h})
+	s, err := m.openSession(ctx, a, o, dir, md, h)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	// Edits stay inside the session root even if a tool's own check missed.
-	h.Root = s.Root()
+	h.setRoot(s.Root(), instructionFiles)
+	out.start(s)
+
 	stop := context.AfterFunc(ctx, s.Cancel)
 	defer stop()
 	reason, err := s.Prompt(context.WithoutCancel(ctx), []agent.ContentBlock{{Type: "text", Text: text}})
-	h.finish()
 	turn, _ := s.Usage()
-	h.summary(turn)
+	code, err := runOutcome(reason, err, h.cannotAsk(), o.maxTurns)
+	err = m.explain(ctx, err)
+	out.finish(runResult{session: s, reason: reason, usage: turn, err: err, code: code})
+	if code == 0 {
+		return nil
+	}
+	return exitCode(code)
+}
+
+// openSession starts the session the flags name: a stored one (--resume,
+// --continue) or a new one in dir. A resumed session keeps its mode, model
+// and directory unless a flag says otherwise.
+func (m *Main) openSession(ctx context.Context, a *agent.Agent, o runOptions, dir string, md agent.Mode, h *cliHost) (*agent.Session, error) {
+	so := agent.SessionOptions{Cwd: dir, Mode: md, Model: o.model, Host: h}
+	id := o.resume
+	if o.cont {
+		metas, err := a.ListSessions(dir)
+		if err != nil {
+			return nil, err
+		}
+		if len(metas) == 0 {
+			return nil, fmt.Errorf("--continue: no stored session in %s; start one without --continue", dir)
+		}
+		id = metas[0].ID
+	}
+	if id == "" {
+		return a.NewSession(ctx, so)
+	}
+	so.ID = id
+	if !o.set["cwd"] {
+		so.Cwd = ""
+	}
+	if !o.set["mode"] {
+		so.Mode = ""
+	}
+	s, err := a.ResumeSession(ctx, so)
 	if err != nil {
+		return nil, fmt.Errorf("resuming %s: %w (tandem sessions lists the stored ones)", id, err)
+	}
+	return s, nil
+}
+
+// runOutcome maps how the turn ended to an exit code and the error to
+// report (nil when there is none to print).
+func runOutcome(reason agent.StopReason, err error, cannotAsk bool, maxTurns int) (int, error) {
+	switch {
+	case err != nil:
+		return exitError, err
+	case reason == agent.StopCancelled:
+		return exitCancelled, errors.New("cancelled")
+	case reason == agent.StopMaxTurnRequests && maxTurns > 0:
+		return exitError, fmt.Errorf("stopped after %d model requests (--max-turns)", maxTurns)
+	case reason != agent.StopEndTurn:
+		return exitError, fmt.Errorf("the turn ended early: %s", reason)
+	case cannotAsk:
+		return exitCannotAsk, errors.New("a call needed approval and there was no terminal to ask on: rerun with --yes or --allow RULE, or in a terminal")
+	}
+	return 0, nil
+}
+
+// explain adds what to do to a provider error the message alone leaves
+// open: a 404 names the models the provider offers. The provider's own
+// words stay first.
+func (m *Main) explain(ctx context.Context, err error) error {
+	var pe *llm.Error
+	if !errors.As(err, &pe) || pe.Status != 404 {
 		return err
 	}
-	switch reason {
-	case agent.StopEndTurn:
+	hint := "; set the model with --model or TANDEM_MODEL"
+	if cfg, cerr := config.Load(m.Getenv); cerr == nil {
+		hint = modelsHint(context.WithoutCancel(ctx), cfg) + hint
+	}
+	return fmt.Errorf("%w%s", err, hint)
+}
+
+// questionInput is where permission questions are answered: stdin when it
+// is a terminal; else, when stderr is a terminal (`git diff | tandem run
+// ...` typed at a prompt), the controlling terminal. nil when there is
+// nobody to ask: a pipeline's or CI's run without a terminal.
+func (m *Main) questionInput() io.Reader {
+	if isTerminal(m.Stdin) {
+		return m.Stdin
+	}
+	if !isTerminal(m.Stderr) {
 		return nil
-	case agent.StopCancelled:
-		fmt.Fprintln(m.Stderr, "tandem run: cancelled")
-		return exitCode(130)
 	}
-	return fmt.Errorf("the turn ended early: %s", reason)
-}
-
-// cliHost serves a session on a terminal: the model's text on stdout, tool
-// activity on stderr, edits and commands on the local machine.
-type cliHost struct {
-	local.Host
-	out, errw io.Writer
-	in        *bufio.Reader // nil without a terminal
-	yes       bool
-
-	mu      sync.Mutex // guards the fields below and the writers
-	titles  map[string]string
-	midLine bool                // stdout does not end in a newline
-	context *agent.ContextUsage // the latest usage_update
-}
-
-var _ agent.Host = (*cliHost)(nil)
-
-func (h *cliHost) Send(u agent.Update) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.titles == nil {
-		h.titles = map[string]string{}
+	tty, err := os.Open("/dev/tty")
+	if err != nil {
+		return nil
 	}
-	switch u.Type {
-	case agent.AgentMessageChunk:
-		if u.Chunk != nil {
-			io.WriteString(h.out, u.Chunk.Text)
-			h.midLine = !strings.HasSuffix(u.Chunk.Text, "\n")
-		}
-	case agent.ToolCallStarted:
-		h.titles[u.Tool.ID] = u.Tool.Title
-		h.endLine()
-		fmt.Fprintf(h.errw, "• %s\n", u.Tool.Title)
-	case agent.ToolCallUpdated:
-		switch u.Tool.Status {
-		case agent.ToolCompleted:
-			fmt.Fprintf(h.errw, "  ✓ %s\n", h.titles[u.Tool.ID])
-		case agent.ToolFailed:
-			msg := ""
-			if len(u.Tool.Content) > 0 && u.Tool.Content[0].Content != nil {
-				msg = ": " + firstLine(u.Tool.Content[0].Content.Text)
-			}
-			fmt.Fprintf(h.errw, "  ✗ %s%s\n", h.titles[u.Tool.ID], msg)
-		}
-	case agent.UsageUpdated:
-		h.context = u.Usage
-	case agent.PlanUpdated:
-		h.endLine()
-		for _, e := range u.Plan {
-			mark := map[string]string{"completed": "[x]", "in_progress": "[~]"}[e.Status]
-			if mark == "" {
-				mark = "[ ]"
-			}
-			fmt.Fprintf(h.errw, "  %s %s\n", mark, e.Content)
-		}
+	if !isTerminal(tty) {
+		tty.Close()
+		return nil
 	}
-}
-
-func (h *cliHost) endLine() {
-	if h.midLine {
-		io.WriteString(h.out, "\n")
-		h.midLine = false
-	}
-}
-
-func (h *cliHost) finish() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.endLine()
-}
-
-// RequestPermission asks on the terminal. --yes is the user's consent to
-// everything, given up front; without a terminal and without --yes there
-// is no one to ask, and the agent's policy refuses what needed an answer.
-func (h *cliHost) RequestPermission(ctx context.Context, req agent.PermissionRequest) (agent.Decision, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.endLine()
-	if h.yes {
-		return agent.Decision{Kind: agent.AllowOnce}, nil
-	}
-	if h.in == nil {
-		fmt.Fprintf(h.errw, "  cannot ask: %s (no terminal to ask on; pass --yes to approve)\n", req.ToolCall.Title)
-		return agent.Decision{}, agent.ErrCannotAsk
-	}
-	h.showRequest(req)
-	return h.readAnswer(req.Options)
-}
-
-// showRequest prints what the call wants to do: its title, then the diff
-// or the command line.
-func (h *cliHost) showRequest(req agent.PermissionRequest) {
-	fmt.Fprintf(h.errw, "\n%s\n", req.ToolCall.Title)
-	for _, c := range req.ToolCall.Content {
-		switch {
-		case c.Type == "diff" && c.NewText != nil:
-			fe := edits.FileEdit{Path: c.Path, New: *c.NewText, Create: c.OldText == nil}
-			if c.OldText != nil {
-				fe.Old = *c.OldText
-			}
-			fmt.Fprint(h.errw, edits.Unified(c.Path, fe))
-		case c.Content != nil:
-			fmt.Fprintln(h.errw, c.Content.Text)
-		}
-	}
-}
-
-// readAnswer lists the options, one key each (the "always" ones say what
-// they remember), and reads keys until one is offered. Enter and EOF reject.
-func (h *cliHost) readAnswer(options []agent.PermissionOption) (agent.Decision, error) {
-	keys := map[agent.PermissionKind]string{agent.AllowOnce: "y", agent.AllowAlways: "a", agent.RejectOnce: "n", agent.RejectAlways: "v"}
-	choices := map[string]agent.PermissionKind{}
-	var letters []string
-	for _, o := range options {
-		if k, ok := keys[o.Kind]; ok {
-			fmt.Fprintf(h.errw, "  [%s] %s\n", k, o.Name)
-			choices[k] = o.Kind
-			letters = append(letters, k)
-		}
-	}
-	for {
-		fmt.Fprintf(h.errw, "Choose [%s] (Enter rejects): ", strings.Join(letters, "/"))
-		line, err := h.in.ReadString('\n')
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return agent.Decision{Kind: agent.RejectOnce}, nil
-			}
-			return agent.Decision{}, err
-		}
-		answer := strings.ToLower(strings.TrimSpace(line))
-		if word, ok := map[string]string{"": "n", "yes": "y", "always": "a", "no": "n", "never": "v"}[answer]; ok {
-			answer = word
-		}
-		if k, ok := choices[answer]; ok {
-			return agent.Decision{Kind: k}, nil
-		}
-	}
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
+	return tty // read until the process ends, like stdin
 }

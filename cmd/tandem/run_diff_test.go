@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"strings"
 	"testing"
@@ -14,7 +13,7 @@ import (
 // the user sees the changed lines in context, not the whole file twice.
 func TestRunPromptShowsUnifiedDiff(t *testing.T) {
 	var errw strings.Builder
-	h := &cliHost{out: &strings.Builder{}, errw: &errw, in: bufio.NewReader(strings.NewReader(""))}
+	h := &cliHost{out: newTextOutput(newScreen(&strings.Builder{}, &errw, style{}, false, nil)), in: newKeyboard(strings.NewReader(""))}
 	fe := edits.FileEdit{Path: "/w/a.txt", Old: "1\n2\n3\n4\n5\n6\n7\n8\n", New: "1\n2\n3\n4\nfive\n6\n7\n8\n"}
 	req := agent.PermissionRequest{ToolCall: agent.ToolCall{Title: "Edit a.txt", Content: []agent.ToolContent{agent.DiffContent(fe)}}}
 	d, err := h.RequestPermission(context.Background(), req)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"strings"
 	"testing"
 
@@ -27,7 +26,7 @@ func TestTerminalPermissionPrompt(t *testing.T) {
 		{"", agent.RejectOnce},               // EOF
 	} {
 		var errw strings.Builder
-		h := &cliHost{errw: &errw, out: &strings.Builder{}, in: bufio.NewReader(strings.NewReader(tc.input))}
+		h := &cliHost{out: newTextOutput(newScreen(&strings.Builder{}, &errw, style{}, false, nil)), in: newKeyboard(strings.NewReader(tc.input))}
 		d, err := h.RequestPermission(t.Context(), agent.PermissionRequest{
 			ToolCall: agent.ToolCall{Title: "Run `go test ./...`", Content: []agent.ToolContent{agent.TextContent("$ go test ./...")}},
 			Options:  options,

@@ -21,18 +21,25 @@ import (
 // and $TANDEM_HOME/config.json. A missing model configuration is not an
 // error here: tandem serves what needs no model, and a prompt then fails
 // with a message naming the variables to set.
-func (m *Main) newAgent() (*agent.Agent, error) {
+func (m *Main) newAgent() (*agent.Agent, error) { return m.newAgentWith(nil, nil) }
+
+// newAgentWith is newAgent with a last say over the agent's configuration
+// (a subcommand's flags, its pipeline contributors) and a place to tell the
+// user about retries of model requests (nil: the log). Both may be nil.
+func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*agent.Agent, error) {
 	cfg, err := config.Load(m.Getenv)
 	if err != nil {
 		return nil, err
 	}
 	log := m.logger()
-	provider, err := newProvider(cfg)
+	m.warnUnknownKeys(cfg.Home)
+	obs := &observedTransport{log: log, notice: notice}
+	provider, err := newProvider(cfg, obs.transport())
 	if err != nil {
 		return nil, err
 	}
 	if provider == nil {
-		provider = &loginProvider{getenv: m.Getenv}
+		provider = &loginProvider{getenv: m.Getenv, transport: obs.transport()}
 	}
 	st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
 	if err != nil {
@@ -46,7 +53,7 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := agent.New(agent.Config{
+	ac := agent.Config{
 		Provider:        provider,
 		Model:           cfg.Model,
 		Models:          cfg.Models,
@@ -64,7 +71,12 @@ func (m *Main) newAgent() (*agent.Agent, error) {
 		CompactAt:       cfg.CompactAt,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
 		Log:             log,
-	})
+	}
+	debugPipeline(&ac.Pipeline, log)
+	if edit != nil {
+		edit(&ac)
+	}
+	a := agent.New(m.withPlugins(ac, log))
 	log.Debug("configured", "config", cfg.String())
 	return a, nil
 }
@@ -101,5 +113,18 @@ func (m *Main) logger() *slog.Logger {
 	case "error":
 		level = slog.LevelError
 	}
-	return slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(slog.NewTextHandler(m.logWriter(), &slog.HandlerOptions{Level: level}))
+}
+
+// warnUnknownKeys says once, on stderr and in the log file, which config.json keys tandem does
+// not know: a typo in a key would otherwise change nothing and say nothing.
+func (m *Main) warnUnknownKeys(home string) {
+	path := filepath.Join(home, "config.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	for _, msg := range unknownConfigKeys(b) {
+		fmt.Fprintf(m.logWriter(), "tandem: %s: %s; it is ignored (tandem doctor checks the setup)\n", path, msg)
+	}
 }

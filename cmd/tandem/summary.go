@@ -7,15 +7,13 @@ import (
 	"github.com/tandemhq/tandem/agent"
 )
 
-// summary prints the turn's usage on one line to stderr: tokens, the
-// share of input served from the provider's cache, how full the context
-// is, and the cost when the model's price is known.
-func (h *cliHost) summary(t agent.UsageTotals) {
+// summary is the turn's usage on one line: tokens, the share of input
+// served from the provider's cache, how full the context is, and the cost
+// when the model's price is known. "" when no request was made.
+func summary(t agent.UsageTotals, context *agent.ContextUsage) string {
 	if t.Requests == 0 {
-		return
+		return ""
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	parts := []string{
 		plural(t.Requests, "request"),
 		fmt.Sprintf("%s input tokens (%.0f%% cached)", thousands(t.PromptTokens()), 100*t.CacheHitRate()),
@@ -24,13 +22,13 @@ func (h *cliHost) summary(t agent.UsageTotals) {
 	if t.ReasoningTokens > 0 {
 		parts[len(parts)-1] += fmt.Sprintf(" (%s reasoning)", thousands(t.ReasoningTokens))
 	}
-	if c := h.context; c != nil && c.Size > 0 {
+	if c := context; c != nil && c.Size > 0 {
 		parts = append(parts, fmt.Sprintf("context %s/%s", thousands(c.Used), thousands(c.Size)))
 	}
 	if t.Priced {
 		parts = append(parts, fmt.Sprintf("$%.4f", t.Cost))
 	}
-	fmt.Fprintf(h.errw, "tandem: %s\n", strings.Join(parts, " · "))
+	return "tandem: " + strings.Join(parts, " · ")
 }
 
 func plural(n int, what string) string {

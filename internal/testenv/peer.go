@@ -147,9 +147,17 @@ func (p *Peer) read(r *bufio.Reader) {
 	}
 }
 
-// serve answers one message from the server with the handler.
+// serve answers one message from the server with the handler (nil: a
+// client that serves nothing).
 func (p *Peer) serve(m Message) {
-	result, rerr := p.handle(m.Method, m.Params)
+	var result any
+	var rerr *RPCError
+	if p.handle != nil {
+		result, rerr = p.handle(m.Method, m.Params)
+	} else {
+		// No handler: notifications are ignored, requests refused.
+		rerr = &RPCError{Code: -32601, Message: "the test client does not serve " + m.Method}
+	}
 	if len(m.ID) == 0 {
 		return
 	}

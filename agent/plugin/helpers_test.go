@@ -1,0 +1,185 @@
+package plugin_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/llm/anthropic"
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/local"
+	"github.com/tandemhq/tandem/agent/plugin"
+	"github.com/tandemhq/tandem/internal/testenv"
+)
+
+// testHost is an editor that allows every ask and records the updates.
+type testHost struct {
+	local.Host
+	mu      sync.Mutex
+	asked   []agent.PermissionRequest
+	updates []agent.Update
+}
+
+func (h *testHost) RequestPermission(_ context.Context, r agent.PermissionRequest) (agent.Decision, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.asked = append(h.asked, r)
+	return agent.Decision{Kind: agent.AllowOnce}, nil
+}
+
+func (h *testHost) RunCommand(ctx context.Context, s agent.CommandSpec) (agent.CommandResult, error) {
+	return local.Run(ctx, s)
+}
+
+func (h *testHost) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
+	return h.Host.ApplyEdit(ctx, e)
+}
+
+func (h *testHost) Send(u agent.Update) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.updates = append(h.updates, u)
+}
+
+// toolResults returns the text of every finished tool call update.
+func (h *testHost) toolText() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var b strings.Builder
+	for _, u := range h.updates {
+		if u.Tool != nil {
+			for _, c := range u.Tool.Content {
+				if c.Content != nil {
+					b.WriteString(c.Content.Text + "\n")
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
+// python returns python3's path or stops the test.
+func python(t *testing.T) string { return testenv.Program(t, "python3") }
+
+// pyPlugin writes a plugin folder under root running testdata/testplugin.py.
+func pyPlugin(t *testing.T, root, name string, manifest map[string]any) string {
+	t.Helper()
+	python(t)
+	dir := filepath.Join(root, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("testdata/testplugin.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plugin.py"), src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]any{"name": name, "version": "1.0.0", "description": "test plugin", "main": "python3 plugin.py"}
+	for k, v := range manifest {
+		m[k] = v
+	}
+	writeJSON(t, filepath.Join(dir, "plugin.json"), m)
+	return dir
+}
+
+func writeJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// enable records the user's consent for the plugin in dir, with settings.
+func enable(t testing.TB, home, name, dir string, settings map[string]any) {
+	t.Helper()
+	st, err := plugin.LoadState(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &plugin.Choice{Enabled: true, Dir: dir}
+	if settings != nil {
+		c.Settings, _ = json.Marshal(settings)
+	}
+	st.Plugins[name] = c
+	if err := st.Save(home); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rig is an agent with the plugin runtime, on the fake model server.
+type rig struct {
+	srv  *llmtest.Server
+	home string
+	root string
+	a    *agent.Agent
+	rt   *plugin.Runtime
+	pipe agent.Pipeline
+}
+
+func newRig(t testing.TB) *rig {
+	t.Helper()
+	home, root := t.TempDir(), t.TempDir()
+	root, _ = filepath.EvalSymlinks(root)
+	srv := llmtest.NewServer(t)
+	provider := anthropic.New(anthropic.Options{APIKey: "test", BaseURL: srv.URL})
+	rt := plugin.New(plugin.Options{Home: home, Environ: os.Environ(), Backoff: 50 * time.Millisecond, Poll: 50 * time.Millisecond,
+		Provider: provider, Model: "m"})
+	cfg := agent.Config{Provider: provider, Model: "m", Home: home, CustomSources: rt.CustomSources}
+	rt.Contribute(&cfg.Pipeline)
+	a := agent.New(cfg)
+	t.Cleanup(func() { a.Close(context.Background()) })
+	return &rig{srv: srv, home: home, root: root, a: a, rt: rt, pipe: cfg.Pipeline}
+}
+
+func (r *rig) session(t testing.TB, mode agent.Mode) (*agent.Session, *testHost) {
+	t.Helper()
+	h := &testHost{Host: local.Host{Root: r.root}}
+	s, err := r.a.NewSession(context.Background(), agent.SessionOptions{Cwd: r.root, Host: h, Mode: mode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, h
+}
+
+func prompt(t *testing.T, s *agent.Session, text string) agent.StopReason {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := s.Prompt(ctx, []agent.ContentBlock{{Type: "text", Text: text}})
+	if err != nil {
+		t.Fatalf("prompt: %v", err)
+	}
+	return r
+}
+
+// calls reads what a test plugin recorded, as method names.
+func calls(t *testing.T, home, name string) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(home, "plugin-data", name, "calls.jsonl"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var c struct{ Method string }
+		json.Unmarshal(sc.Bytes(), &c)
+		out = append(out, c.Method)
+	}
+	return out
+}

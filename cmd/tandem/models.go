@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tandemhq/tandem/agent/config"
+)
+
+// modelsHint is "; anthropic offers: a, b, c" for an error about an
+// unknown model, or "" when the provider's list cannot be had.
+func modelsHint(ctx context.Context, cfg config.Config) string {
+	list := modelLister(cfg)
+	if list == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	ids, err := list(ctx)
+	if err != nil || len(ids) == 0 {
+		return ""
+	}
+	const shown = 15
+	more := ""
+	if len(ids) > shown {
+		more = fmt.Sprintf(" and %d more", len(ids)-shown)
+		ids = ids[:shown]
+	}
+	return fmt.Sprintf("; %s offers: %s%s", cfg.Provider, strings.Join(ids, ", "), more)
+}
