@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,6 +79,11 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		RedirectURL:         redirect,
 		RequestRefreshToken: true,
 		AuthorizationCodeFetcher: func(ctx context.Context, a *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			// The user's time in the browser does not count against the
+			// connect deadline; signInWait bounds it instead.
+			defer h.s.holdConnectDeadline()()
+			ctx, cancel := context.WithTimeout(ctx, signInWait)
+			defer cancel()
 			h.s.m.tell(fmt.Sprintf("MCP server %q needs you to sign in. Open this link in a browser: %s", h.s.cfg.Name, a.URL))
 			select {
 			case r := <-results:
@@ -152,6 +158,22 @@ func (s *savingSource) save(tok *oauth2.Token) {
 // one-time values in it).
 func (m *Manager) tell(msg string) {
 	m.events.push(event{notice: msg})
+}
+
+// signInWait bounds how long a sign-in waits for the user.
+const signInWait = 10 * time.Minute
+
+// holdConnectDeadline stops the connect deadline's clock; the function it
+// returns starts it again from the beginning. A deadline that has passed
+// already stays passed.
+func (s *server) holdConnectDeadline() (resume func()) {
+	s.stateMu.Lock()
+	t := s.connectTimer
+	s.stateMu.Unlock()
+	if t == nil || !t.Stop() {
+		return func() {}
+	}
+	return func() { t.Reset(s.m.opts.ConnectTimeout) }
 }
 
 // enableOAuth lets a streamable HTTP server ask tandem to sign in.

@@ -9,13 +9,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/mcp/mcptest"
 )
 
 // A remote server that answers 401 gets tandem signed in: the user is
 // shown the authorization link (here followed by a plain HTTP client, as a
-// browser would), the tools arrive, and the token lands in a 0600 file and
+// browser would; the time it takes does not count against the connect
+// deadline), the tools arrive, and the token lands in a 0600 file and
 // in no log; a second session reuses it without asking.
 func TestOAuthSignIn(t *testing.T) {
 	a := mcptest.NewAuthServer(t)
@@ -29,13 +31,15 @@ func TestOAuthSignIn(t *testing.T) {
 		rec := newRecorder()
 		var follow sync.WaitGroup
 		m := Start(context.Background(), Options{Root: t.TempDir(), Servers: []Server{srv}, Log: log, OAuthFile: file,
-			OnTools: rec.onTools,
+			ConnectTimeout: time.Second,
+			OnTools:        rec.onTools,
 			OnNotice: func(msg string) {
 				rec.onNotice(msg)
 				if _, link, ok := strings.Cut(msg, "Open this link in a browser: "); ok {
 					follow.Add(1)
-					go func() { // the user opens the link
+					go func() { // the user opens the link, slower than the connect deadline
 						defer follow.Done()
+						time.Sleep(1500 * time.Millisecond)
 						if resp, err := http.Get(link); err == nil {
 							resp.Body.Close()
 						}

@@ -43,6 +43,8 @@ type server struct {
 
 	settled    chan struct{} // closed when the connection attempt is over (wait.go)
 	settleOnce sync.Once
+	// connectTimer is the connect deadline's timer; nil before connecting.
+	connectTimer *time.Timer
 
 	stateMu     sync.Mutex // guards the fields below
 	state       state
@@ -216,6 +218,9 @@ func (s *server) connect() (*sdk.ClientSession, error) {
 	// so the deadline cancels the server's context rather than wrapping it.
 	ctx, cancel := context.WithCancel(s.ctx)
 	timer := time.AfterFunc(s.m.opts.ConnectTimeout, cancel)
+	s.stateMu.Lock()
+	s.connectTimer = timer // held while the user signs in (oauth.go)
+	s.stateMu.Unlock()
 	cs, err := client.Connect(ctx, s.link.transport, nil)
 	if !timer.Stop() {
 		if err == nil {
