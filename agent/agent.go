@@ -63,7 +63,7 @@ type Config struct {
 	// Home is $TANDEM_HOME (user-global instructions, index caches, logs).
 	Home string
 	// UserHome is the user's home directory, where ~/.claude and ~/.agents
-	// hold commands and skills kept for other agents. Empty: not read.
+	// hold commands, skills and agents kept for other agents. Empty: not read.
 	UserHome string
 	// CustomSources adds folders of commands and skills to a session's own
 	// (a plugin's, namespaced "<plugin>:"), after them in precedence. It is
@@ -91,6 +91,8 @@ type Config struct {
 	// session compacts its history before the next request (config.json
 	// "compactAt"); 0 means DefaultCompactAt.
 	CompactAt float64
+	// Subagents configures the task tool's child sessions.
+	Subagents SubagentConfig
 	// Pipeline holds contributors to the turn's seams, shared by every
 	// session; empty by default. See Pipeline.
 	Pipeline Pipeline
@@ -138,8 +140,12 @@ type SessionOptions struct {
 	// ID of a stored session to load or resume; empty for a new session.
 	ID string
 	// Cwd is the session's working directory (absolute, existing).
-	Cwd  string
-	Mode Mode
+	Cwd string
+	// AdditionalRoots are further workspace roots (absolute, existing
+	// directories), readable and writable like Cwd. On load and resume, nil
+	// keeps the stored ones.
+	AdditionalRoots []string
+	Mode            Mode
 	// Model overrides Config.Model for this session.
 	Model string
 	Host  Host

@@ -44,10 +44,15 @@ type Session struct {
 	id      string
 	cwd     string
 	root    string
+	roots   []string // additional roots, symlinks resolved; fixed for the session
 	created time.Time
 	host    Host
 	log     *store.Log
 	out     *outbox
+	// defs are the session's modes and subagents, fixed at start; tasks
+	// bounds how many subagents run at once.
+	defs  definitions
+	tasks chan struct{}
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -69,6 +74,7 @@ type Session struct {
 // instructions tracker (see turnRun) and gives them back when it ends.
 type actorState struct {
 	mode      Mode
+	roleMode  Mode // the mode whose role the history last stated (see modeRole)
 	model     string
 	effort    llm.Effort // "" until chosen: the agent's default applies
 	title     string
@@ -99,7 +105,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 	s.created = time.Now().UTC()
 	s.loadCustom()
 	if a.cfg.Store != nil {
-		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
+		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {
 			return nil, err
 		}
@@ -126,11 +132,13 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidCwd, err)
 	}
-	mode := o.Mode
-	if mode == "" {
-		mode = ModeCode
+	roots, err := additionalRoots(o.AdditionalRoots, root)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := ParseMode(string(mode)); err != nil {
+	defs := a.loadDefinitions(root)
+	mode, err := defs.modes.parse(string(o.Mode))
+	if err != nil {
 		return nil, err
 	}
 	model := o.Model
@@ -151,7 +159,10 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		a:     a,
 		cwd:   filepath.Clean(o.Cwd),
 		root:  root,
+		roots: roots,
 		host:  o.Host,
+		defs:  defs,
+		tasks: make(chan struct{}, a.maxParallelTasks()),
 		inbox: make(chan func()),
 		done:  make(chan struct{}),
 		st: actorState{
@@ -162,6 +173,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			extra:     extraState{instr: &instrState{tr: instructions.NewTracker(a.instructionsConfig(), root)}},
 		},
 	}
+	s.addTaskTool()
 	return s, nil
 }
 
@@ -171,6 +183,7 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id))
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
+	s.reportProblems(s.defs.problems)
 	s.startExtras(ctx, servers)
 	// Registered last, so whoever finds the session (Close, fork, delete)
 	// finds it whole; an agent already closing gets it closed again here.
@@ -226,8 +239,8 @@ func (s *Session) setLifecycle(l Lifecycle) {
 // It takes effect at once, even mid-turn: the next permission decision
 // uses the new mode.
 func (s *Session) SetMode(m Mode) error {
-	if _, err := ParseMode(string(m)); err != nil {
-		return err
+	if _, err := s.defs.modes.parse(string(m)); err != nil || m == "" {
+		return fmt.Errorf("%w %q: use %s", ErrUnknownMode, m, s.defs.modes.choices())
 	}
 	var meta *store.Meta
 	err := s.change(func() {
@@ -312,7 +325,7 @@ func (s *Session) shutdown() error {
 // meta is the sidecar for the current state; it runs on the actor (or
 // after it ended).
 func (s *Session) meta() *store.Meta {
-	return &store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC(),
+	return &store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Created: s.created, Updated: time.Now().UTC(),
 		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title}
 }
 

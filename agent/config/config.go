@@ -47,10 +47,17 @@ type Config struct {
 	// see (provider keys never).
 	CommandEnvAllow []string
 	Sandbox         Sandbox
+	Subagents       Subagents
 	// MCPStartupWait is config.json "mcpStartupSeconds" or
 	// TANDEM_MCP_STARTUP_SECONDS: how long a turn's first request waits for
 	// MCP servers still starting (0: the default, negative: no wait).
 	MCPStartupWait time.Duration
+}
+
+// Subagents is config.json's "subagents" object: the task tool's children.
+type Subagents struct {
+	// MaxParallel bounds the subagents one session runs at once (0: the default).
+	MaxParallel int `json:"maxParallel"`
 }
 
 // Sandbox is config.json's "sandbox" object; see agent/sandbox.
@@ -82,7 +89,8 @@ type File struct {
 	CommandEnv struct {
 		Allow []string `json:"allow"`
 	} `json:"commandEnv"`
-	Sandbox Sandbox `json:"sandbox"`
+	Sandbox   Sandbox   `json:"sandbox"`
+	Subagents Subagents `json:"subagents"`
 	// MCPStartupSeconds bounds the first request's wait for MCP servers
 	// still starting (0: 10 s; negative: no wait).
 	MCPStartupSeconds float64 `json:"mcpStartupSeconds"`
@@ -178,6 +186,10 @@ func Load(getenv func(string) string) (Config, error) {
 	c.MaxTurnRequests = f.MaxTurnRequests
 	c.CommandEnvAllow = f.CommandEnv.Allow
 	c.Sandbox = f.Sandbox
+	if f.Subagents.MaxParallel < 0 {
+		return c, fmt.Errorf("config: %s: subagents.maxParallel is %d; use a positive number, or 0 for the default", path, f.Subagents.MaxParallel)
+	}
+	c.Subagents = f.Subagents
 	if v := getenv("TANDEM_MAX_TURN_REQUESTS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
