@@ -52,6 +52,9 @@ type editor struct {
 	wire      []string
 	withdrawn int
 	killed    []string
+
+	// elicit answers elicitation/create (mcp_server_features_test.go).
+	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
 }
 
 // recorded is one session/update as the client got it.

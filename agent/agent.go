@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/instructions"
@@ -54,6 +55,10 @@ type Config struct {
 	DiscoverModels func(context.Context) ([]string, error)
 	// MaxTokens per model response (0: provider default).
 	MaxTokens int
+	// MCPStartupWait bounds how long a turn's first request waits for MCP
+	// servers still starting (config.json "mcpStartupSeconds"; 0:
+	// mcp.DefaultStartupWait, negative: no wait).
+	MCPStartupWait time.Duration
 	// MaxTurnRequests caps model requests per prompt (0: 50).
 	MaxTurnRequests int
 	// Home is $TANDEM_HOME (user-global instructions, index caches, logs).

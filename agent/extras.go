@@ -29,6 +29,9 @@ type extraState struct {
 	// projectMCP are servers of <root>/.tandem/mcp.json waiting for the
 	// user's consent.
 	projectMCP []mcp.Server
+	// mcpWaited names the MCP servers a turn has waited for already
+	// (session_mcpwait.go); none is waited for twice.
+	mcpWaited map[string]bool
 }
 
 // instrState is the instructions tracker and what the session did with it.

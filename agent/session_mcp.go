@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/mcp"
@@ -17,12 +18,14 @@ func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
 		return
 	}
 	m := mcp.Start(ctx, mcp.Options{
-		Root:     s.root,
-		Servers:  servers,
-		Log:      s.a.log.With("session", s.id),
-		OnTools:  s.updateCatalog,
-		OnNotice: s.notice,
-		OnOffers: s.mcpOffersChanged,
+		Root:      s.root,
+		Servers:   servers,
+		Log:       s.a.log.With("session", s.id),
+		OnTools:   s.updateCatalog,
+		OnNotice:  s.notice,
+		OnOffers:  s.mcpOffersChanged,
+		OnElicit:  s.elicit,
+		OAuthFile: oauthFile(s.a.cfg.Home),
 	})
 	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
 		m.Close() // the session closed meanwhile; not on the actor, which m may be waiting for
@@ -61,4 +64,34 @@ func (s *Session) askProjectMCP(ctx context.Context) error {
 		s.notice("The project's MCP servers were not started.")
 	}
 	return nil
+}
+
+// sortMCPTools puts MCP tools after all others, sorted by name, leaving
+// the others in catalog order. The catalog holds MCP tools in the order
+// their servers happened to connect and list them; sorting makes the same
+// set of tools the same request bytes, whatever that order was, and a
+// list change moves only the tools it touched.
+func sortMCPTools(ts []tools.Tool) {
+	slices.SortStableFunc(ts, func(a, b tools.Tool) int {
+		ai, bi := a.Info(), b.Info()
+		am, bm := ai.Group == tools.GroupMCP, bi.Group == tools.GroupMCP
+		switch {
+		case am && bm:
+			return strings.Compare(ai.Name, bi.Name)
+		case am:
+			return 1
+		case bm:
+			return -1
+		}
+		return 0
+	})
+}
+
+// oauthFile is where remote MCP servers' sign-ins are kept; none without
+// a home.
+func oauthFile(home string) string {
+	if home == "" {
+		return ""
+	}
+	return mcp.OAuthFile(home)
 }

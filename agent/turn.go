@@ -159,6 +159,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if first {
 		t.addRepoMap()
 	}
+	t.mcpInstructions()
 	parts = append(t.modeRole(), parts...)
 	t.appendHistory(llm.Message{Role: llm.RoleUser, Content: parts})
 
@@ -260,6 +261,7 @@ func (t *turnRun) baseRequest() *llm.Request {
 		effort llm.Effort
 	)
 	s.read(func() { mode, model, effort, t.catalog = s.st.mode, s.st.model, s.st.effort, s.st.catalog.List() })
+	sortMCPTools(t.catalog)
 	t.mode = mode
 	if t.model != "" {
 		model = t.model

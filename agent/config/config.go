@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is the resolved configuration.
@@ -47,6 +48,10 @@ type Config struct {
 	CommandEnvAllow []string
 	Sandbox         Sandbox
 	Subagents       Subagents
+	// MCPStartupWait is config.json "mcpStartupSeconds" or
+	// TANDEM_MCP_STARTUP_SECONDS: how long a turn's first request waits for
+	// MCP servers still starting (0: the default, negative: no wait).
+	MCPStartupWait time.Duration
 }
 
 // Subagents is config.json's "subagents" object: the task tool's children.
@@ -86,6 +91,9 @@ type File struct {
 	} `json:"commandEnv"`
 	Sandbox   Sandbox   `json:"sandbox"`
 	Subagents Subagents `json:"subagents"`
+	// MCPStartupSeconds bounds the first request's wait for MCP servers
+	// still starting (0: 10 s; negative: no wait).
+	MCPStartupSeconds float64 `json:"mcpStartupSeconds"`
 }
 
 // DefaultCompactAt is the share of the context window a request may fill
@@ -190,6 +198,14 @@ func Load(getenv func(string) string) (Config, error) {
 		c.MaxTurnRequests = n
 	}
 
+	c.MCPStartupWait = time.Duration(f.MCPStartupSeconds * float64(time.Second))
+	if v := getenv("TANDEM_MCP_STARTUP_SECONDS"); v != "" {
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return c, fmt.Errorf("config: TANDEM_MCP_STARTUP_SECONDS=%q is not a number", v)
+		}
+		c.MCPStartupWait = time.Duration(n * float64(time.Second))
+	}
 	c.RepoMapTokens = f.RepoMap.Tokens
 	if err := c.loadContext(getenv, f); err != nil {
 		return c, err

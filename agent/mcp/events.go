@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"sync"
 
 	"github.com/tandemhq/tandem/agent/tools"
@@ -12,6 +13,9 @@ type event struct {
 	remove []string
 	notice string
 	offers bool // a server's prompts or resources changed
+	// delivered, if set, is closed when the loop reaches the event
+	// (flush's marker).
+	delivered chan struct{}
 }
 
 // dispatcher calls OnTools and OnNotice from one goroutine, in the order
@@ -87,6 +91,9 @@ func (d *dispatcher) loop() {
 }
 
 func (d *dispatcher) deliver(e event) {
+	if e.delivered != nil {
+		close(e.delivered)
+	}
 	if e.notice != "" && d.onNotice != nil {
 		d.onNotice(e.notice)
 	}
@@ -95,5 +102,17 @@ func (d *dispatcher) deliver(e event) {
 	}
 	if e.offers && d.onOffers != nil {
 		d.onOffers()
+	}
+}
+
+// flush returns once every event queued before it has been delivered, or
+// when ctx ends or the dispatcher stops.
+func (d *dispatcher) flush(ctx context.Context) {
+	mark := make(chan struct{})
+	d.push(event{delivered: mark}) // dropped once stopped; done is closed then
+	select {
+	case <-mark:
+	case <-ctx.Done():
+	case <-d.done:
 	}
 }

@@ -53,6 +53,13 @@ type Options struct {
 	// changed: it became ready, stopped, or sent a list change. Same
 	// goroutine as OnTools.
 	OnOffers func()
+	// OnElicit shows a server's elicitation to the user and returns the
+	// answer; nil: elicitation is not offered to servers. It is called
+	// from the server's connection while the server waits.
+	OnElicit func(ctx context.Context, e Elicitation) (Answer, error)
+	// OAuthFile keeps remote servers' sign-ins (OAuthFile(home)); empty:
+	// a sign-in lasts as long as the session.
+	OAuthFile string
 	// Version is tandem's version, sent to servers as the client's.
 	Version string
 	// Restarts bounds restarts of a server that stops on its own (0:
@@ -69,6 +76,7 @@ type Manager struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	events *dispatcher
+	tokens *tokenStore
 
 	serversMu sync.Mutex // guards servers: a restart replaces an entry
 	servers   []*server
@@ -113,6 +121,7 @@ func Start(ctx context.Context, o Options) *Manager {
 		ctx:    mctx,
 		cancel: cancel,
 		events: newDispatcher(o.OnTools, o.OnNotice, o.OnOffers),
+		tokens: &tokenStore{path: o.OAuthFile},
 		ready:  make(chan struct{}),
 		names:  map[string]string{},
 	}

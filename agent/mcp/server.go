@@ -41,6 +41,11 @@ type server struct {
 	refresh chan struct{} // buffered(1): the server said its tool list changed
 	attempt int           // 0 for the first start, n for the n-th restart
 
+	settled    chan struct{} // closed when the connection attempt is over (wait.go)
+	settleOnce sync.Once
+	// connectTimer is the connect deadline's timer; nil before connecting.
+	connectTimer *time.Timer
+
 	stateMu     sync.Mutex // guards the fields below
 	state       state
 	session     *sdk.ClientSession
@@ -56,15 +61,18 @@ type server struct {
 func newServer(m *Manager, cfg Server) *server {
 	ctx, cancel := context.WithCancel(m.ctx)
 	log := m.log.With("mcp_server", cfg.Name)
-	return &server{
+	s := &server{
 		m: m, cfg: cfg, log: log,
 		link:    newLink(cfg, m.opts.Root, log),
 		ctx:     ctx,
 		cancel:  cancel,
 		refresh: make(chan struct{}, 1),
+		settled: make(chan struct{}),
 		state:   stateConnecting,
 		tools:   map[string]*mcpTool{},
 	}
+	s.enableOAuth()
+	return s
 }
 
 func (s *server) run() {
@@ -93,10 +101,12 @@ func (s *server) run() {
 		if s.attempt == 0 {
 			s.m.settle() // after the notice is queued, so Ready implies it
 		}
+		s.markSettled()
 		s.shutdown(cs)
 		s.restartIfDue()
 		return
 	}
+	s.markSettled()
 	if s.attempt == 0 {
 		s.m.settle()
 	} else {
@@ -193,6 +203,7 @@ func (s *server) connect() (*sdk.ClientSession, error) {
 		// reader that delivers the answer; the run loop lists instead.
 		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { s.wantRefresh() },
 		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { s.wantRefresh() },
+		ElicitationHandler:       s.elicitHandler(),
 	})
 	// The session root is the server's one root, on purpose: the SDK
 	// advertises the roots capability, and servers that honour it confine
@@ -207,6 +218,9 @@ func (s *server) connect() (*sdk.ClientSession, error) {
 	// so the deadline cancels the server's context rather than wrapping it.
 	ctx, cancel := context.WithCancel(s.ctx)
 	timer := time.AfterFunc(s.m.opts.ConnectTimeout, cancel)
+	s.stateMu.Lock()
+	s.connectTimer = timer // held while the user signs in (oauth.go)
+	s.stateMu.Unlock()
 	cs, err := client.Connect(ctx, s.link.transport, nil)
 	if !timer.Stop() {
 		if err == nil {

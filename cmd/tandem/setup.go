@@ -62,6 +62,7 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 		Effort:          llm.Effort(cfg.ThoughtLevel),
 		DiscoverModels:  modelLister(cfg),
 		MaxTurnRequests: cfg.MaxTurnRequests,
+		MCPStartupWait:  cfg.MCPStartupWait,
 		Home:            cfg.Home,
 		UserHome:        m.userHome(),
 		Store:           st,
