@@ -74,6 +74,9 @@ func (i *instance) launch() error {
 	if err != nil {
 		return err
 	}
+	if i.st.Scope == ScopeBundled && argv[0] == "tandem" && i.rt.o.Self != "" {
+		argv[0] = i.rt.o.Self // a bundled plugin served by tandem itself
+	}
 	dir, err := i.rt.folder(i.st.Plugin)
 	if err != nil {
 		return err
@@ -134,6 +137,9 @@ func (i *instance) launch() error {
 	i.mu.Unlock()
 	if len(added) > 0 {
 		i.sess.s.UpdateTools(added, nil)
+	}
+	if len(res.Commands) > 0 {
+		i.sess.s.CommandsChanged()
 	}
 	i.log.Info("started", "session", i.sess.id, "tools", len(added), "hooks", len(i.hooks))
 	return nil

@@ -20,7 +20,8 @@ type Tool struct {
 // Plugin is a plugin written in Go: set the fields it implements and call
 // Main (or Serve). Nil hooks are not announced, so tandem never calls them.
 type Plugin struct {
-	Tools []Tool
+	Tools    []Tool
+	Commands []Command
 	// Initialize runs first in every session; an error stops the plugin
 	// for that session.
 	Initialize func(ctx context.Context, h *Host, p InitializeParams) error
@@ -119,6 +120,15 @@ func (p *Plugin) methods(h *Host, stop context.CancelFunc) jsonrpc.Methods {
 			}
 			return CallToolResult{}, jsonrpc.InvalidParams("no tool %q", in.Name)
 		}),
+		MethodCommandRun: jsonrpc.Typed(func(ctx context.Context, in RunCommandParams) (RunCommandResult, error) {
+			for _, c := range p.Commands {
+				if c.Def.Name == in.Name {
+					text, err := c.Run(ctx, h, in)
+					return RunCommandResult{Text: text}, err
+				}
+			}
+			return RunCommandResult{}, jsonrpc.InvalidParams("no command %q", in.Name)
+		}),
 		MethodShutdown: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 			// The response leaves first; then the loop stops.
 			jsonrpc.AfterResponse(ctx, stop)
@@ -158,6 +168,9 @@ func (p *Plugin) offer() InitializeResult {
 	r := InitializeResult{ProtocolVersion: ProtocolVersion, SystemPrompt: p.TransformSystemPrompt != nil}
 	for _, t := range p.Tools {
 		r.Tools = append(r.Tools, t.Def)
+	}
+	for _, c := range p.Commands {
+		r.Commands = append(r.Commands, c.Def)
 	}
 	for name, set := range map[string]bool{
 		HookBeforeToolCall: p.BeforeToolCall != nil, HookAfterToolCall: p.AfterToolCall != nil,
