@@ -22,6 +22,7 @@ import (
 type editor struct {
 	kind string
 	peer *testenv.Peer
+	stop func() // ends tandem; idempotent
 
 	mu     sync.Mutex
 	writes []string // paths the editor was asked to change
@@ -41,16 +42,20 @@ func startEditor(t *testing.T, kind, home, root string, srv *llmtest.Server) *ed
 		framing = testenv.ContentLength
 	}
 	e.peer = testenv.NewPeer(t, out, in, framing, e.handle)
-	t.Cleanup(func() {
-		if kind == "lsp" {
-			e.peer.Call("shutdown", nil, nil)
-			e.peer.Notify("exit", nil)
-		}
-		e.peer.Close()
-		if err := testenv.WaitExit(cmd, 10*time.Second); err != nil {
-			t.Errorf("tandem %s: %v\n%s", kind, err, stderr.String())
-		}
-	})
+	var once sync.Once
+	e.stop = func() {
+		once.Do(func() {
+			if kind == "lsp" {
+				e.peer.Call("shutdown", nil, nil)
+				e.peer.Notify("exit", nil)
+			}
+			e.peer.Close()
+			if err := testenv.WaitExit(cmd, 10*time.Second); err != nil {
+				t.Errorf("tandem %s: %v\n%s", kind, err, stderr.String())
+			}
+		})
+	}
+	t.Cleanup(e.stop)
 	if kind == "acp" {
 		must(t, e.peer.Call("initialize", map[string]any{"protocolVersion": 1,
 			"clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": true, "writeTextFile": true}}}, nil))
@@ -175,6 +180,17 @@ func (e *editor) newSession(t *testing.T, root string) string {
 	return f.newSession(t, root, "code")
 }
 
+// load reopens a stored session in this process.
+func (e *editor) load(t *testing.T, sid, root string) {
+	t.Helper()
+	method := "session/load"
+	if e.kind == "lsp" {
+		method = "tandem/loadSession"
+	}
+	must(t, e.peer.Call(method, map[string]any{"sessionId": sid, "cwd": root, "mcpServers": []any{}}, nil))
+	e.take()
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -250,6 +266,51 @@ func TestFrontCheckpoints(t *testing.T) {
 			body := string(reqs[n].Body)
 			if strings.Contains(body, "first request") || strings.Contains(body, "second request") || !strings.Contains(body, "third request") {
 				t.Errorf("the request after /rewind still holds the rewound turns: %s", body)
+			}
+		})
+	}
+}
+
+// Checkpoints outlive tandem: a session reopened by another process can
+// still /undo and /rewind, and a rewind stays in the stored conversation.
+func TestFrontCheckpointsAfterRestart(t *testing.T) {
+	for _, kind := range fronts {
+		t.Run(kind, func(t *testing.T) {
+			home, root := t.TempDir(), t.TempDir()
+			root, _ = filepath.EvalSymlinks(root)
+			a := filepath.Join(root, "a.txt")
+			must(t, os.WriteFile(a, []byte("one\n"), 0o644))
+			srv := llmtest.NewServer(t)
+			write := func(content string) llmtest.Reply {
+				return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"a.txt","content":"` + content + `\n"}`}}}
+			}
+			ed := startEditor(t, kind, home, root, srv)
+			sid := ed.newSession(t, root)
+			srv.Enqueue(write("two"), llmtest.Reply{Text: []string{"ok"}}, write("three"), llmtest.Reply{Text: []string{"ok"}})
+			ed.prompt(t, sid, "first request")
+			ed.prompt(t, sid, "second request")
+			ed.stop()
+
+			ed = startEditor(t, kind, home, root, srv)
+			ed.load(t, sid, root)
+			ed.prompt(t, sid, "/undo")
+			if _, said := ed.take(); readFile(t, a) != "two\n" {
+				t.Fatalf("/undo after a restart left a.txt %q; it said: %s", readFile(t, a), said)
+			}
+			ed.prompt(t, sid, "/rewind 1")
+			if _, said := ed.take(); readFile(t, a) != "one\n" {
+				t.Fatalf("/rewind 1 after a restart left a.txt %q; it said: %s", readFile(t, a), said)
+			}
+			ed.stop()
+
+			ed = startEditor(t, kind, home, root, srv)
+			ed.load(t, sid, root)
+			n := len(srv.Requests())
+			srv.Enqueue(llmtest.Reply{Text: []string{"fresh"}})
+			ed.prompt(t, sid, "third request")
+			body := string(srv.Requests()[n].Body)
+			if strings.Contains(body, "first request") || strings.Contains(body, "second request") || !strings.Contains(body, "third request") {
+				t.Errorf("a reopened session forgot the rewind: %s", body)
 			}
 		})
 	}

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/plugin/sdk"
 )
+
+// listWait bounds how long listing commands waits for plugins to start.
+const listWait = 3 * time.Second
 
 // commands offers the slash commands of a session's running plugins, as
 // /<plugin>:<name>. A bundled plugin's commands also answer to their
@@ -19,6 +23,12 @@ func (r *Runtime) commands(s *agent.Session) []agent.ExtCommand {
 	if ss == nil {
 		return nil
 	}
+	// The session's first list (sent when the editor learns of it) waits,
+	// briefly, for its plugins to start, so it holds their commands and
+	// the editor needs no second list.
+	ctx, cancel := context.WithTimeout(context.Background(), listWait)
+	ss.waitReady(ctx)
+	cancel()
 	var out []agent.ExtCommand
 	for _, in := range ss.instances() {
 		for _, d := range in.commandDefs() {

@@ -138,8 +138,14 @@ func (i *instance) launch() error {
 	if len(added) > 0 {
 		i.sess.s.UpdateTools(added, nil)
 	}
-	if len(res.Commands) > 0 {
-		i.sess.s.CommandsChanged()
+	select {
+	case <-i.sess.ready:
+		// A restart or a plugin enabled later: the editor's list is stale.
+		// (The session's first list waits for the first start instead.)
+		if len(res.Commands) > 0 {
+			i.sess.s.CommandsChanged()
+		}
+	default:
 	}
 	i.log.Info("started", "session", i.sess.id, "tools", len(added), "hooks", len(i.hooks))
 	return nil

@@ -16,14 +16,18 @@ const notCovered = "Not covered: files changed by commands (run_command, termina
 func commands(st func() *state) []sdk.Command {
 	return []sdk.Command{
 		{Def: sdk.CommandDef{Name: "undo", Description: "Revert the file edits of the agent's last turn (through the editor)"},
-			Run: func(ctx context.Context, h *sdk.Host, p sdk.RunCommandParams) (string, error) { return st().undo(ctx, h) }},
+			Run: func(ctx context.Context, h *sdk.Host, p sdk.RunCommandParams) (string, error) {
+				return st().undo(ctx, h)
+			}},
 		{Def: sdk.CommandDef{Name: "rewind", Description: "List checkpoints, or go back to one: files, conversation or both",
 			Hint: "<n> [files|conversation|both]"},
 			Run: func(ctx context.Context, h *sdk.Host, p sdk.RunCommandParams) (string, error) {
 				return st().rewindCommand(ctx, h, p.Arguments)
 			}},
 		{Def: sdk.CommandDef{Name: "changes", Description: "Show the files the agent changed in this session"},
-			Run: func(ctx context.Context, h *sdk.Host, p sdk.RunCommandParams) (string, error) { return st().changes(h), nil }},
+			Run: func(ctx context.Context, h *sdk.Host, p sdk.RunCommandParams) (string, error) {
+				return st().changes(h), nil
+			}},
 	}
 }
 
