@@ -51,7 +51,7 @@ func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRu
 	s.st.turn = t
 	s.st.lifecycle = Running
 	s.st.usage.turn = UsageTotals{}
-	s.st.marks.base = len(s.st.history)
+	s.st.marks.base = len(t.history)
 	if s.st.title == "" {
 		s.st.title = store.Title(promptText(prompt))
 	}
