@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/tandemhq/tandem/agent/llm"
 )
 
 // Conversation markers and rewind. A marker names a point in the model
@@ -34,6 +36,9 @@ type timelineState struct {
 	// history's length when the turn began, or -1 after the turn compacted.
 	base    int
 	pending string
+	// delivered are messages for the model (Deliver), sent with the next
+	// prompt.
+	delivered []string
 }
 
 // ErrNoMarker is a rewind to a marker the session does not know (never
@@ -165,4 +170,25 @@ func (s *Session) restoreTimeline(kind string, data json.RawMessage) {
 	case r.Len <= len(s.st.history):
 		s.cutTimeline(r.Len)
 	}
+}
+
+// Deliver hands the model a message from outside the conversation (a
+// plugin's): it goes with the next prompt, before the user's text, so the
+// history stays an alternation and the request prefix is untouched.
+func (s *Session) Deliver(ctx context.Context, text string) error {
+	if text == "" {
+		return errors.New("the message is empty")
+	}
+	return s.do(ctx, func() { s.st.marks.delivered = append(s.st.marks.delivered, text) })
+}
+
+// takeDelivered returns, once, the messages delivered since the last prompt.
+func (t *turnRun) takeDelivered() []llm.Part {
+	var texts []string
+	t.s.do(context.Background(), func() { texts, t.s.st.marks.delivered = t.s.st.marks.delivered, nil })
+	var out []llm.Part
+	for _, x := range texts {
+		out = append(out, llm.Part{Type: llm.PartText, Text: x})
+	}
+	return out
 }

@@ -140,6 +140,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	}
 	t.instr.tr.ClientSent(partTexts(parts))
 	parts = append(t.takeSkillNote(), parts...)
+	parts = append(t.takeDelivered(), parts...)
 	first := len(t.history) == 0
 	if err := t.prepare(); err != nil {
 		if ctx.Err() != nil {

@@ -267,6 +267,9 @@ func TestFrontCheckpoints(t *testing.T) {
 			if strings.Contains(body, "first request") || strings.Contains(body, "second request") || !strings.Contains(body, "third request") {
 				t.Errorf("the request after /rewind still holds the rewound turns: %s", body)
 			}
+			if !strings.Contains(body, "The user reverted your earlier file edits: restored a.txt, deleted b.txt.") {
+				t.Errorf("the model was not told about /undo: %s", body)
+			}
 		})
 	}
 }

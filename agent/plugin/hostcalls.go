@@ -69,6 +69,7 @@ func (i *instance) hostMethods() jsonrpc.Methods {
 		sdk.HostApplyEdit: jsonrpc.Typed(i.applyEdit),
 		sdk.HostMarker:    jsonrpc.Typed(i.marker),
 		sdk.HostRewind:    jsonrpc.Typed(i.rewind),
+		sdk.HostDeliver:   jsonrpc.Typed(i.deliver),
 		sdk.HostListFiles: jsonrpc.Typed(func(_ context.Context, p sdk.PathParams) (sdk.ListFilesResult, error) {
 			root, rel, err := i.scoped(p.Path, false)
 			if err != nil {

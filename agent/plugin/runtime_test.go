@@ -280,7 +280,7 @@ func TestHostFiles(t *testing.T) {
 
 // host/applyEdit goes through the session's host within the filesystem
 // grants and leaves a file changed since alone; host/marker needs
-// permissions.lifecycle.
+// permissions.task, host/deliver permissions.agent.
 func TestHostSessionCalls(t *testing.T) {
 	r := newRig(t)
 	os.MkdirAll(filepath.Join(r.root, "granted"), 0o755)
@@ -291,6 +291,7 @@ func TestHostSessionCalls(t *testing.T) {
 		{"host/applyEdit", map[string]any{"path": "granted/x.txt", "content": "theirs", "expect": "not what it holds"}},
 		{"host/applyEdit", map[string]any{"path": "outside.txt", "content": "no"}},
 		{"host/marker", map[string]any{"name": "m"}},
+		{"host/deliver", map[string]any{"text": "psst"}},
 	}})
 	r.srv.Enqueue(llmtest.Reply{Text: []string{"ok"}})
 	s, _ := r.session(t, agent.ModeCode)
@@ -301,6 +302,7 @@ func TestHostSessionCalls(t *testing.T) {
 		`{"method": "host/applyEdit", "params": {"applied": false, "reason": "the file changed since; left as it is"}}`,
 		`{"method": "host/applyEdit", "params": {"error": -32001}}`,
 		`{"method": "host/marker", "params": {"error": -32001}}`,
+		`{"method": "host/deliver", "params": {"error": -32001}}`,
 	} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("no %s in:\n%s", want, raw)

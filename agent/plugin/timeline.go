@@ -36,16 +36,26 @@ func (i *instance) applyEdit(ctx context.Context, p sdk.ApplyEditParams) (sdk.Ap
 	return sdk.ApplyEditResult{Applied: res.Applied, Reason: res.Reason}, err
 }
 
-// lifecycle refuses a session call the plugin's permissions do not cover.
-func (i *instance) lifecycle(method string) error {
-	if i.st.Manifest.Permissions.Lifecycle {
+// permitted refuses a session call the plugin's permissions do not cover.
+func permitted(granted bool, method, permission string) error {
+	if granted {
 		return nil
 	}
-	return &jsonrpc.Error{Code: sdk.CodeDenied, Message: fmt.Sprintf("%v: %s needs permissions.lifecycle", errDenied, method)}
+	return &jsonrpc.Error{Code: sdk.CodeDenied, Message: fmt.Sprintf("%v: %s needs permissions.%s", errDenied, method, permission)}
+}
+
+func (i *instance) deliver(ctx context.Context, p sdk.DeliverParams) (struct{}, error) {
+	if err := permitted(i.st.Manifest.Permissions.Agent, sdk.HostDeliver, "agent"); err != nil {
+		return struct{}{}, err
+	}
+	if len(p.Text) > maxHostFile {
+		return struct{}{}, fmt.Errorf("the message is larger than %d bytes", maxHostFile)
+	}
+	return struct{}{}, i.sess.s.Deliver(ctx, p.Text)
 }
 
 func (i *instance) marker(ctx context.Context, p sdk.MarkerParams) (struct{}, error) {
-	if err := i.lifecycle(sdk.HostMarker); err != nil {
+	if err := permitted(i.st.Manifest.Permissions.Task, sdk.HostMarker, "task"); err != nil {
 		return struct{}{}, err
 	}
 	if p.Name == "" {
@@ -56,7 +66,7 @@ func (i *instance) marker(ctx context.Context, p sdk.MarkerParams) (struct{}, er
 }
 
 func (i *instance) rewind(ctx context.Context, p sdk.RewindParams) (struct{}, error) {
-	if err := i.lifecycle(sdk.HostRewind); err != nil {
+	if err := permitted(i.st.Manifest.Permissions.Task, sdk.HostRewind, "task"); err != nil {
 		return struct{}{}, err
 	}
 	_, err := i.sess.s.Rewind(ctx, i.name()+":"+p.Marker)

@@ -41,6 +41,7 @@ func (s *state) undo(ctx context.Context, h *sdk.Host) (string, error) {
 	done, left := s.restore(ctx, h, c.Files, c.Files)
 	s.List = s.List[:len(s.List)-1]
 	s.save()
+	tell(ctx, h, done)
 	out := fmt.Sprintf("Undid checkpoint %d (%s): %s.", c.N, short(c.Prompt), orNone(done))
 	if len(left) > 0 {
 		out += "\nLeft as they are: " + strings.Join(left, "; ") + "."
@@ -112,6 +113,9 @@ func (s *state) rewindCommand(ctx context.Context, h *sdk.Host, arg string) (str
 		}
 		last = latest(last)
 		done, left := s.restore(ctx, h, first, last)
+		if what == "files" {
+			tell(ctx, h, done) // the conversation still remembers the edits
+		}
 		out = append(out, "Files: "+orNone(done)+".")
 		if len(left) > 0 {
 			out = append(out, "Left as they are: "+strings.Join(left, "; ")+".")
@@ -224,4 +228,17 @@ func orNone(xs []string) string {
 		return "nothing to restore"
 	}
 	return strings.Join(xs, ", ")
+}
+
+// tell lets the model know, with the next prompt, that files it edited
+// were put back, so it reads them again instead of trusting its memory.
+func tell(ctx context.Context, h *sdk.Host, done []string) {
+	if len(done) == 0 {
+		return
+	}
+	msg := "<system-reminder>\nThe user reverted your earlier file edits: " + strings.Join(done, ", ") +
+		". Those files are as they were before your edits; read them again before changing them.\n</system-reminder>"
+	if err := h.Deliver(ctx, msg); err != nil {
+		h.Log(ctx, "warn", "could not tell the model about the undo: "+err.Error())
+	}
 }

@@ -10,11 +10,25 @@ const (
 	// see the change. permissions.filesystem must cover the path.
 	HostApplyEdit = "host/applyEdit"
 	// HostMarker writes a named marker into the conversation.
-	// permissions.lifecycle.
+	// permissions.task.
 	HostMarker = "host/marker"
-	// HostRewind rewinds the conversation to a marker. permissions.lifecycle.
+	// HostRewind rewinds the conversation to a marker. permissions.task.
 	HostRewind = "host/rewind"
+	// HostDeliver hands the model a message with the next prompt.
+	// permissions.agent.
+	HostDeliver = "host/deliver"
 )
+
+// DeliverParams: a message for the model, sent with the user's next
+// prompt (before it). The user does not see it.
+type DeliverParams struct {
+	Text string `json:"text"`
+}
+
+// Deliver hands the model a message with the next prompt.
+func (h *Host) Deliver(ctx context.Context, text string) error {
+	return h.conn.Call(ctx, HostDeliver, DeliverParams{Text: text}, nil)
+}
 
 // HookTimelineRewind is the observing hook sent after the conversation
 // was rewound to a marker (by any plugin).
