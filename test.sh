@@ -8,10 +8,24 @@ root=$(pwd)
 
 need_apt=()
 command -v nvim >/dev/null || need_apt+=(neovim)
-command -v emacs >/dev/null || need_apt+=(emacs-nox elpa-eglot)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]} (apt)" >&2
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# Emacs 30 (eglot built in; what agent-shell targets) comes from Debian
+# bookworm-backports: the backports source is added beside the normal ones,
+# never instead of them, so apt-get update keeps every other list.
+emacs_major=$(emacs --version 2>/dev/null | sed -n '1s/^GNU Emacs \([0-9]*\).*/\1/p') || true
+if [ "${emacs_major:-0}" -lt 30 ]; then
+  backports=/etc/apt/sources.list.d/tandem-bookworm-backports.sources
+  if [ ! -f "$backports" ]; then
+    printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm-backports' \
+      'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' > "$backports"
+  fi
+  echo "test.sh: installing emacs-nox 30 (apt, bookworm-backports)" >&2
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t bookworm-backports emacs-nox >/dev/null
 fi
 
 # Node packages the tests drive (third-party ACP clients, MCP servers) live

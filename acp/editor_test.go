@@ -292,7 +292,7 @@ func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed 
 	stdin, stdout := testenv.Start(t, cmd, p.stderr)
 	p.stdin = stdin
 	tap := &requestTap{w: stdin, methods: map[string]string{}}
-	p.conn = sdk.NewClientSideConnection(ed, tap, &wireTap{r: stdout, ed: ed, schema: loadWireSchema(t), asked: tap.method})
+	p.conn = sdk.NewClientSideConnection(ed, tap, &wireTap{r: stdout, ed: ed, check: loadWireSchema(t).async(t, tap.method)})
 	p.conn.SetLogger(slog.New(slog.DiscardHandler))
 	t.Cleanup(func() {
 		stdin.Close()
@@ -371,10 +371,8 @@ type wireTap struct {
 	r       io.Reader
 	ed      *editor
 	partial []byte
-	// schema, when set, checks every line against the ACP schema; asked
-	// names the method of a client request by its id.
-	schema *wireSchema
-	asked  func(id string) string
+	// check queues every line for the check against the ACP schema.
+	check func(line []byte)
 }
 
 func (w *wireTap) Read(p []byte) (int, error) {
@@ -387,8 +385,8 @@ func (w *wireTap) Read(p []byte) (int, error) {
 		}
 		line := w.partial[:i]
 		w.partial = w.partial[i+1:]
-		if w.schema != nil {
-			w.schema.check(w.ed.t, line, w.asked)
+		if w.check != nil {
+			w.check(line)
 		}
 		var msg struct {
 			Method string `json:"method"`

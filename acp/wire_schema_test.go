@@ -142,6 +142,44 @@ func (w *wireSchema) check(t testing.TB, line []byte, asked func(id string) stri
 	}
 }
 
+// async returns a function that queues a line for checking on a goroutine
+// of its own: resolving the schema's definitions takes long on a busy
+// machine, and doing it in the client's read path would slow the editor's
+// answers until tandem's own deadlines fire. The queue is drained, and its
+// findings reported, when the test ends. A nil checker checks nothing.
+func (w *wireSchema) async(t testing.TB, asked func(id string) string) func(line []byte) {
+	if w == nil {
+		return func([]byte) {}
+	}
+	lines := make(chan []byte, 4096)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for l := range lines {
+			w.check(t, l, asked)
+		}
+	}()
+	var once sync.Once
+	var mu sync.Mutex
+	closed := false
+	t.Cleanup(func() {
+		once.Do(func() {
+			mu.Lock()
+			closed = true
+			close(lines)
+			mu.Unlock()
+			<-done
+		})
+	})
+	return func(line []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !closed {
+			lines <- bytes.Clone(line)
+		}
+	}
+}
+
 // requestTap records the ids and methods of the requests the client
 // writes to tandem, so results can be checked against the right method.
 type requestTap struct {

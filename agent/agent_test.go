@@ -244,6 +244,24 @@ func TestRejectedPermissionTellsTheModel(t *testing.T) {
 	if !ok || !r.IsError || !strings.Contains(strings.ToLower(r.Text), "reject") {
 		t.Errorf("model was told %+v", r)
 	}
+	// The editor showed the proposed diff when it asked; the failed call's
+	// last update states the error and replaces that diff with an empty
+	// one, so no client keeps showing the proposal as made.
+	var last *ToolCall
+	for _, u := range h.snapshot() {
+		if u.Type == ToolCallUpdated && u.Tool.ID == "w1" {
+			last = u.Tool
+		}
+	}
+	if last == nil || last.Status != ToolFailed || len(last.Content) != 2 {
+		t.Fatalf("last update of the rejected call = %+v", last)
+	}
+	if c := last.Content[0]; c.Content == nil || !strings.Contains(strings.ToLower(c.Content.Text), "reject") {
+		t.Errorf("first content = %+v, want the error", c)
+	}
+	if d := last.Content[1]; d.Type != "diff" || d.Path != filepath.Join(dir, "new.txt") || d.OldText == nil || *d.OldText != "" || d.NewText == nil || *d.NewText != "" {
+		t.Errorf("second content = %+v, want an empty diff of new.txt", d)
+	}
 }
 
 func TestAlwaysAnswersAreRemembered(t *testing.T) {

@@ -128,8 +128,9 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	}
 	s.emit(Update{Type: ToolCallStarted, Tool: &tc})
 
+	shown := &shownEdits{}
 	fail := func(msg string) toolOutcome {
-		s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolFailed, Content: []ToolContent{TextContent(msg)}}})
+		s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolFailed, Content: failedContent(msg, shown, nil)}})
 		return result(msg, true)
 	}
 	ev := ToolCallEvent{SessionID: s.id, ToolCallID: tc.ID, Tool: info, Input: input}
@@ -153,7 +154,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	if !mayAsk(info.Group) {
 		start()
 	}
-	res, err := tool.Run(ctx, t.toolEnv(tc, info, start), input)
+	res, err := tool.Run(ctx, t.toolEnv(tc, info, start, shown), input)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -166,7 +167,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	}
 	after := s.a.cfg.Pipeline.afterToolCall(ctx, ev, ToolResult{Output: res.Output, IsError: res.IsError})
 	res.Output, res.IsError = after.Output, after.IsError
-	s.report(tc.ID, res)
+	s.report(tc.ID, res, shown)
 
 	out := result(res.Output, res.IsError)
 	for _, img := range res.Images {
@@ -179,7 +180,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 }
 
 // report sends a finished call's tool_call_update (and its plan, if any).
-func (s *Session) report(id string, res tools.Result) {
+func (s *Session) report(id string, res tools.Result, shown *shownEdits) {
 	done := ToolCall{ID: id, Status: ToolCompleted, Locations: res.Locations}
 	if res.IsError {
 		done.Status = ToolFailed
@@ -199,6 +200,10 @@ func (s *Session) report(id string, res tools.Result) {
 	case res.Plan != nil:
 		// The plan update below is the plan's one rendering.
 		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
+	case res.IsError:
+		// The error is the content, also beside edits made before it.
+		done.Content = append(done.Content, failedContent(res.Output, shown, res.Edits)...)
+		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
 	case len(res.Edits) == 0 && res.Output != "":
 		done.Content = append(done.Content, TextContent(res.Output))
 		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
@@ -212,7 +217,7 @@ func (s *Session) report(id string, res tools.Result) {
 
 // toolEnv builds the environment one call runs in. Its Host is wrapped so
 // the edit seams see every edit; its Ask runs the ask seams.
-func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env {
+func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *shownEdits) *tools.Env {
 	s := t.s
 	// A terminal is announced once: its output reaches the client through
 	// the terminal itself, so repeating the same content says nothing new.
@@ -223,6 +228,9 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func()) *tools.Env
 		Host:  editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
 		Index: s.index(),
 		Ask: func(ctx context.Context, a tools.Ask) error {
+			if a.Edit != nil {
+				shown.add(*a.Edit)
+			}
 			err := s.beforeAsk(ctx, AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
 			if err == nil {
 				start()

@@ -14,8 +14,8 @@ import (
 	"github.com/tandemhq/tandem/internal/testenv"
 )
 
-// TestEmacsEglot runs tandem-eglot.el in batch Emacs with Debian's
-// elpa-eglot against the real binary and the fake model
+// TestEmacsEglot runs tandem-eglot.el in batch Emacs with eglot (built
+// into Emacs 29+, Debian's elpa-eglot on 28) against the real binary and the fake model
 // (emacs/test/tandem-eglot-test.el does the editor side): eglot finds
 // tandem through tandem-eglot-register, a prompt over a region edits the
 // buffer after the permission function answered, undo takes it back, and

@@ -11,7 +11,8 @@
 ;;; Code:
 
 (require 'package)
-;; Debian's elpa-eglot lives here; -Q leaves it out of the default list.
+;; On Emacs 28 Debian's elpa-eglot lives here (-Q leaves it out of the
+;; default list); Emacs 29+ has eglot built in.
 (add-to-list 'package-directory-list "/usr/share/emacs/site-lisp/elpa")
 (package-initialize)
 (add-to-list 'load-path (expand-file-name ".." (file-name-directory load-file-name)))
