@@ -27,6 +27,7 @@ type editor struct {
 	mu     sync.Mutex
 	writes []string // paths the editor was asked to change
 	said   strings.Builder
+	cmds   string // the latest command list
 }
 
 func startEditor(t *testing.T, kind, home, root string, srv *llmtest.Server) *editor {
@@ -99,6 +100,9 @@ func (e *editor) handle(method string, params json.RawMessage) (any, *testenv.RP
 	if strings.Contains(string(params), "agent_message_chunk") {
 		e.said.Write(params)
 	}
+	if strings.Contains(string(params), "available_commands_update") {
+		e.cmds = string(params)
+	}
 	return nil, nil
 }
 
@@ -156,6 +160,27 @@ func (e *editor) applyEdit(params json.RawMessage) any {
 		os.WriteFile(f, []byte(text), 0o644)
 	}
 	return map[string]any{"applied": true}
+}
+
+// await waits until what tandem said since the last take holds want
+// (updates reach the test editor on goroutines of their own, so they may
+// trail the prompt's answer), then takes it (the editor's writes stay for take).
+func (e *editor) await(t *testing.T, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		e.mu.Lock()
+		said := e.said.String()
+		e.mu.Unlock()
+		if strings.Contains(said, want) || time.Now().After(deadline) {
+			e.mu.Lock()
+			said = e.said.String()
+			e.said.Reset()
+			e.mu.Unlock()
+			return said
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // take returns and forgets what the editor saw since the last take.
@@ -227,13 +252,14 @@ func TestFrontCheckpoints(t *testing.T) {
 			ed.take()
 
 			ed.prompt(t, sid, "/changes")
-			_, said := ed.take()
+			said := ed.await(t, "Files the agent changed")
 			if !strings.Contains(said, "modified a.txt (checkpoint 1, 2)") || !strings.Contains(said, "created b.txt (checkpoint 2)") {
 				t.Errorf("/changes said: %s", said)
 			}
 
 			ed.prompt(t, sid, "/undo")
-			writes, said := ed.take()
+			said = ed.await(t, "Undid checkpoint")
+			writes, _ := ed.take()
 			if got := readFile(t, a); got != "two\n" {
 				t.Errorf("/undo left a.txt %q; it said: %s", got, said)
 			}
@@ -248,11 +274,12 @@ func TestFrontCheckpoints(t *testing.T) {
 			}
 
 			ed.prompt(t, sid, "/rewind")
-			if _, said := ed.take(); !strings.Contains(said, "1. first request: a.txt") || strings.Contains(said, "2. second") {
+			if said := ed.await(t, "Checkpoints ("); !strings.Contains(said, "1. first request: a.txt") || strings.Contains(said, "2. second") {
 				t.Errorf("/rewind listed: %s", said)
 			}
 			ed.prompt(t, sid, "/rewind 1 both")
 			writes, said = ed.take()
+			said += ed.await(t, "Rewound to checkpoint 1")
 			if got := readFile(t, a); got != "one\n" || !contains(writes, a) {
 				t.Errorf("/rewind 1 left a.txt %q (editor writes %v); it said: %s", got, writes, said)
 			}
@@ -269,6 +296,28 @@ func TestFrontCheckpoints(t *testing.T) {
 			}
 			if !strings.Contains(body, "The user reverted your earlier file edits: restored a.txt, deleted b.txt.") {
 				t.Errorf("the model was not told about /undo: %s", body)
+			}
+
+			// Disabled live, its commands leave the editor's list.
+			ed.mu.Lock()
+			listed := ed.cmds
+			ed.mu.Unlock()
+			if !strings.Contains(listed, `"name":"undo"`) || !strings.Contains(listed, `"name":"checkpoints:rewind"`) {
+				t.Errorf("commands listed: %s", listed)
+			}
+			cli(t, home, "disable", "checkpoints")
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				ed.mu.Lock()
+				listed = ed.cmds
+				ed.mu.Unlock()
+				if !strings.Contains(listed, `"name":"undo"`) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("still listed after disable: %s", listed)
+				}
+				time.Sleep(50 * time.Millisecond)
 			}
 		})
 	}

@@ -233,11 +233,14 @@ func (i *instance) close(removeTools bool) {
 		}
 	}
 	i.mu.Lock()
-	p, names := i.proc, i.toolNames
+	p, names, cmds := i.proc, i.toolNames, len(i.offer.Commands) > 0
 	i.proc, i.up, i.toolNames, i.hooks = nil, false, nil, nil
 	i.mu.Unlock()
 	if removeTools && len(names) > 0 {
 		i.sess.s.UpdateTools(nil, names)
+	}
+	if removeTools && cmds {
+		i.sess.s.CommandsChanged() // the plugin was disabled: its commands go
 	}
 	if p != nil {
 		p.close(time.Second)

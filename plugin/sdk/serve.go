@@ -33,7 +33,11 @@ type Plugin struct {
 	BeforeAsk      func(ctx context.Context, h *Host, p BeforeAskParams) (BeforeAskResult, error)
 	BeforeFileEdit func(ctx context.Context, h *Host, p BeforeFileEditParams) (BeforeFileEditResult, error)
 	// Observe receives the observing hooks named in Observes, by name, with
-	// their raw params (decode them into the matching *Params type).
+	// their raw params (decode them into the matching *Params type). It
+	// runs on the connection's read loop, in the order tandem sent the
+	// hooks and before any later message is handled (so a command never
+	// overtakes the afterFileEdit before it): keep it quick, and make host
+	// calls other than Log from a goroutine of your own.
 	Observes []string
 	Observe  func(ctx context.Context, h *Host, hook string, params json.RawMessage)
 }
@@ -93,7 +97,12 @@ func (p *Plugin) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	h := &Host{}
-	h.conn = jsonrpc.NewConn(r, w, jsonrpc.Options{Framing: jsonrpc.NewlineDelimited, Handler: p.methods(h, cancel).Handle})
+	observed := map[string]bool{}
+	for _, name := range p.Observes {
+		observed[HookPrefix+name] = true
+	}
+	h.conn = jsonrpc.NewConn(r, w, jsonrpc.Options{Framing: jsonrpc.NewlineDelimited, Handler: p.methods(h, cancel).Handle,
+		Inline: func(method string) bool { return observed[method] }})
 	err := h.conn.Serve(ctx)
 	if errors.Is(err, context.Canceled) {
 		return nil
