@@ -39,6 +39,11 @@ if [ ! -f "$node_dir/.installed" ] || ! cmp -s test/node-packages.txt "$node_dir
   cp test/node-packages.txt "$node_dir/.installed"
 fi
 export TANDEM_NODE_MODULES="$node_dir/node_modules"
+
+# The VS Code end-to-end test's code-server, Node 24, playwright-core and
+# Chromium, cached outside the clone (~/.cache/tandem-test) so a second
+# run installs nothing.
+editors/vscode/e2e/setup.sh >/dev/null
 # Tests that need an external program fail, rather than skip, when it is missing.
 export TANDEM_TEST_STRICT=1
 

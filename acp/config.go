@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"errors"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -19,7 +20,7 @@ const (
 // modeState lists the agent's modes with the session's current one.
 func modeState(sess *agent.Session) *sdk.SessionModeState {
 	st := &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(sess.Mode())}
-	for _, m := range agent.Modes() {
+	for _, m := range sess.Modes() {
 		desc := m.Description
 		st.AvailableModes = append(st.AvailableModes, sdk.SessionMode{Id: sdk.SessionModeId(m.ID), Name: m.Name, Description: &desc})
 	}
@@ -30,7 +31,7 @@ func modeState(sess *agent.Session) *sdk.SessionModeState {
 // agent knows any model, its model.
 func (s *server) configOptions(sess *agent.Session) []sdk.SessionConfigOption {
 	var modes sdk.SessionConfigSelectOptionsUngrouped
-	for _, m := range agent.Modes() {
+	for _, m := range sess.Modes() {
 		desc := m.Description
 		modes = append(modes, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.ID), Name: m.Name, Description: &desc})
 	}
@@ -134,11 +135,11 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 }
 
 func (s *server) setMode(ss *session, id string) error {
-	m, err := agent.ParseMode(id)
-	if err != nil || id == "" {
-		return invalidParams("unknown mode %q: use %s", id, agent.ModeChoices())
+	err := ss.sess.SetMode(agent.Mode(id))
+	if errors.Is(err, agent.ErrUnknownMode) {
+		return invalidParams("%v", err)
 	}
-	return toRequestError(ss.sess.SetMode(m))
+	return toRequestError(err)
 }
 
 func (s *server) setModel(ss *session, id string) error {

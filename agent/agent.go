@@ -58,7 +58,7 @@ type Config struct {
 	// Home is $TANDEM_HOME (user-global instructions, index caches, logs).
 	Home string
 	// UserHome is the user's home directory, where ~/.claude and ~/.agents
-	// hold commands and skills kept for other agents. Empty: not read.
+	// hold commands, skills and agents kept for other agents. Empty: not read.
 	UserHome string
 	// CustomSources adds folders of commands and skills to a session's own
 	// (a plugin's, namespaced "<plugin>:"), after them in precedence. It is
@@ -86,6 +86,8 @@ type Config struct {
 	// session compacts its history before the next request (config.json
 	// "compactAt"); 0 means DefaultCompactAt.
 	CompactAt float64
+	// Subagents configures the task tool's child sessions.
+	Subagents SubagentConfig
 	// Pipeline holds contributors to the turn's seams, shared by every
 	// session; empty by default. See Pipeline.
 	Pipeline Pipeline

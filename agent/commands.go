@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -39,20 +40,19 @@ func (s *Session) commands() map[string]slash {
 			},
 		},
 		"mode": {
-			description: "Switch mode: " + ModeChoices(),
-			hint:        strings.Join(ModeIDs(), " | "),
+			description: "Switch mode: " + s.defs.modes.choices(),
+			hint:        strings.Join(s.defs.modes.ids(), " | "),
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
 				if arg == "" {
-					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), ModeChoices()))
+					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), s.defs.modes.choices()))
 					return StopEndTurn, nil
 				}
-				m, err := ParseMode(arg)
-				if err != nil {
+				m := Mode(arg)
+				if err := s.SetMode(m); errors.Is(err, ErrUnknownMode) {
 					s.say(err.Error())
 					return StopEndTurn, nil
-				}
-				if err := s.SetMode(m); err != nil {
+				} else if err != nil {
 					return "", err
 				}
 				s.say(fmt.Sprintf("Mode set to %s.", m))

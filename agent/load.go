@@ -35,15 +35,21 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	if o.Cwd == "" {
 		o.Cwd = meta.Cwd
 	}
-	if o.Mode == "" {
-		o.Mode = Mode(meta.Mode)
-	}
 	if o.Model == "" {
 		o.Model = meta.Model
 	}
 	s, err := a.newSession(o)
 	if err != nil {
 		return nil, err
+	}
+	if o.Mode == "" && meta.Mode != "" {
+		// A custom mode whose file is gone since leaves the session in
+		// the default mode rather than unloadable.
+		if m, err := s.defs.modes.parse(meta.Mode); err == nil {
+			s.st.mode = m
+		} else {
+			a.log.Warn("stored session mode is gone; using the default", "session", meta.ID, "err", err)
+		}
 	}
 	s.id = meta.ID
 	s.st.title = meta.Title

@@ -1,22 +1,34 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// Mode decides which tool groups the model sees and which calls ask first.
+// Mode names a session mode. Its id decides which tool groups the model sees
+// (the mode's definition) and which calls ask first (agent/policy: the four
+// built-in ids keep their approval; any other mode approves nothing beyond
+// reading and planning, like code).
 type Mode string
 
+// The built-in modes. Their ids are a contract (DESIGN.md); their
+// definitions are embedded files read by agent/custom, and a project or
+// user file with the same id replaces one in place.
 const (
 	ModeAsk      = Mode(policy.ModeAsk)      // read and plan tools only
 	ModeCode     = Mode(policy.ModeCode)     // default: edits and commands ask
 	ModeAutoEdit = Mode(policy.ModeAutoEdit) // edits inside the workspace approved, commands ask
 	ModeFullAuto = Mode(policy.ModeFullAuto) // nothing asks (protected paths still do)
 )
+
+// ErrUnknownMode is returned for a mode id the session does not offer.
+var ErrUnknownMode = errors.New("unknown mode")
 
 // ModeInfo describes a mode to an editor.
 type ModeInfo struct {
@@ -25,50 +37,94 @@ type ModeInfo struct {
 	Description string `json:"description"`
 }
 
-// Modes lists every mode, in the order editors show them.
-func Modes() []ModeInfo {
-	return []ModeInfo{
-		{ModeAsk, "Ask", "Read and plan only; no edits or commands."},
-		{ModeCode, "Code", "Edits and commands ask before they run."},
-		{ModeAutoEdit, "Auto-edit", "Edits inside the workspace apply without asking; commands ask."},
-		{ModeFullAuto, "Full auto", "Nothing asks, except writes to protected files."},
+// modeSet is the modes one session offers, in the order editors show them:
+// the built-ins, then custom modes by id. It never changes after the
+// session starts, so any goroutine may read it.
+type modeSet []custom.Mode
+
+func builtinModes() modeSet { return modeSet(custom.BuiltinModes()) }
+
+func (ms modeSet) find(m Mode) (custom.Mode, bool) {
+	i := slices.IndexFunc(ms, func(d custom.Mode) bool { return d.Slug == string(m) })
+	if i < 0 {
+		return custom.Mode{}, false
 	}
+	return ms[i], true
 }
 
-// ModeIDs lists the mode ids in Modes' order. Help texts, errors and the
-// CLI flag name modes only through it and the Mode constants.
-func ModeIDs() []string {
-	var ids []string
-	for _, m := range Modes() {
-		ids = append(ids, string(m.ID))
+// exposes reports whether mode m offers tools of group g to the model. An
+// id the set does not know offers reading and planning only.
+func (ms modeSet) exposes(m Mode, g tools.Group) bool {
+	if d, ok := ms.find(m); ok {
+		return d.Offers(string(g))
 	}
-	return ids
+	return g == tools.GroupRead || g == tools.GroupPlan
 }
 
-// ModeChoices is the mode ids as a phrase for messages:
-// "ask, code, auto-edit or full-auto".
-func ModeChoices() string {
-	ids := ModeIDs()
+func (ms modeSet) infos() []ModeInfo {
+	out := make([]ModeInfo, len(ms))
+	for i, d := range ms {
+		out[i] = ModeInfo{ID: Mode(d.Slug), Name: d.Name, Description: d.Description}
+	}
+	return out
+}
+
+func (ms modeSet) ids() []string {
+	out := make([]string, len(ms))
+	for i, d := range ms {
+		out[i] = d.Slug
+	}
+	return out
+}
+
+// choices is the ids as a phrase for messages: "ask, code, auto-edit or full-auto".
+func (ms modeSet) choices() string {
+	ids := ms.ids()
+	if len(ids) == 1 {
+		return ids[0]
+	}
 	return strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
 }
 
-// ParseMode checks a mode id. The empty string is the default mode.
-func ParseMode(s string) (Mode, error) {
+// parse checks a mode id against the set. The empty string is the default mode.
+func (ms modeSet) parse(s string) (Mode, error) {
 	if s == "" {
 		return ModeCode, nil
 	}
-	for _, m := range Modes() {
-		if string(m.ID) == s {
-			return m.ID, nil
-		}
+	if _, ok := ms.find(Mode(s)); ok {
+		return Mode(s), nil
 	}
-	return "", fmt.Errorf("unknown mode %q: use %s", s, ModeChoices())
+	return "", fmt.Errorf("%w %q: use %s", ErrUnknownMode, s, ms.choices())
 }
 
-// exposes reports whether the mode offers tools of group g to the model.
-func (m Mode) exposes(g tools.Group) bool {
-	if m == ModeAsk {
-		return g == tools.GroupRead || g == tools.GroupPlan
+// Modes lists the built-in modes, in the order editors show them. A
+// session may offer more (Session.Modes).
+func Modes() []ModeInfo { return builtinModes().infos() }
+
+// ModeIDs lists the built-in mode ids in Modes' order. Help texts, errors
+// and the CLI flag name modes only through it and the Mode constants.
+func ModeIDs() []string { return builtinModes().ids() }
+
+// ModeChoices is the built-in mode ids as a phrase for messages:
+// "ask, code, auto-edit or full-auto".
+func ModeChoices() string { return builtinModes().choices() }
+
+// ParseMode checks a built-in mode id. The empty string is the default
+// mode. A session's own modes are checked by Session.SetMode.
+func ParseMode(s string) (Mode, error) { return builtinModes().parse(s) }
+
+// ParseModeAt checks a mode id against the modes a session rooted at root
+// would offer (the built-ins alone when root is empty), for a front door
+// that takes a default mode before any session exists.
+func (a *Agent) ParseModeAt(root, id string) (Mode, error) {
+	ms := builtinModes()
+	if root != "" {
+		ms = a.loadDefinitions(root).modes
 	}
-	return true
+	return ms.parse(id)
 }
+
+// Modes lists the modes this session offers: the built-ins (as replaced by
+// project or user files) and the custom modes of its root and
+// $TANDEM_HOME/modes.
+func (s *Session) Modes() []ModeInfo { return s.defs.modes.infos() }

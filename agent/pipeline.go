@@ -15,10 +15,12 @@ import (
 // that seam's contributors in the order they appear in the slice:
 //
 //	TurnStart
+//	  UserPrompt                                           a prompt for the model
 //	  BeforeRequest → (model streams) → AfterResponse      once per request
 //	  for each tool call:
 //	    BeforeToolCall → (tool runs: BeforeAsk → ask → AfterAsk,
 //	                      BeforeEdit → Host.ApplyEdit → AfterEdit) → AfterToolCall
+//	  BeforeStop                                           no tool calls: end or go on
 //	TurnEnd
 //
 // Every seam is empty by default. Seams that decide use reducer semantics:
@@ -72,6 +74,28 @@ type Pipeline struct {
 	// Commands offers slash commands run by code outside the agent (a
 	// plugin's), asked afresh whenever the session lists or runs commands.
 	Commands []func(s *Session) []ExtCommand
+	// UserPrompt runs when a prompt is about to go to the model (not for
+	// slash commands), after TurnStart; BeforeStop when the model has
+	// answered without calling a tool and the turn would end.
+	UserPrompt []UserPromptFunc
+	BeforeStop []BeforeStopFunc
+}
+
+// UserPromptFunc sees a prompt before the model does and returns text to
+// add to it as context (empty: none). An error blocks the prompt: the model
+// never sees it, the turn ends, and the user reads the error's text.
+type UserPromptFunc func(ctx context.Context, e TurnStartEvent) (string, error)
+
+// BeforeStopFunc runs when the turn would end; a non-empty result is a
+// reason to go on, sent to the model as a user message for one more
+// round. Continued counts the rounds already forced this turn, so a
+// contributor can avoid looping forever (MaxTurnRequests bounds it too).
+type BeforeStopFunc func(ctx context.Context, e StopEvent) string
+
+// StopEvent is a turn about to end because the model stopped calling tools.
+type StopEvent struct {
+	SessionID string
+	Continued int
 }
 
 // BeforeRequestFunc sees each model request before it is sent. It may

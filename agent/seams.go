@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -44,7 +45,7 @@ func (p *Pipeline) afterResponse(ctx context.Context, e ResponseEvent) {
 // The mode check comes first: a tool the mode does not offer never reaches
 // a contributor.
 func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent) (json.RawMessage, error) {
-	if mode := s.Mode(); !mode.exposes(e.Tool.Group) {
+	if mode := s.Mode(); !s.defs.modes.exposes(mode, e.Tool.Group) {
 		return nil, fmt.Errorf("the tool %s is not available in %s mode", e.Tool.Name, mode)
 	}
 	for _, f := range s.a.cfg.Pipeline.BeforeToolCall {
@@ -112,4 +113,30 @@ func (h editHost) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resul
 		f(ctx, e, r, err)
 	}
 	return r, err
+}
+
+// userPrompt collects the contributors' context for a prompt, or the
+// first refusal.
+func (p *Pipeline) userPrompt(ctx context.Context, e TurnStartEvent) (string, error) {
+	var extra []string
+	for _, f := range p.UserPrompt {
+		text, err := f(ctx, e)
+		if err != nil {
+			return "", err
+		}
+		if text != "" {
+			extra = append(extra, text)
+		}
+	}
+	return strings.Join(extra, "\n\n"), nil
+}
+
+// beforeStop returns the first reason a contributor gives to go on.
+func (p *Pipeline) beforeStop(ctx context.Context, e StopEvent) string {
+	for _, f := range p.BeforeStop {
+		if r := f(ctx, e); r != "" {
+			return r
+		}
+	}
+	return ""
 }

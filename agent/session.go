@@ -48,6 +48,10 @@ type Session struct {
 	host    Host
 	log     *store.Log
 	out     *outbox
+	// defs are the session's modes and subagents, fixed at start; tasks
+	// bounds how many subagents run at once.
+	defs  definitions
+	tasks chan struct{}
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -69,6 +73,7 @@ type Session struct {
 // instructions tracker (see turnRun) and gives them back when it ends.
 type actorState struct {
 	mode      Mode
+	roleMode  Mode // the mode whose role the history last stated (see modeRole)
 	model     string
 	effort    llm.Effort // "" until chosen: the agent's default applies
 	title     string
@@ -127,11 +132,9 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidCwd, err)
 	}
-	mode := o.Mode
-	if mode == "" {
-		mode = ModeCode
-	}
-	if _, err := ParseMode(string(mode)); err != nil {
+	defs := a.loadDefinitions(root)
+	mode, err := defs.modes.parse(string(o.Mode))
+	if err != nil {
 		return nil, err
 	}
 	model := o.Model
@@ -153,6 +156,8 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		cwd:   filepath.Clean(o.Cwd),
 		root:  root,
 		host:  o.Host,
+		defs:  defs,
+		tasks: make(chan struct{}, a.maxParallelTasks()),
 		inbox: make(chan func()),
 		done:  make(chan struct{}),
 		st: actorState{
@@ -163,6 +168,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			extra:     extraState{instr: &instrState{tr: instructions.NewTracker(a.instructionsConfig(), root)}},
 		},
 	}
+	s.addTaskTool()
 	return s, nil
 }
 
@@ -172,6 +178,7 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id))
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
+	s.reportProblems(s.defs.problems)
 	s.startExtras(ctx, servers)
 	// Registered last, so whoever finds the session (Close, fork, delete)
 	// finds it whole; an agent already closing gets it closed again here.
@@ -227,8 +234,8 @@ func (s *Session) setLifecycle(l Lifecycle) {
 // It takes effect at once, even mid-turn: the next permission decision
 // uses the new mode.
 func (s *Session) SetMode(m Mode) error {
-	if _, err := ParseMode(string(m)); err != nil {
-		return err
+	if _, err := s.defs.modes.parse(string(m)); err != nil || m == "" {
+		return fmt.Errorf("%w %q: use %s", ErrUnknownMode, m, s.defs.modes.choices())
 	}
 	var meta *store.Meta
 	err := s.change(func() {

@@ -90,6 +90,7 @@ func (t *turnRun) compactHistory(reason, focus string) (compact.Result, error) {
 	rec := compactionRecord{V: compactionRecordVersion, Reason: reason}
 	if r.Summarized > 0 {
 		parts, metas, reset := t.reinjectInstructions()
+		parts = append(parts, t.restateRole()...)
 		r.History[0].Content = append(parts, r.History[0].Content...)
 		rec.InstructionsReset, rec.Instructions = reset, metas
 		for _, p := range parts {

@@ -13,11 +13,11 @@ import (
 )
 
 // toolSpecs lists the tools mode exposes, in catalog order.
-func toolSpecs(mode Mode, catalog []tools.Tool) []llm.ToolSpec {
+func toolSpecs(ms modeSet, mode Mode, catalog []tools.Tool) []llm.ToolSpec {
 	var specs []llm.ToolSpec
 	for _, t := range catalog {
 		info := t.Info()
-		if !mode.exposes(info.Group) {
+		if !ms.exposes(mode, info.Group) {
 			continue
 		}
 		specs = append(specs, llm.ToolSpec{Name: info.Name, Description: info.Description, InputSchema: info.Schema})
@@ -102,14 +102,14 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	// A call the model should not have made is answered with an error it
 	// can act on; the turn goes on.
 	refuse := func(kind tools.Kind, msg string) toolOutcome {
-		s.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: call.ToolCallID, Title: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
+		t.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: call.ToolCallID, Title: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
 		return result(msg, true)
 	}
 	if !ok {
 		return refuse(tools.KindOther, fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", call.ToolName))
 	}
 	info := tool.Info()
-	if !t.mode.exposes(info.Group) {
+	if !s.defs.modes.exposes(t.mode, info.Group) {
 		return refuse(info.Kind, fmt.Sprintf("%s is not available in %s mode. Use one of the tools you were given.", info.Name, t.mode))
 	}
 	if !llm.IsObject(input) {
@@ -117,7 +117,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return refuse(info.Kind, fmt.Sprintf("The arguments for %s are not a valid JSON object (%.200s). Send a JSON object matching the tool's schema.", info.Name, input))
 	}
 	pv := tool.Describe(s.root, input)
-	tc := ToolCall{ID: call.ToolCallID, Title: pv.Title, Kind: info.Kind, Status: ToolPending, Locations: pv.Locations, RawInput: input}
+	tc := ToolCall{ID: t.callID(call.ToolCallID), Title: pv.Title, Kind: info.Kind, Status: ToolPending, Locations: pv.Locations, RawInput: input}
 	if tc.Title == "" {
 		tc.Title = info.Name
 	}
@@ -126,11 +126,11 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		// call's input shows it twice in clients that render raw input.
 		tc.RawInput = nil
 	}
-	s.emit(Update{Type: ToolCallStarted, Tool: &tc})
+	t.emit(Update{Type: ToolCallStarted, Tool: &tc})
 
 	shown := &shownEdits{}
 	fail := func(msg string) toolOutcome {
-		s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolFailed, Content: failedContent(msg, shown, nil)}})
+		t.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolFailed, Content: failedContent(msg, shown, nil)}})
 		return result(msg, true)
 	}
 	ev := ToolCallEvent{SessionID: s.id, ToolCallID: tc.ID, Tool: info, Input: input}
@@ -149,7 +149,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	// awaiting approval as running.
 	var started sync.Once
 	start := func() {
-		started.Do(func() { s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}}) })
+		started.Do(func() { t.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}}) })
 	}
 	if !mayAsk(info.Group) {
 		start()
@@ -167,7 +167,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	}
 	after := s.a.cfg.Pipeline.afterToolCall(ctx, ev, ToolResult{Output: res.Output, IsError: res.IsError})
 	res.Output, res.IsError = after.Output, after.IsError
-	s.report(tc.ID, res, shown)
+	t.report(tc.ID, res, shown)
 
 	out := result(res.Output, res.IsError)
 	for _, img := range res.Images {
@@ -180,7 +180,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 }
 
 // report sends a finished call's tool_call_update (and its plan, if any).
-func (s *Session) report(id string, res tools.Result, shown *shownEdits) {
+func (t *turnRun) report(id string, res tools.Result, shown *shownEdits) {
 	done := ToolCall{ID: id, Status: ToolCompleted, Locations: res.Locations}
 	if res.IsError {
 		done.Status = ToolFailed
@@ -195,23 +195,23 @@ func (s *Session) report(id string, res tools.Result, shown *shownEdits) {
 		// the output as text, because a replayed terminal id names nothing.
 		logged := done
 		logged.Content = append(slices.Clip(done.Content), TextContent(res.Output))
-		s.emitLive(Update{Type: ToolCallUpdated, Tool: &done})
-		s.logOnly(Update{Type: ToolCallUpdated, Tool: &logged})
+		t.emitLive(Update{Type: ToolCallUpdated, Tool: &done})
+		t.logOnly(Update{Type: ToolCallUpdated, Tool: &logged})
 	case res.Plan != nil:
 		// The plan update below is the plan's one rendering.
-		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
+		t.emit(Update{Type: ToolCallUpdated, Tool: &done})
 	case res.IsError:
 		// The error is the content, also beside edits made before it.
 		done.Content = append(done.Content, failedContent(res.Output, shown, res.Edits)...)
-		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
+		t.emit(Update{Type: ToolCallUpdated, Tool: &done})
 	case len(res.Edits) == 0 && res.Output != "":
 		done.Content = append(done.Content, TextContent(res.Output))
-		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
+		t.emit(Update{Type: ToolCallUpdated, Tool: &done})
 	default:
-		s.emit(Update{Type: ToolCallUpdated, Tool: &done})
+		t.emit(Update{Type: ToolCallUpdated, Tool: &done})
 	}
 	if res.Plan != nil {
-		s.emit(Update{Type: PlanUpdated, Plan: res.Plan})
+		t.emit(Update{Type: PlanUpdated, Plan: res.Plan})
 	}
 }
 
@@ -224,9 +224,10 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 	var termMu sync.Mutex
 	var announced string
 	return &tools.Env{
-		Root:  s.root,
-		Host:  editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
-		Index: s.index(),
+		Root:   s.root,
+		CallID: tc.ID,
+		Host:   editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
+		Index:  s.index(),
 		Ask: func(ctx context.Context, a tools.Ask) error {
 			if a.Edit != nil {
 				shown.add(*a.Edit)
@@ -250,11 +251,11 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 				}
 				// Live only: the final update logs the output as text.
 				u.Content = []ToolContent{{Type: "terminal", TerminalID: p.TerminalID}}
-				s.emitLive(Update{Type: ToolCallUpdated, Tool: &u})
+				t.emitLive(Update{Type: ToolCallUpdated, Tool: &u})
 				return
 			}
 			u.Content = []ToolContent{TextContent(p.Output)}
-			s.emit(Update{Type: ToolCallUpdated, Tool: &u})
+			t.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
 		Hidden: s.readHidden(t.ctx, info),
 	}

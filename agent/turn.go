@@ -27,6 +27,7 @@ type turnRun struct {
 	instr   *instrState
 	catalog []tools.Tool // the session's tools at the latest request
 	mode    Mode         // the mode of the latest request: which of them were offered
+	sub     *subagent    // set when this is a child turn run by the task tool
 	result  chan turnResult
 }
 
@@ -138,6 +139,17 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if err != nil {
 		return "", err
 	}
+	extra, err := s.a.cfg.Pipeline.userPrompt(ctx, TurnStartEvent{SessionID: s.id, Prompt: prompt})
+	if err != nil {
+		if ctx.Err() != nil {
+			return StopCancelled, nil
+		}
+		s.notice(err.Error())
+		return StopRefusal, nil
+	}
+	if extra != "" {
+		parts = append(parts, llm.Part{Type: llm.PartText, Text: extra})
+	}
 	t.instr.tr.ClientSent(partTexts(parts))
 	parts = append(t.takeSkillNote(), parts...)
 	parts = append(t.takeDelivered(), parts...)
@@ -151,8 +163,10 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if first {
 		t.addRepoMap()
 	}
+	parts = append(t.modeRole(), parts...)
 	t.appendHistory(llm.Message{Role: llm.RoleUser, Content: parts})
 
+	continued := 0 // rounds a BeforeStop contributor asked for
 	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
 		resp, err := t.request(p)
 		if err != nil {
@@ -163,7 +177,16 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 		}
 		calls := resp.ToolCalls()
 		if len(calls) == 0 {
-			return stopReason(resp.StopReason), nil
+			why := ""
+			if resp.StopReason == llm.StopEndTurn {
+				why = s.a.cfg.Pipeline.beforeStop(ctx, StopEvent{SessionID: s.id, Continued: continued})
+			}
+			if why == "" || ctx.Err() != nil {
+				return stopReason(resp.StopReason), nil
+			}
+			continued++
+			t.appendHistory(llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartText, Text: why}}})
+			continue
 		}
 		results, touched := t.runTools(calls)
 		if ctx.Err() == nil {
@@ -199,8 +222,9 @@ func stopReason(r llm.StopReason) StopReason {
 // after-response seam the complete response.
 func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 	s, ctx := t.s, t.ctx
-	resp, said, err := t.send(p, true)
-	if err != nil && said == "" && ctx.Err() == nil && compact.IsOverflow(err) {
+	// A child's context is its own and short-lived: it is never compacted.
+	resp, said, err := t.send(p, t.sub == nil)
+	if err != nil && said == "" && ctx.Err() == nil && t.sub == nil && compact.IsOverflow(err) {
 		s.a.log.Info("the provider refused the request as too long; compacting", "session", s.id, "err", err)
 		if _, cerr := t.compact(compactOverflow, ""); cerr != nil {
 			if ctx.Err() == nil {
@@ -247,13 +271,15 @@ func (t *turnRun) baseRequest() *llm.Request {
 	if effort == "" {
 		effort = s.a.cfg.Effort
 	}
-	return &llm.Request{
-		Model:     model,
+	req := &llm.Request{
+		Model:     s.modeModel(mode, model),
 		Effort:    effort,
 		System:    s.systemPrompt(),
-		Tools:     toolSpecs(mode, t.catalog),
 		MaxTokens: s.a.cfg.MaxTokens,
 	}
+	t.sub.shape(t, req)
+	req.Tools = toolSpecs(s.defs.modes, mode, t.catalog)
+	return req
 }
 
 // send builds one request (compacting first when mayCompact and the
@@ -280,9 +306,9 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 		switch e.Type {
 		case llm.EventText:
 			text.WriteString(e.Text)
-			s.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
+			t.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
 		case llm.EventReasoning:
-			s.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
+			t.emit(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
 		}
 	})
 	if err != nil {
@@ -296,7 +322,9 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 // appendHistory adds m to the model history and the log.
 func (t *turnRun) appendHistory(m llm.Message) {
 	t.history = append(t.history, m)
-	t.s.record(recMessage, m)
+	if t.sub == nil { // a child's history is its own, never the session's
+		t.s.record(recMessage, m)
+	}
 }
 
 // newMessageID names one message for messageId: random, so ids stay unique

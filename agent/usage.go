@@ -95,7 +95,9 @@ func (t *turnRun) accountUsage(ctx context.Context, req *llm.Request, estimate i
 	if total.Priced {
 		cu.Cost = &Cost{Amount: total.Cost, Currency: "USD"}
 	}
-	s.emit(Update{Type: UsageUpdated, Usage: cu})
+	if t.sub == nil { // a child's context is not the one the editor shows
+		s.emit(Update{Type: UsageUpdated, Usage: cu})
+	}
 }
 
 // recordUsage calibrates the estimator, logs the request's usage and adds

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"unsafe"
 
 	"github.com/tandemhq/tandem/internal/atomicfile"
@@ -22,14 +23,17 @@ import (
 // magic, version, root or checksum does not match is ignored and rebuilt.
 const (
 	cacheMagic   = "tandem-codeindex\x00"
-	cacheVersion = 3
-	cacheName    = "defs.v3"
-	// oldCacheName is version 2's file (no references), removed when
-	// version 3 is written.
-	oldCacheName = "defs.v2"
+	cacheVersion = 4
+	cacheName    = "defs.v4"
 )
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
+// oldCacheNames are earlier versions' files (v2 had no references, v3 no
+// flag for files parsed without them), removed when this version is written.
+var oldCacheNames = []string{"defs.v2", "defs.v3"}
+
+// crcTable is built on first use, not at start-up: most runs of the
+// binary never touch an index.
+var crcTable = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // minDefBytes is the smallest encoding of a definition: nine varints;
 // minFileBytes that of a file: eight varints and the 16-byte hash;
@@ -69,7 +73,9 @@ func encodeBody(w io.Writer, root string, files []*File) error {
 	b = binary.AppendUvarint(b, uint64(ndefs)) // lets a reader allocate them at once
 	nrefs := 0
 	for _, f := range files {
-		nrefs += len(f.Refs)
+		if f.HasRefs {
+			nrefs += len(f.Refs)
+		}
 	}
 	b = binary.AppendUvarint(b, uint64(nrefs))
 	for _, f := range files {
@@ -92,9 +98,14 @@ func encodeBody(w io.Writer, root string, files []*File) error {
 			b = binary.AppendUvarint(b, uint64(d.Group))
 			b = binary.AppendUvarint(b, uint64(d.GroupEnd))
 		}
-		b = binary.AppendUvarint(b, uint64(len(f.Refs)))
-		for _, r := range f.Refs {
-			b = appendString(b, r)
+		// 0: references never extracted; n+1: n references follow.
+		if !f.HasRefs {
+			b = append(b, 0)
+		} else {
+			b = binary.AppendUvarint(b, uint64(len(f.Refs))+1)
+			for _, r := range f.Refs {
+				b = appendString(b, r)
+			}
 		}
 		if _, err := w.Write(b); err != nil {
 			return err
@@ -118,7 +129,7 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 		return nil, fmt.Errorf("%w: bad header", errCorrupt)
 	}
 	body := data[len(cacheMagic) : len(data)-4]
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if crc32.Checksum(body, crcTable()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
 	r := reader{s: unsafe.String(unsafe.SliceData(body), len(body))}
@@ -180,6 +191,9 @@ func decodeCache(data []byte, root string) (map[string]*File, error) {
 			d.GroupEnd = int(r.uvarint())
 		}
 		nr := r.uvarint()
+		if f.HasRefs = nr > 0; nr > 0 {
+			nr--
+		}
 		if nr > uint64(len(refSlab)) {
 			return nil, fmt.Errorf("%w: reference count", errCorrupt)
 		}
@@ -294,7 +308,7 @@ func saveCache(dir, root string, files []*File) error {
 	err := atomicfile.WriteWith(filepath.Join(dir, cacheName), 0o600, func(f io.Writer) error {
 		w := bufio.NewWriterSize(f, 1<<16)
 		w.WriteString(cacheMagic)
-		crc := crc32.New(crcTable)
+		crc := crc32.New(crcTable())
 		if err := encodeBody(io.MultiWriter(w, crc), root, files); err != nil {
 			return err
 		}
@@ -306,6 +320,8 @@ func saveCache(dir, root string, files []*File) error {
 	if err != nil {
 		return fmt.Errorf("writing the code index cache: %w", err)
 	}
-	os.Remove(filepath.Join(dir, oldCacheName)) // best effort: it is only disk space
+	for _, name := range oldCacheNames {
+		os.Remove(filepath.Join(dir, name)) // best effort: it is only disk space
+	}
 	return nil
 }

@@ -16,7 +16,7 @@ import (
 // has to catch what is wrong inside it.
 func frame(body []byte) []byte {
 	b := append([]byte(cacheMagic), body...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(body, crcTable))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(body, crcTable()))
 }
 
 // header encodes a body header claiming files and total definitions.
@@ -63,15 +63,18 @@ func TestDecodeChecksCountsUnderAValidChecksum(t *testing.T) {
 
 func TestSaveRemovesTheOldCacheFile(t *testing.T) {
 	dir := t.TempDir()
-	old := filepath.Join(dir, oldCacheName)
-	if err := os.WriteFile(old, []byte("v1"), 0o600); err != nil {
-		t.Fatal(err)
+	for _, name := range oldCacheNames {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("v1"), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := saveCache(dir, "/r", nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("old cache still there: %v", err)
+	for _, name := range oldCacheNames {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("old cache %s still there: %v", name, err)
+		}
 	}
 	if _, err := loadCache(dir, "/r"); err != nil {
 		t.Errorf("new cache unreadable: %v", err)

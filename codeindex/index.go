@@ -27,6 +27,11 @@ type Options struct {
 	Workers int
 	// Logger receives cache problems and unreadable directories. Nil discards.
 	Logger *slog.Logger
+	// Refs extracts every parsed file's references (File.Refs) at once,
+	// for an index that will render a repository map. Without it files
+	// are parsed for definitions only, the cheaper walk `tandem defs`
+	// needs, and the first Map fills in the references it lacks.
+	Refs bool
 }
 
 // File is one indexed source file. A File is never modified once it is part
@@ -41,8 +46,9 @@ type File struct {
 	Defs    []treesitter.Definition
 	// Refs are the distinct names the file uses (identifiers of two
 	// bytes or more, sorted); the repository map links them to the files
-	// defining them.
-	Refs []string
+	// defining them. They are read only when HasRefs is set.
+	Refs    []string
+	HasRefs bool
 	// Err says why the file has no definitions: too large, binary,
 	// unreadable. Empty when it was parsed.
 	Err string
@@ -56,6 +62,9 @@ type Index struct {
 	log  *slog.Logger
 
 	snap atomic.Pointer[snapshot]
+	// refs is set once references are wanted (Options.Refs or a first
+	// Map): from then on every parse extracts them.
+	refs atomic.Bool
 
 	// refreshMu serialises refreshes and cache writes, and guards dirty and dirs.
 	refreshMu sync.Mutex
@@ -84,6 +93,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, error) {
 		opts.Workers = runtime.NumCPU()
 	}
 	ix := &Index{root: abs, opts: opts, log: opts.Logger, dirs: newDirCache()}
+	ix.refs.Store(opts.Refs)
 	if ix.log == nil {
 		ix.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -107,12 +107,20 @@ func (ix *Index) indexFile(p *treesitter.Parser, j job) parsed {
 		f.Err = "not indexed: binary content"
 		return parsed{File: f, old: j.old}
 	}
-	if j.old != nil && j.old.Hash == f.Hash && j.old.Err == "" {
+	withRefs := ix.refs.Load()
+	if j.old != nil && j.old.Hash == f.Hash && j.old.Err == "" && (j.old.HasRefs || !withRefs) {
 		f.Defs = j.old.Defs
-		f.Refs = j.old.Refs
+		f.Refs, f.HasRefs = j.old.Refs, j.old.HasRefs
 		return parsed{File: f, old: j.old, reused: true}
 	}
-	defs, refs, err := p.DefinitionsAndRefs(lang, src)
+	var defs []treesitter.Definition
+	var refs []string
+	if withRefs {
+		defs, refs, err = p.DefinitionsAndRefs(lang, src)
+	} else {
+		defs, err = p.Definitions(lang, src)
+	}
+	f.HasRefs = withRefs
 	if err != nil {
 		f.Err = "not indexed: " + err.Error()
 		if errors.Is(err, treesitter.ErrTimeout) {

@@ -31,7 +31,8 @@ type MapOptions struct {
 
 // Map brings the index up to date and renders its repository map.
 func (ix *Index) Map(ctx context.Context, opts MapOptions) (string, error) {
-	if _, err := ix.Refresh(ctx); err != nil {
+	snap, err := ix.mapSnapshot(ctx)
+	if err != nil {
 		return "", err
 	}
 	var focus []string
@@ -40,7 +41,7 @@ func (ix *Index) Map(ctx context.Context, opts MapOptions) (string, error) {
 			focus = append(focus, rel)
 		}
 	}
-	return renderMap(ix.snap.Load().refGraph(), focus, opts.Tokens), nil
+	return renderMap(snap.refGraph(), focus, opts.Tokens), nil
 }
 
 // RenderMap ranks files (sorted by path, as Files returns them) and renders

@@ -106,20 +106,68 @@ func TestMapRespectsBudget(t *testing.T) {
 func TestRefsSurviveTheCache(t *testing.T) {
 	root, cache := t.TempDir(), t.TempDir()
 	writeTree(t, root, mapFixture)
-	cold := open(t, root, cache)
+	cold, err := Open(context.Background(), root, Options{CacheDir: cache, Refs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want, _ := cold.File("api/handler.go")
-	if !slices.Contains(want.Refs, "Lookup") || !slices.Contains(want.Refs, "Store") {
-		t.Fatalf("refs = %q", want.Refs)
+	if !want.HasRefs || !slices.Contains(want.Refs, "Lookup") || !slices.Contains(want.Refs, "Store") {
+		t.Fatalf("refs = %q (has %v)", want.Refs, want.HasRefs)
 	}
 	warm := open(t, root, cache)
 	got, _ := warm.File("api/handler.go")
-	if !slices.Equal(got.Refs, want.Refs) {
+	if !got.HasRefs || !slices.Equal(got.Refs, want.Refs) {
 		t.Errorf("refs after the cache = %q, want %q", got.Refs, want.Refs)
 	}
 	a, _ := cold.Map(context.Background(), MapOptions{})
 	b, _ := warm.Map(context.Background(), MapOptions{})
 	if a != b {
 		t.Errorf("maps differ after the cache:\n%s\n---\n%s", a, b)
+	}
+}
+
+// An index opened for definitions only skips references; its first map
+// parses them in, the same map an index with references renders, and the
+// cache keeps them, so the next map parses nothing.
+func TestMapFillsReferencesLazily(t *testing.T) {
+	root, cache := t.TempDir(), t.TempDir()
+	writeTree(t, root, mapFixture)
+	full, err := Open(context.Background(), root, Options{Refs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := full.Map(context.Background(), MapOptions{})
+
+	defsOnly := open(t, root, cache)
+	for _, f := range defsOnly.Files("") {
+		if f.HasRefs || f.Refs != nil {
+			t.Fatalf("%s: references extracted without being wanted: %q", f.Path, f.Refs)
+		}
+	}
+	if f := open(t, root, cache).Files("")[0]; f.HasRefs {
+		t.Fatalf("%s: the cache claims references it never had", f.Path)
+	}
+	got, err := defsOnly.Map(context.Background(), MapOptions{})
+	if err != nil || got != want {
+		t.Fatalf("lazy map (err %v):\n%s\n--- want:\n%s", err, got, want)
+	}
+	h, _ := defsOnly.File("api/handler.go")
+	if !h.HasRefs || !slices.Contains(h.Refs, "Lookup") {
+		t.Fatalf("refs after the map = %q", h.Refs)
+	}
+	// A file edited after the map gets its references at the next refresh.
+	writeTree(t, root, map[string]string{"util/leaf.go": "package util\n\nfunc LeafHelper() int { return Other() }\n\nfunc Other() int { return 2 }\n"})
+	if _, err := defsOnly.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := defsOnly.File("util/leaf.go"); !l.HasRefs || !slices.Contains(l.Refs, "Other") {
+		t.Fatalf("refs after an edit = %q (has %v)", l.Refs, l.HasRefs)
+	}
+	warm := open(t, root, cache)
+	for _, f := range warm.Files("") {
+		if !f.HasRefs {
+			t.Errorf("%s: references lost in the cache", f.Path)
+		}
 	}
 }
 

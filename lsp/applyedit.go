@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/local"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
@@ -34,8 +33,9 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 	if d := s.docs.get(fe.Path); d != nil {
 		t.uri, t.version, current = d.uri, &d.version, d.text
 	}
-	review := ss.sess != nil && ss.sess.Mode() == agent.ModeCode
-	plan := planEdit(fe, t, current, caps, s.encoding(), review)
+	// Approved edits apply directly; only one whose permission was handed
+	// to the refactor preview (preview.go) asks for confirmation there.
+	plan := planEdit(fe, t, current, caps, s.encoding(), ss.takePreview(fe.Path))
 	switch {
 	case plan.stale:
 		return edits.Result{Reason: "the buffer changed in the editor since the file was read"}, nil

@@ -34,6 +34,9 @@ type clientCaps struct {
 	Experimental struct {
 		Tandem struct {
 			Permissions bool `json:"permissions"`
+			// PreviewEdits: the client reviews edits in its refactor
+			// preview rather than a permission prompt (preview.go).
+			PreviewEdits bool `json:"previewEdits"`
 		} `json:"tandem"`
 	} `json:"experimental"`
 }

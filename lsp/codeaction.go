@@ -14,7 +14,7 @@ import (
 	"github.com/tandemhq/tandem/internal/pathx"
 )
 
-// commandArgs is the single argument of tandem.ask and tandem.fix.
+// commandArgs is the single argument of tandem.lsp.ask and tandem.lsp.fix.
 type commandArgs struct {
 	URI         string                `json:"uri"`
 	Range       *edits.Range          `json:"range,omitempty"`
@@ -22,7 +22,7 @@ type commandArgs struct {
 	// SessionID picks the session; empty uses this connection's latest
 	// session for the file's workspace, or starts one.
 	SessionID string `json:"sessionId,omitempty"`
-	// Question replaces the default question of tandem.ask.
+	// Question replaces the default question of tandem.lsp.ask.
 	Question string `json:"question,omitempty"`
 }
 
@@ -50,8 +50,10 @@ type codeAction struct {
 	Command     command               `json:"command"`
 }
 
-// codeAction offers "Ask tandem about this" and "Fix with tandem" on a
-// selection; both run through workspace/executeCommand.
+// codeAction offers "Ask tandem about this" on a selection and "Fix with
+// tandem" where there is a selection or a diagnostic; a bare cursor on a
+// clean line gets nothing, so the editor's light bulb does not show on
+// every line. Both run through workspace/executeCommand.
 func (s *Server) codeAction(_ context.Context, params json.RawMessage) (any, error) {
 	var p codeActionParams
 	if err := decode(params, &p); err != nil {
@@ -63,11 +65,15 @@ func (s *Server) codeAction(_ context.Context, params json.RawMessage) (any, err
 	ask := commandArgs{URI: p.TextDocument.URI, Range: &p.Range}
 	fix := ask
 	fix.Diagnostics = p.Context.Diagnostics
-	actions := []codeAction{
-		{Title: "Ask tandem about this", Kind: string(protocol.Refactor),
-			Command: command{Title: "Ask tandem about this", Command: cmdAsk, Arguments: []any{ask}}},
-		{Title: "Fix with tandem", Kind: string(protocol.QuickFix), Diagnostics: fix.Diagnostics,
-			Command: command{Title: "Fix with tandem", Command: cmdFix, Arguments: []any{fix}}},
+	selected := p.Range.Start != p.Range.End
+	actions := []codeAction{}
+	if selected {
+		actions = append(actions, codeAction{Title: "Ask tandem about this", Kind: string(protocol.Refactor),
+			Command: command{Title: "Ask tandem about this", Command: cmdAsk, Arguments: []any{ask}}})
+	}
+	if selected || len(fix.Diagnostics) > 0 {
+		actions = append(actions, codeAction{Title: "Fix with tandem", Kind: string(protocol.QuickFix), Diagnostics: fix.Diagnostics,
+			Command: command{Title: "Fix with tandem", Command: cmdFix, Arguments: []any{fix}}})
 	}
 	if len(p.Context.Only) == 0 {
 		return actions, nil
@@ -92,7 +98,7 @@ type executeCommandResult struct {
 	StopReason agent.StopReason `json:"stopReason"`
 }
 
-// executeCommand runs tandem.ask or tandem.fix as a prompt about the range
+// executeCommand runs tandem.lsp.ask or tandem.lsp.fix as a prompt about the range
 // and answers when the turn ends.
 func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {

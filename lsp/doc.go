@@ -32,8 +32,15 @@
 // whenever the list changes (custom command or skill files edited, checked
 // at each prompt). A prompt whose whole text is "/name args" runs one.
 //
+// Commands: workspace/executeCommand ids live under tandem.lsp. (ask,
+// fix), because LSP client libraries register advertised ids as editor
+// commands and must not collide with an extension's own tandem.* ones.
+// An edit that asks is reviewed once: the permission prompt, or, for a
+// client declaring experimental.tandem.previewEdits, its refactor preview
+// (preview.go); an approved edit never carries needsConfirmation.
+//
 // Files: one per method group (lifecycle, sync, sessions, prompt,
 // symbols, codeaction, instructions, workspacesymbol); the Host side in
-// session, applyedit, permission and progress; what is left out in
-// unimplemented.go.
+// session, applyedit, permission, preview and progress; what is left out
+// in unimplemented.go.
 package lsp

@@ -6,14 +6,17 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // Command ids workspace/executeCommand accepts (offered by codeAction).
+// They live under tandem.lsp. because an LSP client library registers
+// every advertised id as an editor command: VS Code's language client
+// would otherwise claim ids the tandem extension registers itself, and
+// its activation would fail.
 const (
-	cmdAsk = "tandem.ask"
-	cmdFix = "tandem.fix"
+	cmdAsk = "tandem.lsp.ask"
+	cmdFix = "tandem.lsp.fix"
 )
 
 type initializeParams struct {
@@ -71,7 +74,11 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 	}
 	enc, encName := caps.encoding()
 	if m := p.InitializationOptions.Mode; m != "" {
-		if _, err := agent.ParseMode(m); err != nil {
+		root := ""
+		if len(folders) > 0 {
+			root = folders[0]
+		}
+		if _, err := s.agent.ParseModeAt(root, m); err != nil {
 			return nil, invalidParams("initializationOptions.mode: %v", err)
 		}
 	}

@@ -67,7 +67,7 @@ type configOptionsResult struct {
 // configOptionsOf lists ss's selectors, as ACP's session config options.
 func (s *Server) configOptionsOf(ss *session) configOptionsResult {
 	mode := configOption{ID: "mode", Name: "Mode", Category: "mode", CurrentValue: string(ss.sess.Mode())}
-	for _, m := range agent.Modes() {
+	for _, m := range ss.sess.Modes() {
 		mode.Options = append(mode.Options, configValue{Value: string(m.ID), Name: m.Name, Description: m.Description})
 	}
 	model := configOption{ID: "model", Name: "Model", Category: "model", CurrentValue: ss.sess.Model()}
@@ -112,11 +112,7 @@ func (s *Server) setConfigOption(ctx context.Context, params json.RawMessage) (a
 	}
 	switch p.ConfigID {
 	case "mode":
-		m, perr := agent.ParseMode(p.Value)
-		if perr != nil || p.Value == "" {
-			return nil, invalidParams("unknown mode %q: use %s", p.Value, agent.ModeChoices())
-		}
-		err = ss.sess.SetMode(m)
+		err = ss.sess.SetMode(agent.Mode(p.Value))
 	case "model":
 		if cerr := s.agent.CheckModel(p.Value); cerr != nil && p.Value != ss.sess.Model() {
 			return nil, invalidParams("%v", cerr)
@@ -174,7 +170,7 @@ func (s *Server) resumeSession(ctx context.Context, params json.RawMessage) (any
 	s.addSession(ss)
 	return struct {
 		Modes modeState `json:"modes"`
-	}{modesOf(sess.Mode())}, nil
+	}{modesOf(sess)}, nil
 }
 
 // deleteSession serves tandem/deleteSession {sessionId}: closed if open,
@@ -214,7 +210,7 @@ func (s *Server) forkSession(ctx context.Context, params json.RawMessage) (any, 
 	}
 	ss.sess, ss.id = sess, sess.ID()
 	s.addSession(ss)
-	return newSessionResult{SessionID: ss.id, Modes: modesOf(sess.Mode())}, nil
+	return newSessionResult{SessionID: ss.id, Modes: modesOf(sess)}, nil
 }
 
 // listCommands serves tandem/listCommands {sessionId}: the slash commands

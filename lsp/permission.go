@@ -19,6 +19,8 @@ import (
 func (ss *session) RequestPermission(ctx context.Context, req agent.PermissionRequest) (agent.Decision, error) {
 	caps := ss.srv.clientCaps()
 	switch {
+	case ss.previewInstead(req.ToolCall):
+		return agent.Decision{Kind: agent.AllowOnce}, nil
 	case caps.Experimental.Tandem.Permissions:
 		return ss.askTandem(ctx, req)
 	case caps.showMessageRequest():

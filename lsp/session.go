@@ -28,6 +28,9 @@ type session struct {
 	progress   *progress  // the running prompt's progress, if any
 
 	noticeOnce sync.Once // the "no way to ask the user" notice
+
+	previewMu sync.Mutex      // guards preview
+	preview   map[string]bool // paths whose next edit goes to the refactor preview (preview.go)
 }
 
 var _ agent.Host = (*session)(nil)

@@ -17,7 +17,7 @@ func agentError(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, agent.ErrNoSession), errors.Is(err, agent.ErrInvalidCwd):
+	case errors.Is(err, agent.ErrNoSession), errors.Is(err, agent.ErrInvalidCwd), errors.Is(err, agent.ErrUnknownMode):
 		return rpcError(jsonrpc.CodeInvalidParams, err.Error())
 	case errors.Is(err, agent.ErrBusy), errors.Is(err, agent.ErrClosed), errors.Is(err, agent.ErrNotConfigured):
 		return rpcError(codeRequestFailed, err.Error())
@@ -30,8 +30,8 @@ type modeState struct {
 	AvailableModes []agent.ModeInfo `json:"availableModes"`
 }
 
-func modesOf(m agent.Mode) modeState {
-	return modeState{CurrentModeID: m, AvailableModes: agent.Modes()}
+func modesOf(sess *agent.Session) modeState {
+	return modeState{CurrentModeID: sess.Mode(), AvailableModes: sess.Modes()}
 }
 
 type newSessionParams struct {
@@ -61,7 +61,7 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 	// Updates the session produced while starting go out once the client
 	// has its id, after this response.
 	jsonrpc.AfterResponse(ctx, ss.release)
-	return newSessionResult{SessionID: ss.id, Modes: modesOf(ss.sess.Mode())}, nil
+	return newSessionResult{SessionID: ss.id, Modes: modesOf(ss.sess)}, nil
 }
 
 // startSession creates a session; its updates are held until release.
@@ -77,13 +77,9 @@ func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session,
 		mode = s.defaultMode
 		s.stateMu.Unlock()
 	}
-	m, err := agent.ParseMode(mode)
-	if err != nil {
-		return nil, invalidParams("%v", err)
-	}
 	ss := &session{srv: s}
 	// The session outlives this request: it gets the connection's context.
-	sess, err := s.agent.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, Mode: m, Host: ss, MCPServers: servers})
+	sess, err := s.agent.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, Mode: agent.Mode(mode), Host: ss, MCPServers: servers})
 	if err != nil {
 		return nil, agentError(err)
 	}
@@ -123,7 +119,7 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 	jsonrpc.AfterResponse(ctx, ss.announceCommands)
 	return struct {
 		Modes modeState `json:"modes"`
-	}{modesOf(sess.Mode())}, nil
+	}{modesOf(sess)}, nil
 }
 
 type sessionInfo struct {
@@ -168,11 +164,7 @@ func (s *Server) setMode(ctx context.Context, params json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	m, err := agent.ParseMode(p.ModeID)
-	if err != nil || p.ModeID == "" {
-		return nil, invalidParams("unknown mode %q: use %s", p.ModeID, agent.ModeChoices())
-	}
-	if err := ss.sess.SetMode(m); err != nil {
+	if err := ss.sess.SetMode(agent.Mode(p.ModeID)); err != nil {
 		return nil, agentError(err)
 	}
 	return struct{}{}, nil

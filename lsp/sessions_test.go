@@ -154,8 +154,10 @@ func TestCreateFileWithoutResourceOperations(t *testing.T) {
 	}
 }
 
-// TestCodeAction offers the two tandem actions and runs one through
-// workspace/executeCommand as a prompt about the selection.
+// TestCodeAction offers the two tandem actions on a selection, only the
+// fix on a bare cursor with a diagnostic, nothing on a clean cursor, and
+// runs one through workspace/executeCommand as a prompt about the
+// selection.
 func TestCodeAction(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, map[string]any{}, "", llmtest.Reply{Text: []string{"It adds."}})
@@ -178,6 +180,28 @@ func TestCodeAction(t *testing.T) {
 		t.Fatalf("code actions %+v", actions)
 	}
 	fix := actions[1].Command
+	// The ids are namespaced so a client registering them as editor
+	// commands cannot collide with an extension's own tandem.* commands.
+	if actions[0].Command.Command != "tandem.lsp.ask" || fix.Command != "tandem.lsp.fix" {
+		t.Errorf("command ids %q, %q, want tandem.lsp.ask, tandem.lsp.fix", actions[0].Command.Command, fix.Command)
+	}
+	cursor := wireRange{Start: wirePos{2, 4}, End: wirePos{2, 4}}
+	for _, tc := range []struct {
+		diags []any
+		want  int
+	}{{nil, 0}, {[]any{diag}, 1}} {
+		var got []struct {
+			Title string `json:"title"`
+		}
+		f.c.mustCall("textDocument/codeAction", map[string]any{
+			"textDocument": map[string]string{"uri": fileURI(path)},
+			"range":        cursor,
+			"context":      map[string]any{"diagnostics": tc.diags},
+		}, &got)
+		if len(got) != tc.want || (tc.want == 1 && got[0].Title != "Fix with tandem") {
+			t.Errorf("cursor with %d diagnostics: code actions %+v, want %d", len(tc.diags), got, tc.want)
+		}
+	}
 	var res struct {
 		SessionID  string `json:"sessionId"`
 		StopReason string `json:"stopReason"`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -54,12 +55,15 @@ var cppSpec = &spec{
 // the keyword and the name (a library's export or visibility attribute).
 // The C++ grammar takes the macro for the name and the class for a
 // function, so the macro is blanked before parsing.
-var exportMacro = regexp.MustCompile(`\b(?:class|struct|union)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t\r\n]*[:{]`)
+// It is compiled on first use: start-up pays for no grammar's regexps.
+var exportMacro = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:class|struct|union)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t\r\n]*[:{]`)
+})
 
 // maskExportMacros returns src with every exportMacro's macro replaced by
 // spaces (a same-length copy; src itself is untouched), or src when there is none.
 func maskExportMacros(src []byte) []byte {
-	locs := exportMacro.FindAllSubmatchIndex(src, -1)
+	locs := exportMacro().FindAllSubmatchIndex(src, -1)
 	if len(locs) == 0 {
 		return src
 	}

@@ -18,11 +18,18 @@ type Spec struct {
 	// OnTerminal is called once with the editor's terminal id when the host
 	// runs the command in an editor terminal. May be nil.
 	OnTerminal func(id string)
+	// Stdin is fed to the command's standard input (empty: none), and
+	// SplitStderr keeps stderr apart in Result.Stderr; hosts that run
+	// commands in an editor terminal ignore both. Hook commands use them.
+	Stdin       string
+	SplitStderr bool
+	Env         []string // extra NAME=value variables (local hosts only)
 }
 
 // Result is how a command ended.
 type Result struct {
-	Output    string // combined stdout and stderr, capped
+	Output    string // combined stdout and stderr, capped (stdout only with SplitStderr)
+	Stderr    string // with SplitStderr, capped like Output
 	ExitCode  int    // -1 when killed by a signal or the timeout
 	Signal    string // the signal that ended it, if any
 	TimedOut  bool

@@ -46,6 +46,13 @@ type Config struct {
 	// see (provider keys never).
 	CommandEnvAllow []string
 	Sandbox         Sandbox
+	Subagents       Subagents
+}
+
+// Subagents is config.json's "subagents" object: the task tool's children.
+type Subagents struct {
+	// MaxParallel bounds the subagents one session runs at once (0: the default).
+	MaxParallel int `json:"maxParallel"`
 }
 
 // Sandbox is config.json's "sandbox" object; see agent/sandbox.
@@ -77,7 +84,8 @@ type File struct {
 	CommandEnv struct {
 		Allow []string `json:"allow"`
 	} `json:"commandEnv"`
-	Sandbox Sandbox `json:"sandbox"`
+	Sandbox   Sandbox   `json:"sandbox"`
+	Subagents Subagents `json:"subagents"`
 }
 
 // DefaultCompactAt is the share of the context window a request may fill
@@ -170,6 +178,10 @@ func Load(getenv func(string) string) (Config, error) {
 	c.MaxTurnRequests = f.MaxTurnRequests
 	c.CommandEnvAllow = f.CommandEnv.Allow
 	c.Sandbox = f.Sandbox
+	if f.Subagents.MaxParallel < 0 {
+		return c, fmt.Errorf("config: %s: subagents.maxParallel is %d; use a positive number, or 0 for the default", path, f.Subagents.MaxParallel)
+	}
+	c.Subagents = f.Subagents
 	if v := getenv("TANDEM_MAX_TURN_REQUESTS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {

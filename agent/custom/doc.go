@@ -1,7 +1,11 @@
 // Package custom loads the Markdown files users customize tandem with:
 // slash commands (one .md file each) and skills (a folder with a SKILL.md),
 // in tandem's own folders and in the formats users already keep for other
-// agents (.claude/commands, .claude/skills, .agents/skills).
+// agents (.claude/commands, .claude/skills, .agents/skills); and modes
+// (.tandem/modes, the four built-ins embedded under builtin/modes) and
+// subagent definitions (.tandem/agents, .claude/agents, the built-in
+// explore under builtin/agents), which LoadModes and LoadSubagents read
+// from the folders they are handed, in precedence order.
 //
 // The loaders take a Source: a root folder, where it sits (project, user,
 // plugin) and an optional namespace, so a plugin can hand its own folders

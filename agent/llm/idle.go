@@ -53,3 +53,16 @@ func (b *idleBody) Close() error {
 	b.cancel()
 	return err
 }
+
+// drainWait bounds how long a finished stream's remainder is waited for.
+const drainWait = 50 * time.Millisecond
+
+// drain reads what follows a stream's last event (a blank line, the
+// chunked terminator), a few KiB for at most drainWait. A body closed
+// before its end takes its connection with it, so without this every
+// request of a turn would dial a new one; a server that keeps the stream
+// open is cut off as before.
+func (b *idleBody) drain() {
+	b.timer.Reset(drainWait)
+	io.CopyN(io.Discard, b.ReadCloser, 4<<10)
+}

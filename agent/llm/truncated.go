@@ -35,7 +35,11 @@ func PostStream(ctx context.Context, req HTTPRequest, read func(io.Reader) (*Res
 			return nil, err
 		}
 		defer resp.Body.Close()
-		return read(resp.Body)
+		out, err := read(resp.Body)
+		if b, ok := resp.Body.(*idleBody); ok && err == nil {
+			b.drain() // keeps the connection for the next request
+		}
+		return out, err
 	})
 }
 

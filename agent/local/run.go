@@ -49,8 +49,8 @@ func (r Runner) Run(ctx context.Context, spec command.Spec) (command.Result, err
 	if err := ctx.Err(); err != nil {
 		return command.Result{ExitCode: -1}, err
 	}
-	out := newHeadTail(spec.OutputLimit)
-	cmd, err := start(r.Sandbox, spec, out)
+	out, errOut := newHeadTail(spec.OutputLimit), newHeadTail(spec.OutputLimit)
+	cmd, err := start(r.Sandbox, spec, out, errOut)
 	if err != nil {
 		return command.Result{ExitCode: -1}, err
 	}
@@ -99,6 +99,7 @@ loop:
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 
 	res.Output, res.Truncated, _ = out.String()
+	res.Stderr, _, _ = errOut.String()
 	res.ExitCode = -1
 	if st := cmd.ProcessState; st != nil {
 		if sig := cmd.Signal(); sig != "" {

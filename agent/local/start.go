@@ -13,12 +13,18 @@ import (
 // start starts spec.Command under the sandbox settings: in a PID namespace
 // of its own whose init dies with tandem, and under Landlock, when a helper
 // is known (see agent/sandbox).
-func start(settings sandbox.Settings, spec command.Spec, out io.Writer) (*sandbox.Cmd, error) {
+func start(settings sandbox.Settings, spec command.Spec, out, errOut io.Writer) (*sandbox.Cmd, error) {
 	cmd := sandbox.Command(sandbox.PolicyFor(settings, spec.Dir), settings.Helper, spec.Command)
 	cmd.Dir = spec.Dir
-	cmd.Env = commandEnv(os.Environ(), settings.EnvAllow)
+	cmd.Env = append(commandEnv(os.Environ(), settings.EnvAllow), spec.Env...)
 	cmd.Stdout = out
 	cmd.Stderr = out // the same writer: exec shares one pipe, keeping order
+	if spec.SplitStderr {
+		cmd.Stderr = errOut
+	}
+	if spec.Stdin != "" {
+		cmd.Stdin = strings.NewReader(spec.Stdin)
+	}
 	cmd.WaitDelay = pipeGrace
 	return cmd, cmd.Start()
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/tools"
@@ -71,6 +72,26 @@ func aliasOf(name string) ([]string, bool) {
 		return []string{tools.SearchFilesName}, true
 	}
 	return []string{name}, false
+}
+
+// ClaudeNames returns the Claude Code tool names that stand for tool in
+// aliasOf, the most specific first (run_command: Bash; edit_file: Edit, MultiEdit), so that what
+// matches Claude Code's names elsewhere (hook matchers) reads them the way
+// the rules do.
+func ClaudeNames(tool string) []string {
+	var out []string
+	for _, c := range []string{"Bash", "Edit", "MultiEdit", "Write", "Read", "Glob", "LS", "Grep"} {
+		if names, _ := aliasOf(c); slices.Contains(names, tool) {
+			out = append(out, c)
+		}
+	}
+	// The most specific first: list_files is Glob before it is Read.
+	slices.SortStableFunc(out, func(a, b string) int {
+		na, _ := aliasOf(a)
+		nb, _ := aliasOf(b)
+		return len(na) - len(nb)
+	})
+	return out
 }
 
 // normalizeSpec checks a specifier for tool and writes it the one way the

@@ -29,6 +29,8 @@ type consentFile struct {
 	// settings.local.json while a command tandem ran was running: the
 	// command wrote them, not the user, so they wait for consent.
 	Planted map[string][]string `json:"commandWrittenRules,omitempty"` // root -> rule texts
+	// Hooks are the digests of the project hook sets accepted (agent/hooks).
+	Hooks map[string][]string `json:"projectHooks,omitempty"` // root -> accepted digest
 }
 
 func (c Consents) path() string { return filepath.Join(c.Home, "consent.json") }
@@ -131,4 +133,25 @@ func (c Consents) read() (consentFile, error) {
 		return f, fmt.Errorf("%s has version %d; this tandem reads %d", c.path(), f.Version, consentVersion)
 	}
 	return f, nil
+}
+
+// HasHooks reports whether the repository hooks with digest were accepted
+// for root (agent/hooks computes the digest).
+func (c Consents) HasHooks(root, digest string) bool {
+	if c.Home == "" || digest == "" {
+		return false
+	}
+	f, err := c.read()
+	return err == nil && slices.Contains(f.Hooks[root], digest)
+}
+
+// AddHooks remembers that the user accepted root's hooks with digest; as
+// for allow rules, only the latest acceptance per root is kept.
+func (c Consents) AddHooks(root, digest string) error {
+	return c.update(func(f *consentFile) {
+		if f.Hooks == nil {
+			f.Hooks = map[string][]string{}
+		}
+		f.Hooks[root] = []string{digest}
+	})
 }

@@ -139,6 +139,8 @@ type Env struct {
 	// abs; tools that list or search a directory leave such files out.
 	// Nil: nothing is hidden.
 	Hidden func(abs string) bool
+	// CallID is the id the editor knows this call by.
+	CallID string
 }
 
 // Ask is a permission request a tool makes.

@@ -41,9 +41,13 @@ func runUpdatePlan(_ context.Context, _ *Env, p updatePlanArgs) (Result, error) 
 		p.Plan[i] = e
 		counts[e.Status]++
 	}
+	steps := "steps"
+	if len(p.Plan) == 1 {
+		steps = "step"
+	}
 	return Result{
-		Output: fmt.Sprintf("Plan updated: %d steps (%d completed, %d in progress, %d pending).",
-			len(p.Plan), counts["completed"], counts["in_progress"], counts["pending"]),
+		Output: fmt.Sprintf("Plan updated: %d %s (%d completed, %d in progress, %d pending).",
+			len(p.Plan), steps, counts["completed"], counts["in_progress"], counts["pending"]),
 		Plan: p.Plan,
 	}, nil
 }

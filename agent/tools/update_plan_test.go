@@ -27,6 +27,10 @@ func TestUpdatePlan(t *testing.T) {
 	if f.asker.count() != 0 {
 		t.Error("update_plan asked for permission")
 	}
+	one := f.run(t, NewUpdatePlan(), map[string]any{"plan": []map[string]any{{"content": "Only", "status": "pending"}}})
+	if one.Output != "Plan updated: 1 step (0 completed, 0 in progress, 1 pending)." {
+		t.Errorf("one step: %q", one.Output)
+	}
 
 	for _, c := range []struct {
 		args any

@@ -215,7 +215,8 @@ func memory(r *result, argv []string, sessions int, settle, timeout time.Duratio
 		return err
 	}
 	defer p.stop()
-	if _, err := p.call(1, "initialize", initParams, timeout); err != nil {
+	initReply, err := p.call(1, "initialize", initParams, timeout)
+	if err != nil {
 		return err
 	}
 	cwd, err := os.MkdirTemp("", "acpprobe-ws-")
@@ -227,7 +228,16 @@ func memory(r *result, argv []string, sessions int, settle, timeout time.Duratio
 		_, err := p.call(id, "session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}}, timeout)
 		return err
 	}
-	if err := newSession(2); err != nil {
+	err = newSession(2)
+	if method := envAuthMethod(initReply, argv); err != nil && method != "" {
+		// An agent that wants an explicit login (codex-acp) gets the one
+		// its API key variable offers, as an editor would send.
+		if _, aerr := p.call(100, "authenticate", map[string]any{"methodId": method}, timeout); aerr != nil {
+			return fmt.Errorf("authenticate %s: %w", method, aerr)
+		}
+		err = newSession(2)
+	}
+	if err != nil {
 		time.Sleep(settle)
 		r.rssMB = treeRSS(p.cmd.Process.Pid)
 		return fmt.Errorf("RSS measured after a failed %v", err)
@@ -320,4 +330,31 @@ func report(w io.Writer, rs []result) {
 			fmt.Fprintf(w, "%s: note: %s\n", r.name, r.note)
 		}
 	}
+}
+
+// envAuthMethod returns the id of an "env_var" auth method the initialize
+// reply offers whose variable the agent's command line sets, or "".
+func envAuthMethod(init json.RawMessage, argv []string) string {
+	var r struct {
+		AuthMethods []struct {
+			ID   string `json:"id"`
+			Type string `json:"type"`
+			Vars []struct {
+				Name string `json:"name"`
+			} `json:"vars"`
+		} `json:"authMethods"`
+	}
+	if json.Unmarshal(init, &r) != nil {
+		return ""
+	}
+	for _, m := range r.AuthMethods {
+		for _, v := range m.Vars {
+			for _, a := range argv {
+				if m.Type == "env_var" && strings.HasPrefix(a, v.Name+"=") {
+					return m.ID
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -30,6 +30,7 @@ var configSections = []struct {
 }{
 	{"permissions", reflect.TypeOf(settings.Lists{})},
 	{"instructions", reflect.TypeOf(instructionsKeys{})},
+	{"hooks", reflect.TypeOf(struct{}{})}, // event names: agent/hooks checks them
 }
 
 // configKeys lists the keys config.json understands, dotted for nested

@@ -76,7 +76,7 @@ func runMap(ctx context.Context, m *Main, args []string) error {
 		return fmt.Errorf("%s is not a directory", dir)
 	}
 	start := time.Now()
-	ix, err := codeindex.Open(ctx, dir, codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: m.logger()})
+	ix, err := codeindex.Open(ctx, dir, codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: m.logger(), Refs: true})
 	if err != nil {
 		return err
 	}

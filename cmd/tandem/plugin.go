@@ -45,6 +45,7 @@ func (m *Main) withPlugins(cfg agent.Config, log *slog.Logger) agent.Config {
 	rt := m.pluginRuntime(cfg.Home, log, cfg.Provider, cfg.Model)
 	rt.Contribute(&cfg.Pipeline)
 	cfg.CustomSources = rt.CustomSources
+	m.withHooks(&cfg, rt, log)
 	return cfg
 }
 

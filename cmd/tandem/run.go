@@ -117,10 +117,7 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 	if text == "" {
 		return usage("no prompt: give it as arguments or on stdin")
 	}
-	md, err := agent.ParseMode(o.mode)
-	if err != nil {
-		return usage("%v", err)
-	}
+	md := agent.Mode(o.mode) // checked below against the workspace's modes
 	dir, err := filepath.Abs(o.cwd)
 	if err != nil {
 		return err
@@ -137,6 +134,9 @@ func runRun(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	defer m.closeAgent(a)
+	if _, err := a.ParseModeAt(dir, o.mode); err != nil {
+		return usage("%v", err)
+	}
 	s, err := m.openSession(ctx, a, o, dir, md, h)
 	if err != nil {
 		return err

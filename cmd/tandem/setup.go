@@ -68,8 +68,9 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 		RepoMapTokens:   mapTokens,
 		Windows:         newWindows(cfg, log),
 		CompactAt:       cfg.CompactAt,
-		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log}),
+		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log, Refs: mapTokens > 0}),
 		Log:             log,
+		Subagents:       agent.SubagentConfig{MaxParallel: cfg.Subagents.MaxParallel},
 	}
 	debugPipeline(&ac.Pipeline, log)
 	if edit != nil {

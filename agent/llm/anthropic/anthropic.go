@@ -43,7 +43,8 @@ type Options struct {
 
 // Provider is the Anthropic implementation of llm.Provider.
 type Provider struct {
-	opts Options
+	opts   Options
+	prefix prefixCache
 }
 
 var _ llm.Provider = (*Provider)(nil)

@@ -142,23 +142,20 @@ func (p *Provider) encode(req *llm.Request) ([]byte, error) {
 	if n := len(w.Tools); n > 0 {
 		w.Tools[n-1].CacheControl = ephemeral
 	}
-	w.Messages = make([]wireMessage, 0, len(req.Messages))
-	for i, m := range req.Messages {
-		content, err := encodeParts(m.Content)
-		if err != nil {
-			return nil, fmt.Errorf("anthropic: message %d: %w", i, err)
-		}
-		w.Messages = append(w.Messages, wireMessage{Role: string(m.Role), Content: content})
-	}
-	markLast(w.Messages)
-
+	// Everything before the messages is encoded whole; the messages are
+	// spliced in after `"messages":[`, mostly from the prefix cache.
+	w.Messages = []wireMessage{}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(w); err != nil {
 		return nil, fmt.Errorf("anthropic: encoding request: %w", err)
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	head, ok := bytes.CutSuffix(buf.Bytes(), []byte("]}\n"))
+	if !ok {
+		return nil, fmt.Errorf("anthropic: encoding request: messages not last")
+	}
+	return p.encodeMessages(head, req.Messages)
 }
 
 // markLast puts the moving cache breakpoint on the last block of the last

@@ -1,12 +1,22 @@
-// The chat's model and its HTML: a list of entries built from the
-// tandem/update stream. Pure (no vscode), so it is unit-tested directly;
-// chatView.ts puts the HTML in a webview.
-import { PlanEntry, SessionUpdate, ToolCallFields } from './protocol';
+// The chat's model: a list of entries built from the tandem/update stream
+// and the permission requests, and its HTML. Pure (no vscode), so it is
+// unit-tested directly; chatView.ts shows the HTML in a webview.
+import { PermissionOption, PlanEntry, SessionUpdate, ToolCallFields } from './protocol';
+import { escapeHtml, plural, renderMarkdown } from './markdown';
+import { unifiedDiff } from './diffText';
+
+export interface Permission {
+  id: number;
+  tool: ToolCallFields;
+  options: PermissionOption[];
+  chosen?: string; // the option's name once answered, or "Cancelled"
+}
 
 export type Entry =
   | { kind: 'user' | 'agent' | 'thought' | 'note'; text: string }
   | { kind: 'tool'; tool: ToolCallFields }
-  | { kind: 'plan'; entries: PlanEntry[] };
+  | { kind: 'plan'; entries: PlanEntry[] }
+  | { kind: 'permission'; permission: Permission };
 
 export class ChatModel {
   readonly entries: Entry[] = [];
@@ -19,6 +29,14 @@ export class ChatModel {
 
   note(text: string): void {
     this.entries.push({ kind: 'note', text });
+  }
+
+  permission(p: Permission): void {
+    this.entries.push({ kind: 'permission', permission: p });
+  }
+
+  tool(id: string): ToolCallFields | undefined {
+    return this.tools.get(id);
   }
 
   // apply folds one session/update into the entries.
@@ -54,7 +72,11 @@ export class ChatModel {
         return;
       }
       case 'plan': {
-        const last = this.entries[this.entries.length - 1];
+        // One plan per turn, updated in place as its steps progress.
+        let last: Entry | undefined;
+        for (let i = this.entries.length - 1; i >= 0 && this.entries[i].kind !== 'user'; i--) {
+          if (this.entries[i].kind === 'plan') { last = this.entries[i]; break; }
+        }
         if (last && last.kind === 'plan') {
           last.entries = u.entries;
         } else {
@@ -63,44 +85,80 @@ export class ChatModel {
         return;
       }
       case 'current_mode_update':
+        if (this.mode !== u.currentModeId) this.note(`Mode: ${u.currentModeId}`);
         this.mode = u.currentModeId;
-        this.note(`mode: ${u.currentModeId}`);
         return;
     }
   }
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const statusIcon: Record<string, string> = { pending: '○', in_progress: '◐', completed: '●', failed: '✕' };
+const statusText: Record<string, string> = { pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed' };
+
+function command(t: ToolCallFields): string | undefined {
+  const input = t.rawInput as { command?: unknown } | undefined;
+  return typeof input?.command === 'string' ? input.command : undefined;
 }
 
-const statusIcon: Record<string, string> = { pending: '○', in_progress: '◐', completed: '●', failed: '✕' };
+function baseName(p: string): string {
+  return p.split(/[\\/]/).pop() || p;
+}
 
-function toolHtml(t: ToolCallFields): string {
+// diffLinks are the tool call's files, each a link that opens VS Code's
+// diff editor (the view posts {action: 'diff', tool, index}).
+function diffLinks(t: ToolCallFields): string {
+  return (t.content ?? []).map((c, i) => {
+    if (c.type !== 'diff' || !c.path) return '';
+    const what = c.oldText == null ? 'new file' : 'edit';
+    return `<div class="file">${what} <a href="#" data-action="diff" data-tool="${escapeHtml(t.toolCallId)}" ` +
+      `data-index="${i}" title="${escapeHtml(c.path)}">${escapeHtml(baseName(c.path))}</a></div>`;
+  }).join('');
+}
+
+function toolHtml(t: ToolCallFields, planShown: boolean): string {
   const status = t.status ?? 'pending';
-  const diffs = (t.content ?? [])
-    .filter((c) => c.type === 'diff' && c.path)
-    .map((c) => `<div class="diff">${c.oldText == null ? 'new file' : 'edit'} ${escapeHtml(c.path!)}</div>`)
-    .join('');
-  const texts = (t.content ?? [])
+  const cmd = command(t);
+  // update_plan's own output repeats the plan the plan entry shows.
+  const texts = planShown && t.kind === 'think' ? '' : (t.content ?? [])
     .filter((c) => c.type === 'content' && c.content?.text)
-    .map((c) => `<pre>${escapeHtml(c.content!.text!)}</pre>`)
+    .map((c) => `<pre class="output">${escapeHtml(c.content!.text!)}</pre>`)
     .join('');
-  return `<div class="tool ${status}"><span class="icon">${statusIcon[status] ?? '?'}</span> ` +
-    `${escapeHtml(t.title ?? t.kind ?? 'tool')} <span class="status">${status}</span>${diffs}${texts}</div>`;
+  return `<div class="tool ${status}" data-tool="${escapeHtml(t.toolCallId)}"><span class="icon">${statusIcon[status] ?? '?'}</span> ` +
+    `<span class="title">${escapeHtml(t.title ?? t.kind ?? 'tool')}</span> <span class="status">${statusText[status] ?? status}</span>` +
+    `${cmd ? `<pre class="command">$ ${escapeHtml(cmd)}</pre>` : ''}${diffLinks(t)}${texts}</div>`;
+}
+
+function permissionHtml(p: Permission): string {
+  const t = p.tool;
+  const cmd = command(t);
+  const diffs = (t.content ?? []).filter((c) => c.type === 'diff' && c.path)
+    .map((c) => `<pre class="diff">${unifiedDiff(c.path!, c.oldText ?? null, c.newText ?? '')}</pre>`).join('');
+  const answer = p.chosen
+    ? `<div class="answer">You chose: ${escapeHtml(p.chosen)}</div>`
+    : `<div class="options">${p.options.map((o) =>
+      `<button data-action="permission" data-id="${p.id}" data-option="${escapeHtml(o.optionId)}" class="${o.kind}">${escapeHtml(o.name)}</button>`).join('')}</div>`;
+  return `<div class="permission${p.chosen ? ' answered' : ''}"><b>Allow ${escapeHtml(t.title ?? t.kind ?? 'this tool call')}?</b>` +
+    `${cmd ? `<pre class="command">$ ${escapeHtml(cmd)}</pre>` : ''}${diffLinks(t)}${diffs}${answer}</div>`;
+}
+
+function planHtml(entries: PlanEntry[]): string {
+  const done = entries.filter((p) => p.status === 'completed').length;
+  return `<div class="plan"><b>Plan</b> <span class="status">${done} of ${plural(entries.length, 'step')} done</span><ul>${entries
+    .map((p) => `<li class="${escapeHtml(p.status)}">${escapeHtml(p.content)}</li>`).join('')}</ul></div>`;
 }
 
 // renderBody is the chat as HTML, every piece of text escaped.
 export function renderBody(model: ChatModel): string {
+  const planShown = model.entries.some((e) => e.kind === 'plan');
   return model.entries.map((e) => {
     switch (e.kind) {
-      case 'user': return `<div class="user"><b>You</b><p>${escapeHtml(e.text)}</p></div>`;
-      case 'agent': return `<div class="agent"><p>${escapeHtml(e.text)}</p></div>`;
-      case 'thought': return `<div class="thought"><p>${escapeHtml(e.text)}</p></div>`;
+      case 'user': return `<div class="user">${renderMarkdown(e.text)}</div>`;
+      case 'agent': return `<div class="agent">${renderMarkdown(e.text)}</div>`;
+      case 'thought': return `<details class="thought"><summary>Thinking</summary>${renderMarkdown(e.text)}</details>`;
       case 'note': return `<div class="note">${escapeHtml(e.text)}</div>`;
-      case 'tool': return toolHtml(e.tool);
-      case 'plan': return `<div class="plan"><b>Plan</b><ul>${e.entries
-        .map((p) => `<li class="${escapeHtml(p.status)}">${escapeHtml(p.content)}</li>`).join('')}</ul></div>`;
+      case 'tool': return toolHtml(e.tool, planShown);
+      case 'plan': return planHtml(e.entries);
+      case 'permission': return permissionHtml(e.permission);
     }
   }).join('\n');
 }

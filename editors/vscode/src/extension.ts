@@ -1,27 +1,26 @@
 // Entry point: starts `tandem lsp` through vscode-languageclient and wires
-// tandem's custom methods to VS Code: the chat view, the permission modal,
-// the status bar. Edits need no code here: the server sends
-// workspace/applyEdit and the client applies it with VS Code's own
-// workspace.applyEdit (annotated edits open the refactor preview).
+// tandem's methods to VS Code: the chat view, inline permission prompts,
+// the diff editor, the status bar. The commands registered here are the
+// extension's own tandem.* ids; the server's executeCommand ids live under
+// tandem.lsp.*, which the language client registers itself.
 import * as vscode from 'vscode';
 import {
-  LanguageClient, LanguageClientOptions, ServerOptions, StaticFeature, FeatureState,
+  FeatureState, LanguageClient, LanguageClientOptions, ServerOptions, StaticFeature,
   WorkDoneProgress, WorkDoneProgressCreateRequest,
 } from 'vscode-languageclient/node';
 import { ChatModel } from './chat';
 import { ChatView } from './chatView';
-import { askPermission } from './permission';
-import {
-  experimentalCapabilities, Method, NewSessionResult, PromptParams, PromptResult,
-  RequestPermissionParams, UpdateParams,
-} from './protocol';
-import { ProgressStatus, ProgressValue } from './status';
+import { Diffs } from './diffs';
+import { experimentalCapabilities, Method, RequestPermissionParams, UpdateParams } from './protocol';
+import { Conversation } from './session';
+import { ProgressValue, Status } from './status';
 
-// Declares experimental.tandem.permissions so the server asks through
-// tandem/requestPermission with ACP's four options.
+// Declares experimental.tandem: permissions through tandem/requestPermission
+// with ACP's options, and where edits are reviewed.
 class TandemCapabilities implements StaticFeature {
+  constructor(private readonly previewEdits: boolean) {}
   fillClientCapabilities(caps: { experimental?: object }): void {
-    caps.experimental = { ...(caps.experimental ?? {}), ...experimentalCapabilities };
+    caps.experimental = { ...(caps.experimental ?? {}), ...experimentalCapabilities(this.previewEdits) };
   }
   initialize(): void {}
   getState(): FeatureState { return { kind: 'static' }; }
@@ -32,6 +31,7 @@ let client: LanguageClient | undefined;
 
 export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const cfg = vscode.workspace.getConfiguration('tandem');
+  let conv: Conversation | undefined; // set once the chat view exists, below
   const serverOptions: ServerOptions = {
     command: cfg.get<string>('path', 'tandem'),
     args: ['lsp'],
@@ -40,96 +40,72 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
     outputChannelName: 'tandem',
+    middleware: {
+      // The light bulb's tandem.lsp.* commands run a prompt on the server;
+      // the chat shows it like one typed there.
+      executeCommand: (command, args, next) => {
+        if (command.startsWith('tandem.lsp.')) conv?.lightBulb(command, args);
+        return next(command, args);
+      },
+    },
   };
   const lc = new LanguageClient('tandem', 'tandem', serverOptions, clientOptions);
   client = lc;
-  lc.registerFeature(new TandemCapabilities());
+  lc.registerFeature(new TandemCapabilities(cfg.get<string>('reviewEdits') === 'preview'));
 
-  const chat = new ChatView(new ChatModel());
-  ctx.subscriptions.push(vscode.window.registerWebviewViewProvider(ChatView.id, chat));
-  const item = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
+  const item = vscode.window.createStatusBarItem('tandem.status', vscode.StatusBarAlignment.Left, 10);
+  item.name = 'tandem';
   item.command = 'tandem.ask';
   ctx.subscriptions.push(item);
-  const status = new ProgressStatus(item);
+  const status = new Status(item);
+  const diffs = new Diffs();
+  ctx.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(Diffs.scheme, diffs));
 
-  let sessionId: string | undefined;
-  let running = false;
+  const view = new ChatView(new ChatModel(), ctx.extensionUri, (m) => conv?.fromView(m));
+  ctx.subscriptions.push(vscode.window.registerWebviewViewProvider(ChatView.id, view, { webviewOptions: { retainContextWhenHidden: true } }));
+  conv = new Conversation(lc, view, status, diffs);
+  const c = conv;
 
-  lc.onNotification(Method.update, (p: UpdateParams) => {
-    if (p.sessionId !== sessionId) return;
-    chat.model.apply(p.update);
-    chat.refresh();
-  });
-  lc.onRequest(Method.requestPermission, (p: RequestPermissionParams) => askPermission(vscode.window, p));
+  // Commands exist before the server starts, so a failed start still
+  // leaves them to report what is wrong.
+  const started = lc.start();
+  const ready = async () => { await started; return c; };
+  const guard = (f: (c: Conversation) => Promise<unknown> | unknown) => async () => {
+    try {
+      await f(await ready());
+    } catch (err) {
+      void vscode.window.showErrorMessage(`tandem: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  ctx.subscriptions.push(
+    vscode.commands.registerCommand('tandem.ask', () => view.reveal(true)),
+    vscode.commands.registerCommand('tandem.newSession', guard(async (c) => { await c.newSession(); await view.reveal(true); })),
+    vscode.commands.registerCommand('tandem.openSession', guard((c) => c.openSession())),
+    vscode.commands.registerCommand('tandem.cancel', guard((c) => c.cancel())),
+    vscode.commands.registerCommand('tandem.setMode', guard((c) => c.setMode())),
+    vscode.commands.registerCommand('tandem.setModel', guard((c) => c.setModel())),
+  );
 
-  await lc.start();
-
-  // Replace the default progress notification by the status bar item.
+  lc.onNotification(Method.update, (p: UpdateParams) => c.update(p));
+  lc.onRequest(Method.requestPermission, (p: RequestPermissionParams) => c.permissions.request(p));
+  try {
+    await started;
+  } catch (err) {
+    const open = 'Open Settings';
+    const msg = `tandem could not start \`${serverOptions.command} lsp\`: ${err instanceof Error ? err.message : String(err)}. Set tandem.path to the tandem binary.`;
+    void vscode.window.showErrorMessage(msg, open).then((a) => {
+      if (a === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'tandem.path');
+    });
+    return;
+  }
+  // The status bar item shows progress instead of a notification.
   lc.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
     const sub = lc.onProgress(WorkDoneProgress.type, token, (v) => {
-      status.handle(String(token), v as ProgressValue);
+      status.progress(String(token), v as ProgressValue);
       if (v.kind === 'end') sub.dispose();
     });
   });
-
-  async function newSession(mode?: string): Promise<string> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    const res = await lc.sendRequest<NewSessionResult>(Method.newSession, {
-      cwd: folder?.uri.fsPath,
-      mode: mode ?? vscode.workspace.getConfiguration('tandem').get<string>('mode'),
-    });
-    sessionId = res.sessionId;
-    chat.model = new ChatModel();
-    chat.model.mode = res.modes.currentModeId;
-    chat.model.note(`session ${res.sessionId} (${res.modes.currentModeId})`);
-    chat.refresh();
-    return res.sessionId;
-  }
-
-  async function ask(): Promise<void> {
-    if (running) {
-      void vscode.window.showWarningMessage('tandem is still working; run "Tandem: Cancel" to stop it.');
-      return;
-    }
-    const text = await vscode.window.showInputBox({ prompt: 'Ask tandem', placeHolder: 'Explain, fix, refactor…' });
-    if (!text) return;
-    const id = sessionId ?? (await newSession());
-    const params: PromptParams = { sessionId: id, prompt: [{ type: 'text', text }] };
-    const editor = vscode.window.activeTextEditor;
-    if (editor && !editor.selection.isEmpty) {
-      params.context = [{
-        uri: lc.code2ProtocolConverter.asUri(editor.document.uri),
-        range: lc.code2ProtocolConverter.asRange(editor.selection),
-      }];
-    }
-    chat.model.user(text);
-    chat.refresh();
-    chat.reveal();
-    running = true;
-    try {
-      const res = await lc.sendRequest<PromptResult>(Method.prompt, params);
-      chat.model.note(`done (${res.stopReason})`);
-    } catch (err) {
-      chat.model.note(`error: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      running = false;
-      chat.refresh();
-    }
-  }
-
-  ctx.subscriptions.push(
-    vscode.commands.registerCommand('tandem.ask', ask),
-    vscode.commands.registerCommand('tandem.newSession', async () => { await newSession(); chat.reveal(); }),
-    vscode.commands.registerCommand('tandem.cancel', () => {
-      if (sessionId) void lc.sendNotification(Method.cancel, { sessionId });
-    }),
-    vscode.commands.registerCommand('tandem.setMode', async () => {
-      const mode = await vscode.window.showQuickPick(['ask', 'code', 'auto-edit', 'full-auto'], { placeHolder: 'tandem mode' });
-      if (!mode) return;
-      const id = sessionId ?? (await newSession(mode));
-      await lc.sendRequest(Method.setMode, { sessionId: id, modeId: mode });
-    }),
-  );
+  view.setState({ text: '', running: false });
 }
 
 export async function deactivate(): Promise<void> {

@@ -1,13 +1,17 @@
 // The tandem/* LSP extension as the extension sees it: method names and
 // the JSON shapes `tandem lsp` sends and expects. Updates are ACP
-// session/update objects. Nothing here imports vscode, so unit tests and
-// the Node end-to-end test share it.
+// session/update objects. Nothing here imports vscode, so the unit tests
+// load it directly.
 
 export const Method = {
   newSession: 'tandem/newSession',
   prompt: 'tandem/prompt',
   cancel: 'tandem/cancel',
   setMode: 'tandem/setMode',
+  setModel: 'tandem/setModel',
+  configOptions: 'tandem/configOptions',
+  listSessions: 'tandem/listSessions',
+  loadSession: 'tandem/loadSession',
   update: 'tandem/update',
   requestPermission: 'tandem/requestPermission',
 } as const;
@@ -23,6 +27,16 @@ export interface NewSessionResult {
   modes: { currentModeId: string; availableModes: ModeInfo[] };
 }
 
+// ConfigOption is one session selector (ids mode, model, thought_level),
+// as tandem/configOptions and tandem/setModel answer.
+export interface ConfigOption {
+  id: string;
+  name: string;
+  currentValue: string;
+  options: { value: string; name: string; description?: string }[];
+}
+export interface ConfigOptionsResult { configOptions: ConfigOption[] }
+
 export interface ContentBlock { type: string; text?: string; [key: string]: unknown }
 
 export interface PromptParams {
@@ -30,7 +44,11 @@ export interface PromptParams {
   prompt: ContentBlock[];
   context?: { uri: string; range?: Range }[];
 }
-export interface PromptResult { stopReason: string }
+export interface PromptResult { stopReason: string; usage?: { totalTokens?: number; cost?: number } }
+
+export interface SessionInfo { sessionId: string; cwd: string; title?: string; mode?: string; updatedAt: string }
+export interface ListSessionsResult { sessions: SessionInfo[] }
+export interface LoadSessionResult { modes: NewSessionResult['modes'] }
 
 export interface ToolContent {
   type: 'content' | 'diff' | 'terminal';
@@ -58,7 +76,8 @@ export type SessionUpdate =
   | ({ sessionUpdate: 'tool_call' | 'tool_call_update' } & ToolCallFields)
   | { sessionUpdate: 'plan'; entries: PlanEntry[] }
   | { sessionUpdate: 'current_mode_update'; currentModeId: string }
-  | { sessionUpdate: 'available_commands_update'; availableCommands: { name: string; description: string }[] };
+  | { sessionUpdate: 'available_commands_update'; availableCommands: { name: string; description: string }[] }
+  | { sessionUpdate: 'usage_update'; used: number; size: number; cost?: { amount: number; currency: string } };
 
 export interface UpdateParams { sessionId: string; update: SessionUpdate }
 
@@ -80,4 +99,8 @@ export type PermissionOutcome =
 
 // The client capability that makes the server send tandem/requestPermission
 // rather than a plain window/showMessageRequest.
-export const experimentalCapabilities = { tandem: { permissions: true } };
+// previewEdits hands an edit's approval to VS Code's refactor preview
+// instead (the tandem.reviewEdits setting).
+export function experimentalCapabilities(previewEdits: boolean) {
+  return { tandem: { permissions: true, previewEdits } };
+}

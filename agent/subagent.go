@@ -1,0 +1,107 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/custom"
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// A subagent is a child turn the task tool runs on its parent's session:
+// the same root, host, mode, grants and permission questions (its calls go
+// through the same seams and policy, and asks reach the same editor), but
+// its own history, system prompt, model and tools. It runs on the task
+// call's goroutine under the call's context, so cancelling the parent turn
+// cancels it; its requests count toward the session's usage. Its updates
+// never reach the editor as its own: sink folds them into the parent's
+// tool call, and its history is never logged as the session's.
+type subagent struct {
+	def        custom.Subagent
+	system     string
+	parentCall string
+	sink       func(Update)
+}
+
+// offered narrows the session's catalog to what the child may call: the
+// groups its definition grants (read-only by default), never the task tool
+// itself, so children start no children. The mode's own limits apply on
+// top, in toolSpecs and at the call.
+func (c *subagent) offered(catalog []tools.Tool) []tools.Tool {
+	return slices.DeleteFunc(slices.Clone(catalog), func(tl tools.Tool) bool {
+		info := tl.Info()
+		return info.Name == tools.TaskName || !slices.Contains(c.def.Groups, string(info.Group))
+	})
+}
+
+// shape turns the session's request into the child's: its own system
+// prompt, its model when the definition names one, and its tools. It does
+// nothing for the session's own turn (c is nil).
+func (c *subagent) shape(t *turnRun, req *llm.Request) {
+	if c == nil {
+		return
+	}
+	req.System = c.system
+	if c.def.Model != "" {
+		req.Model = c.def.Model
+	}
+	t.catalog = c.offered(t.catalog)
+}
+
+// childSystemPrompt is a child's system prompt: its definition's body, then
+// where it works and what its last message is for. Fixed per definition and
+// session, so a child's requests share a cacheable prefix too.
+func (s *Session) childSystemPrompt(def custom.Subagent) string {
+	return fmt.Sprintf(`%s
+
+Workspace root: %s
+Platform: %s/%s
+
+Another agent handed you this job through its task tool. Paths are relative to the workspace root. Work with the tools you were given, then end with one final message: it is your whole report, the only thing the other agent will read.`,
+		def.Prompt, s.root, runtime.GOOS, runtime.GOARCH)
+}
+
+// delegate runs def on prompt as a child turn and returns its report: the
+// text of its last response.
+func (s *Session) delegate(ctx context.Context, def custom.Subagent, parentCall, prompt string, sink func(Update)) (string, error) {
+	p := s.a.cfg.Provider
+	if p == nil {
+		return "", ErrNotConfigured
+	}
+	t := &turnRun{s: s, ctx: ctx, sub: &subagent{def: def, system: s.childSystemPrompt(def), parentCall: parentCall, sink: sink}}
+	t.appendHistory(llm.Text(llm.RoleUser, prompt))
+	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
+		resp, err := t.request(p)
+		if err != nil {
+			return "", err
+		}
+		calls := resp.ToolCalls()
+		if len(calls) == 0 {
+			return reportOf(resp.Message), nil
+		}
+		results, _ := t.runTools(calls)
+		t.appendHistory(llm.Message{Role: llm.RoleUser, Content: results})
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("it made %d model requests without finishing", s.a.cfg.MaxTurnRequests)
+}
+
+// reportOf is the text of a child's last message.
+func reportOf(m llm.Message) string {
+	var b strings.Builder
+	for _, p := range m.Content {
+		if p.Type == llm.PartText {
+			b.WriteString(p.Text)
+		}
+	}
+	if r := strings.TrimSpace(b.String()); r != "" {
+		return r
+	}
+	return "(the subagent finished without a report)"
+}

@@ -1,0 +1,316 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+)
+
+// finderFile is an agent definition in Claude Code's format.
+const finderFile = `---
+name: finder
+description: Finds things in the workspace.
+tools: Read, Grep, Glob
+model: inherit
+---
+You are finder. CHILD-MARKER
+`
+
+// fixerFile grants edits.
+const fixerFile = `---
+name: fixer
+description: Changes one file.
+tools: read, edit
+---
+You are fixer. CHILD-MARKER
+`
+
+func isChild(r *llmtest.Request) bool { return strings.Contains(r.System, "CHILD-MARKER") }
+
+func taskCall(id, agent, prompt string) llmtest.ToolCall {
+	args, _ := json.Marshal(map[string]string{"description": "look around", "prompt": prompt, "agent": agent})
+	return llmtest.ToolCall{ID: id, Name: "task", Args: string(args)}
+}
+
+// scriptSubagent answers the parent with one task call per prompt in
+// prompts (then "done" once the reports are in) and each child with child.
+func scriptSubagent(srv *llmtest.Server, agent string, prompts []string, child func(*llmtest.Request) llmtest.Reply) {
+	srv.Handle(func(r *llmtest.Request) llmtest.Reply {
+		if isChild(r) {
+			return child(r)
+		}
+		if strings.Contains(r.LastUserText(), "REPORT") {
+			return llmtest.Reply{Text: []string{"done"}}
+		}
+		var calls []llmtest.ToolCall
+		for i, p := range prompts {
+			calls = append(calls, taskCall("t"+string(rune('1'+i)), agent, p))
+		}
+		return llmtest.Reply{ToolCalls: calls}
+	})
+}
+
+// readThenReport is a child that reads a.txt, then reports what it read.
+func readThenReport(r *llmtest.Request) llmtest.Reply {
+	if len(r.Messages) == 1 {
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "read_file", Args: `{"path":"a.txt"}`}}}
+	}
+	return llmtest.Reply{Text: []string{"REPORT: " + strings.TrimSpace(r.LastUserText())}}
+}
+
+// TestSubagentFlowsThroughParent runs a Claude Code agent definition as a
+// child: its calls show as the parent call's content, its report is the
+// call's result, its tools are read-only, its tokens count for the session,
+// and nothing of its conversation enters the session's history.
+func TestSubagentFlowsThroughParent(t *testing.T) {
+	f := newFixture(t)
+	s, h, _ := f.session(ModeCode, map[string]string{"a.txt": "alpha beta\n", ".claude/agents/finder.md": finderFile})
+	scriptSubagent(f.srv, "finder", []string{"What does a.txt say?"}, readThenReport)
+	if r, err := s.Prompt(context.Background(), prompt("ask the finder")); err != nil || r != StopEndTurn {
+		t.Fatalf("prompt = %q, %v", r, err)
+	}
+	reqs := f.srv.Requests()
+	if len(reqs) != 4 || isChild(reqs[0]) || !isChild(reqs[1]) || !isChild(reqs[2]) || isChild(reqs[3]) {
+		t.Fatalf("requests: %d, want parent, child, child, parent", len(reqs))
+	}
+	child := reqs[1]
+	if want := []string{"read_file", "list_files", "search_files", "list_code_definition_names", "repo_map"}; !slices.Equal(child.Tools, want) {
+		t.Errorf("child tools = %v, want %v", child.Tools, want)
+	}
+	if !slices.Contains(reqs[0].Tools, "task") || child.Model != reqs[0].Model || child.Messages[0].Content[0].Text != "What does a.txt say?" {
+		t.Errorf("parent tools %v, models %s/%s, child prompt %+v", reqs[0].Tools, reqs[0].Model, child.Model, child.Messages[0])
+	}
+	res, ok := toolResult(reqs[3:], "t1")
+	if !ok || res.IsError || !strings.Contains(res.Text, "REPORT:") || !strings.Contains(res.Text, "alpha beta") {
+		t.Errorf("task result = %+v", res)
+	}
+	if n := len(reqs[3].Messages); n != 3 {
+		t.Errorf("parent's follow-up carries %d messages, want 3: the child's stay out", n)
+	}
+	var nested []string
+	for _, u := range h.snapshot() {
+		if u.Tool == nil {
+			continue
+		}
+		if u.Tool.ID != "t1" {
+			t.Errorf("update for a call other than the task: %+v", u.Tool)
+		}
+		for _, c := range u.Tool.Content {
+			if c.Content != nil {
+				nested = append(nested, c.Content.Text)
+			}
+		}
+	}
+	if !slices.ContainsFunc(nested, func(s string) bool { return strings.Contains(s, "completed: Read a.txt") }) {
+		t.Errorf("the child's call never showed in the parent's: %q", nested)
+	}
+	if st := h.toolStatus()["t1"]; st != ToolCompleted {
+		t.Errorf("task status = %s", st)
+	}
+	if turn, _ := s.Usage(); turn.Requests != 4 {
+		t.Errorf("turn usage counts %d requests, want 4 (the child's included)", turn.Requests)
+	}
+}
+
+// TestSubagentAsksLikeItsParent: a child granted edits asks through the
+// same policy and host, the question naming its call under the parent's,
+// and it cannot edit in a mode that offers no edits.
+func TestSubagentAsksLikeItsParent(t *testing.T) {
+	f := newFixture(t)
+	s, h, dir := f.session(ModeCode, map[string]string{".tandem/agents/fixer.md": fixerFile})
+	scriptSubagent(f.srv, "fixer", []string{"Create b.txt"}, func(r *llmtest.Request) llmtest.Reply {
+		if len(r.Messages) == 1 {
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "w1", Name: "write_file", Args: `{"path":"b.txt","content":"made by fixer\n"}`}}}
+		}
+		return llmtest.Reply{Text: []string{"REPORT: " + r.LastUserText()}}
+	})
+	if _, err := s.Prompt(context.Background(), prompt("fix")); err != nil {
+		t.Fatal(err)
+	}
+	if h.askCount() != 1 || h.asks[0].ToolCall.ID != "t1/w1" {
+		t.Fatalf("asks = %+v", h.asks)
+	}
+	if got, err := h.Host.ReadFile(context.Background(), dir+"/b.txt"); err != nil || got != "made by fixer\n" {
+		t.Errorf("b.txt = %q, %v", got, err)
+	}
+	// In ask mode the same agent gets read tools only.
+	if err := s.SetMode(ModeAsk); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Prompt(context.Background(), prompt("fix again")); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	for _, r := range reqs[4:] {
+		if isChild(r) && slices.Contains(r.Tools, "write_file") {
+			t.Errorf("child offered write_file in ask mode: %v", r.Tools)
+		}
+	}
+}
+
+// TestSubagentsRunInParallelBounded: three task calls in one response run
+// at once, but never more than subagents.maxParallel.
+func TestSubagentsRunInParallelBounded(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.Subagents.MaxParallel = 2 })
+	s, _, _ := f.session(ModeCode, map[string]string{".claude/agents/finder.md": finderFile})
+	var (
+		mu             sync.Mutex
+		inflight, peak int
+	)
+	scriptSubagent(f.srv, "finder", []string{"one", "two", "three"}, func(r *llmtest.Request) llmtest.Reply {
+		mu.Lock()
+		inflight++
+		peak = max(peak, inflight)
+		mu.Unlock()
+		time.Sleep(300 * time.Millisecond) // long enough for every free slot to fill
+		mu.Lock()
+		inflight--
+		mu.Unlock()
+		return llmtest.Reply{Text: []string{"REPORT: " + r.LastUserText()}}
+	})
+	if _, err := s.Prompt(context.Background(), prompt("go")); err != nil {
+		t.Fatal(err)
+	}
+	if peak != 2 {
+		t.Errorf("at most %d children ran at once, want 2", peak)
+	}
+	reqs := f.srv.Requests()
+	for _, id := range []string{"t1", "t2", "t3"} {
+		if r, ok := toolResult(reqs, id); !ok || !strings.Contains(r.Text, "REPORT") {
+			t.Errorf("%s result = %+v", id, r)
+		}
+	}
+}
+
+// TestCancelStopsSubagent: cancelling the parent ends a child waiting on
+// the model, the task call fails as cancelled, no goroutine is left behind
+// and the session takes the next prompt.
+func TestCancelStopsSubagent(t *testing.T) {
+	f := newFixture(t)
+	s, h, _ := f.session(ModeCode, map[string]string{".claude/agents/finder.md": finderFile})
+	childAsked := make(chan struct{}, 1)
+	scriptSubagent(f.srv, "finder", []string{"hang"}, func(r *llmtest.Request) llmtest.Reply {
+		childAsked <- struct{}{}
+		return llmtest.Reply{Text: []string{"still looking"}, Hang: true}
+	})
+	// Settle the session's own goroutines first, then count.
+	if _, err := s.Prompt(context.Background(), prompt("/instructions")); err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	done := make(chan StopReason, 1)
+	go func() {
+		r, _ := s.Prompt(context.Background(), prompt("start"))
+		done <- r
+	}()
+	select {
+	case <-childAsked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the child never asked the model")
+	}
+	s.Cancel()
+	select {
+	case r := <-done:
+		if r != StopCancelled {
+			t.Errorf("stop reason = %q", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("cancel did not stop the child")
+	}
+	if st := h.toolStatus()["t1"]; st != ToolFailed {
+		t.Errorf("task status = %s, want failed", st)
+	}
+	waitFor(t, func() bool { return runtime.NumGoroutine() <= before })
+	f.srv.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"fine"}} })
+	if r, err := s.Prompt(context.Background(), prompt("next")); err != nil || r != StopEndTurn {
+		t.Errorf("next prompt = %q, %v", r, err)
+	}
+}
+
+// TestExploreIsTheDefault: the task tool lists every agent, the built-in
+// explore among them, and a call naming none runs explore; a call naming
+// an unknown agent tells the model which exist.
+func TestExploreIsTheDefault(t *testing.T) {
+	f := newFixture(t)
+	s, _, _ := f.session(ModeCode, map[string]string{".claude/agents/finder.md": finderFile})
+	f.srv.Handle(func(r *llmtest.Request) llmtest.Reply {
+		switch {
+		case strings.Contains(r.System, "You are explore"):
+			return llmtest.Reply{Text: []string{"REPORT from explore"}}
+		case strings.Contains(r.LastUserText(), "REPORT"):
+			return llmtest.Reply{Text: []string{"done"}}
+		}
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{
+			{ID: "t1", Name: "task", Args: `{"description":"d","prompt":"look"}`},
+			{ID: "t2", Name: "task", Args: `{"description":"d","prompt":"look","agent":"nobody"}`},
+		}}
+	})
+	if _, err := s.Prompt(context.Background(), prompt("go")); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	body := string(reqs[0].Body)
+	if !strings.Contains(body, `- explore: Searches and reads`) || !strings.Contains(body, `- finder: Finds things`) {
+		t.Errorf("the task tool does not list the agents: %s", body)
+	}
+	if r, ok := toolResult(reqs, "t1"); !ok || r.Text != "REPORT from explore" {
+		t.Errorf("t1 = %+v", r)
+	}
+	if r, ok := toolResult(reqs, "t2"); !ok || !r.IsError || !strings.Contains(r.Text, "Use one of: explore, finder.") {
+		t.Errorf("t2 = %+v", r)
+	}
+}
+
+// shellFile grants commands.
+const shellFile = `---
+name: shell
+description: Runs commands.
+tools: Read, Bash
+---
+You are shell. CHILD-MARKER
+`
+
+// TestCancelKillsSubagentCommand: a child running a command when the
+// parent is cancelled leaves no process behind.
+func TestCancelKillsSubagentCommand(t *testing.T) {
+	f := newFixture(t)
+	s, _, dir := f.session(ModeFullAuto, map[string]string{".claude/agents/shell.md": shellFile})
+	scriptSubagent(f.srv, "shell", []string{"run it"}, func(r *llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "run_command",
+			Args: `{"command":"sleep 60 & echo $! > child.pid; wait"}`}}}
+	})
+	done := make(chan StopReason, 1)
+	go func() {
+		r, _ := s.Prompt(context.Background(), prompt("go"))
+		done <- r
+	}()
+	var pid int
+	waitFor(t, func() bool {
+		b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil
+	})
+	s.Cancel()
+	select {
+	case r := <-done:
+		if r != StopCancelled {
+			t.Errorf("stop reason = %q", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("cancel did not end the turn")
+	}
+	waitFor(t, func() bool { return !alive(pid) })
+}

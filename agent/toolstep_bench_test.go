@@ -1,0 +1,124 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/anthropic"
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+)
+
+// toolSteps is how many tool calls one benchmarked turn makes: read_file
+// and edit_file in turn, against one file of the workspace.
+const toolSteps = 30
+
+// toolStepFile is the file the steps read and edit: some 60 lines of code.
+var toolStepFile = strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) {\n\tserve(w, r)\n}\n\n", 15)
+
+// toolStepReply answers the kth request of a turn: a read, then an edit
+// that bumps the marker on the file's first line, and so on; after toolSteps calls, the end.
+func toolStepReply(k int) llmtest.Reply {
+	switch {
+	case k >= toolSteps:
+		return llmtest.Reply{Text: []string{"done"}}
+	case k%2 == 0:
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"main.go"}`}}}
+	default:
+		j := k / 2 // the edits before this one
+		old, new := fmt.Sprintf("m%d ", j), fmt.Sprintf("m%d ", j+1)
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "edit_file", Args: fmt.Sprintf(`{"path":"main.go","old_string":%q,"new_string":%q}`, old, new)}}}
+	}
+}
+
+// countToolResults is how many tool results a request carries: the step
+// it asks for.
+func countToolResults(msgs []llm.Message) int {
+	n := 0
+	for _, m := range msgs {
+		for _, p := range m.Content {
+			if p.Type == llm.PartToolResult {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// BenchmarkToolSteps is one turn of toolSteps read_file/edit_file calls
+// through the agent against a local workspace (the local host, full-auto
+// mode, no store), the fake model in a child process so cpu-ns/op is
+// tandem's alone. bench/toolstep.sh subtracts BenchmarkToolStepsFloor, the
+// same exchanges through the provider alone, and divides by the steps.
+func BenchmarkToolSteps(b *testing.B) {
+	a := New(Config{Provider: toolStepProvider(b), Model: "claude-sonnet-4-5-20250929", Home: b.TempDir()})
+	dir := b.TempDir()
+	path := filepath.Join(dir, "main.go")
+	s, err := a.NewSession(context.Background(), SessionOptions{Cwd: dir, Mode: ModeFullAuto, Host: &testHost{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	var cpu time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		if err := os.WriteFile(path, []byte("m0 \n"+toolStepFile), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.do(context.Background(), func() { s.st.history = nil }); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		c := cpuTime()
+		if _, err := s.Prompt(context.Background(), prompt("go")); err != nil {
+			b.Fatal(err)
+		}
+		cpu += cpuTime() - c
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	if got, _ := os.ReadFile(path); !strings.HasPrefix(string(got), fmt.Sprintf("m%d ", toolSteps/2)) {
+		b.Fatalf("the edits did not land: %.20q", got)
+	}
+}
+
+// BenchmarkToolStepsFloor sends BenchmarkToolSteps' requests through the
+// provider alone: the same replies, a history growing by the same tool
+// results (the file's text for a read, a line for an edit).
+func BenchmarkToolStepsFloor(b *testing.B) {
+	p := toolStepProvider(b)
+	ctx := context.Background()
+	c := cpuTime()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		msgs := []llm.Message{llm.Text(llm.RoleUser, "go")}
+		for {
+			resp, err := p.Stream(ctx, &llm.Request{Model: "m", Messages: msgs}, func(llm.Event) {})
+			if err != nil {
+				b.Fatal(err)
+			}
+			calls := resp.ToolCalls()
+			if len(calls) == 0 {
+				break
+			}
+			out := "edited main.go"
+			if calls[0].ToolName == "read_file" {
+				out = toolStepFile
+			}
+			msgs = append(msgs, resp.Message, llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartToolResult, ToolCallID: calls[0].ToolCallID, Text: out}}})
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-c).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// toolStepProvider talks to the tool-step fake model in a child process,
+// so this process's CPU time is the client's alone.
+func toolStepProvider(b *testing.B) llm.Provider {
+	return anthropic.New(anthropic.Options{APIKey: "test-key", BaseURL: startToolStepServer(b)})
+}

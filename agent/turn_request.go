@@ -1,0 +1,39 @@
+package agent
+
+// emit publishes a turn's update: to the editor for the session's own
+// turn, to the parent's tool call for a child's.
+func (t *turnRun) emit(u Update) {
+	if t.sub != nil {
+		t.sub.sink(u)
+		return
+	}
+	t.s.emit(u)
+}
+
+// emitLive publishes an update the log does not keep (a live terminal).
+func (t *turnRun) emitLive(u Update) {
+	if t.sub != nil {
+		t.sub.sink(u)
+		return
+	}
+	t.s.emitLive(u)
+}
+
+// logOnly logs an update without sending it; a child's updates are not
+// logged on their own (its parent's tool call carries them).
+func (t *turnRun) logOnly(u Update) {
+	if t.sub == nil {
+		t.s.logOnly(u)
+	}
+}
+
+// callID is the id the editor knows a call by. A child's calls are
+// prefixed with the parent's call id: the model numbers each conversation's
+// calls on its own, and a permission prompt for a child's call must not
+// collide with one of the parent's.
+func (t *turnRun) callID(id string) string {
+	if t.sub != nil {
+		return t.sub.parentCall + "/" + id
+	}
+	return id
+}
