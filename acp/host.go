@@ -47,7 +47,7 @@ func (h *host) sessionID() sdk.SessionId {
 // admit applies the Host contract's rules before an edit goes anywhere:
 // ACP has no versions that would let the client notice a stale edit, so
 // the host compares it with the editor's view itself, and it keeps edits
-// inside the session root. The result is the reason to refuse, or "".
+// inside the session roots. The result is the reason to refuse, or "".
 func (h *host) admit(ctx context.Context, e edits.FileEdit) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
@@ -56,7 +56,7 @@ func (h *host) admit(ctx context.Context, e edits.FileEdit) (string, error) {
 	if err != nil {
 		return "the session is closed", nil
 	}
-	return local.Check(ctx, ss.sess.Root(), e, h.ReadFile)
+	return local.Check(ctx, ss.sess.RootOf(e.Path), e, h.ReadFile)
 }
 
 // readable refuses a read before it is sent: after ctx ended, or of a

@@ -26,6 +26,8 @@ func (s *server) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.I
 				Close:  &sdk.SessionCloseCapabilities{},
 				Fork:   &sdk.SessionForkCapabilities{},
 				Delete: &sdk.SessionDeleteCapabilities{},
+				// Every root is readable and writable as cwd is (see acp/roots.go).
+				AdditionalDirectories: &sdk.SessionAdditionalDirectoriesCapabilities{},
 			},
 		},
 		AgentInfo:   &info,

@@ -13,7 +13,7 @@ import (
 // through the host before it returns, and all of it is on the wire before
 // the response.
 func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	ss, err := s.reopen(p.SessionId, p.Cwd, p.McpServers, s.agent.LoadSession)
+	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, s.agent.LoadSession)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -26,7 +26,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 
 // ResumeSession handles session/resume: like load, without the replay.
 func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	ss, err := s.reopen(p.SessionId, p.Cwd, p.McpServers, s.agent.ResumeSession)
+	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, s.agent.ResumeSession)
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
@@ -35,11 +35,14 @@ func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) 
 }
 
 // reopen opens stored session id with load or resume.
-func (s *server) reopen(id sdk.SessionId, cwd string, mcp []sdk.McpServer, how func(context.Context, agent.SessionOptions) (*agent.Session, error)) (*session, error) {
+func (s *server) reopen(id sdk.SessionId, cwd string, dirs []string, mcp []sdk.McpServer, how func(context.Context, agent.SessionOptions) (*agent.Session, error)) (*session, error) {
 	if id == "" {
 		return nil, invalidParams("sessionId is required")
 	}
 	if err := checkCwd(cwd); err != nil {
+		return nil, err
+	}
+	if err := checkAdditionalDirs(dirs); err != nil {
 		return nil, err
 	}
 	servers, err := mcpServers(mcp)
@@ -60,7 +63,7 @@ func (s *server) reopen(id sdk.SessionId, cwd string, mcp []sdk.McpServer, how f
 	h.bind(string(id))
 	// Replayed updates flow while the agent loads, so the stream starts now.
 	out.start(s.ctx, string(id))
-	sess, err := how(s.ctx, agent.SessionOptions{ID: string(id), Cwd: cwd, Host: h, MCPServers: servers})
+	sess, err := how(s.ctx, agent.SessionOptions{ID: string(id), Cwd: cwd, AdditionalRoots: dirs, Host: h, MCPServers: servers})
 	if err != nil {
 		out.close()
 		return nil, toRequestError(err)
@@ -99,7 +102,7 @@ func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (s
 	end := min(start+listPageSize, len(metas))
 	resp := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
 	for _, m := range metas[start:end] {
-		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Cwd}
+		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Cwd, AdditionalDirectories: m.AdditionalDirectories}
 		if m.Title != "" {
 			title := m.Title
 			info.Title = &title

@@ -15,7 +15,7 @@ func TestInitialize(t *testing.T) {
 	}))
 	want := `{"agentCapabilities":{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
 		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
-		`"sessionCapabilities":{"close":{},"delete":{},"fork":{},"list":{},"resume":{}}},` +
+		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},"fork":{},"list":{},"resume":{}}},` +
 		`"agentInfo":{"name":"tandem","title":"Tandem","version":"test"},"authMethods":[` +
 		`{"description":"Set ANTHROPIC_API_KEY in the environment tandem starts in (or run ` + "`tandem login`" + `), then retry.",` +
 		`"id":"anthropic-api-key","link":"https://console.anthropic.com/settings/keys","name":"Anthropic API key","type":"env_var",` +

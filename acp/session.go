@@ -32,13 +32,16 @@ func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 	if err := checkCwd(p.Cwd); err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
+	if err := checkAdditionalDirs(p.AdditionalDirectories); err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
 	servers, err := mcpServers(p.McpServers)
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
 	h, out := s.newHost()
 	// The session outlives this request: it gets the connection's context.
-	sess, err := s.agent.NewSession(s.ctx, agent.SessionOptions{Cwd: p.Cwd, Host: h, MCPServers: servers})
+	sess, err := s.agent.NewSession(s.ctx, agent.SessionOptions{Cwd: p.Cwd, AdditionalRoots: p.AdditionalDirectories, Host: h, MCPServers: servers})
 	if err != nil {
 		out.close()
 		return sdk.NewSessionResponse{}, toRequestError(err)

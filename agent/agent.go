@@ -135,8 +135,12 @@ type SessionOptions struct {
 	// ID of a stored session to load or resume; empty for a new session.
 	ID string
 	// Cwd is the session's working directory (absolute, existing).
-	Cwd  string
-	Mode Mode
+	Cwd string
+	// AdditionalRoots are further workspace roots (absolute, existing
+	// directories), readable and writable like Cwd. On load and resume, nil
+	// keeps the stored ones.
+	AdditionalRoots []string
+	Mode            Mode
 	// Model overrides Config.Model for this session.
 	Model string
 	Host  Host

@@ -35,6 +35,9 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	if o.Cwd == "" {
 		o.Cwd = meta.Cwd
 	}
+	if o.AdditionalRoots == nil {
+		o.AdditionalRoots = meta.AdditionalDirectories
+	}
 	if o.Model == "" {
 		o.Model = meta.Model
 	}

@@ -16,8 +16,9 @@ import (
 // remembered as the rule the option named. A host that cannot ask
 // (ErrCannotAsk) gets the policy's refusal instead.
 func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
-	call := policy.Call{Tool: info.Name, Group: info.Group, Root: s.root, Path: a.Path, Command: a.Command,
-		Protected: a.Path != "" && (tools.Protected(s.root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path))}
+	root := s.RootOf(a.Path)
+	call := policy.Call{Tool: info.Name, Group: info.Group, Root: root, Path: a.Path, Command: a.Command,
+		Protected: a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path))}
 	v := s.judge(policy.Mode(s.Mode()), call)
 	switch v.Decision {
 	case policy.Allow:

@@ -27,11 +27,11 @@ func (s *Session) checkRead(e ToolCallEvent) error {
 	if json.Unmarshal(e.Input, &args) != nil || args.Path == "" {
 		return nil
 	}
-	abs, err := tools.Resolve(s.root, args.Path)
+	abs, err := s.resolve(args.Path)
 	if err != nil {
 		return nil
 	}
-	v := s.judge(policy.Mode(s.Mode()), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.root, Path: abs})
+	v := s.judge(policy.Mode(s.Mode()), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.RootOf(abs), Path: abs})
 	if v.Decision == policy.Deny {
 		return errors.New(strings.TrimSuffix(v.Reason, "."))
 	}
@@ -54,14 +54,14 @@ func (s *Session) readHidden(ctx context.Context, info tools.Info) func(string) 
 	mode := policy.Mode(s.Mode())
 	return func(abs string) bool {
 		paths := []string{abs}
-		if real, err := tools.Resolve(s.root, abs); err != nil {
+		if real, err := s.resolve(abs); err != nil {
 			return true // a link out of the workspace: the tools skip it anyway
 		} else if real != abs {
 			paths = append(paths, real) // a symlink to a denied file is denied
 		}
 		for _, p := range paths {
 			for _, name := range []string{info.Name, tools.ReadFileName} {
-				c := policy.Call{Tool: name, Group: tools.GroupRead, Root: s.root, Path: p, Home: home}
+				c := policy.Call{Tool: name, Group: tools.GroupRead, Root: s.RootOf(p), Path: p, Home: home}
 				if policy.Decide(mode, c, rs).Decision == policy.Deny {
 					return true
 				}

@@ -44,6 +44,7 @@ type Session struct {
 	id      string
 	cwd     string
 	root    string
+	roots   []string // additional roots, symlinks resolved; fixed for the session
 	created time.Time
 	host    Host
 	log     *store.Log
@@ -105,7 +106,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 	s.created = time.Now().UTC()
 	s.loadCustom()
 	if a.cfg.Store != nil {
-		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
+		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {
 			return nil, err
 		}
@@ -132,6 +133,10 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidCwd, err)
 	}
+	roots, err := additionalRoots(o.AdditionalRoots, root)
+	if err != nil {
+		return nil, err
+	}
 	defs := a.loadDefinitions(root)
 	mode, err := defs.modes.parse(string(o.Mode))
 	if err != nil {
@@ -155,6 +160,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		a:     a,
 		cwd:   filepath.Clean(o.Cwd),
 		root:  root,
+		roots: roots,
 		host:  o.Host,
 		defs:  defs,
 		tasks: make(chan struct{}, a.maxParallelTasks()),
@@ -320,7 +326,7 @@ func (s *Session) shutdown() error {
 // meta is the sidecar for the current state; it runs on the actor (or
 // after it ended).
 func (s *Session) meta() *store.Meta {
-	return &store.Meta{ID: s.id, Cwd: s.cwd, Created: s.created, Updated: time.Now().UTC(),
+	return &store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Created: s.created, Updated: time.Now().UTC(),
 		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title}
 }
 

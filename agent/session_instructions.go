@@ -47,8 +47,8 @@ func (t *turnRun) prepare() error {
 			b, err = tr.Reconcile(ctx, nil)
 			t.instr.reconciled = true
 		}
-	} else {
-		b, err = tr.Baseline(ctx)
+	} else if b, err = tr.Baseline(ctx); err == nil {
+		b = t.withRootBaselines(b)
 	}
 	if err != nil {
 		if ctx.Err() != nil {

@@ -225,6 +225,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 	var announced string
 	return &tools.Env{
 		Root:   s.root,
+		Roots:  s.roots,
 		CallID: tc.ID,
 		Host:   editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
 		Index:  s.index(),

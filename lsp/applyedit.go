@@ -75,7 +75,7 @@ func (ss *session) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resu
 // host (which refuses when the disk no longer matches what the agent read)
 // and opens a new file in the editor when it can.
 func (ss *session) applyOnDisk(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
-	res, err := local.Host{Root: ss.sess.Root()}.ApplyEdit(ctx, fe)
+	res, err := local.Host{Root: ss.sess.RootOf(fe.Path)}.ApplyEdit(ctx, fe)
 	if err != nil || !res.Applied {
 		return res, err
 	}

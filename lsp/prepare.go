@@ -23,7 +23,7 @@ func (ss *session) prepare(ctx context.Context, fe edits.FileEdit) (string, erro
 	if ss.sess == nil {
 		return "the session is not ready", nil
 	}
-	reason, err := local.Check(ctx, ss.sess.Root(), fe, ss.ReadFile)
+	reason, err := local.Check(ctx, ss.sess.RootOf(fe.Path), fe, ss.ReadFile)
 	if err != nil || reason != "" {
 		return reason, err
 	}

@@ -79,7 +79,7 @@ func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session,
 	}
 	ss := &session{srv: s}
 	// The session outlives this request: it gets the connection's context.
-	sess, err := s.agent.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, Mode: agent.Mode(mode), Host: ss, MCPServers: servers})
+	sess, err := s.agent.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, AdditionalRoots: s.additionalFolders(cwd), Mode: agent.Mode(mode), Host: ss, MCPServers: servers})
 	if err != nil {
 		return nil, agentError(err)
 	}

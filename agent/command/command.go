@@ -10,6 +10,8 @@ import "time"
 type Spec struct {
 	Command string // run with sh -c
 	Dir     string // absolute working directory (the session root)
+	// Roots are the session's additional roots: writable like Dir.
+	Roots   []string
 	Timeout time.Duration
 	// OutputLimit caps the kept output in bytes (head and tail kept). 0 = no cap.
 	OutputLimit int

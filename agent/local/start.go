@@ -3,6 +3,7 @@ package local
 import (
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/command"
@@ -14,6 +15,11 @@ import (
 // of its own whose init dies with tandem, and under Landlock, when a helper
 // is known (see agent/sandbox).
 func start(settings sandbox.Settings, spec command.Spec, out, errOut io.Writer) (*sandbox.Cmd, error) {
+	// The session's other roots are writable when the working directory is
+	// (workspace-write mode); they travel as extra writable paths.
+	if settings.Mode == "" || settings.Mode == sandbox.ModeWorkspaceWrite {
+		settings.WritablePaths = append(slices.Clone(settings.WritablePaths), spec.Roots...)
+	}
 	cmd := sandbox.Command(sandbox.PolicyFor(settings, spec.Dir), settings.Helper, spec.Command)
 	cmd.Dir = spec.Dir
 	cmd.Env = append(commandEnv(os.Environ(), settings.EnvAllow), spec.Env...)

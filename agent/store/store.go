@@ -54,15 +54,17 @@ func (s *Store) Dir() string { return s.dir }
 
 // Meta is a session's metadata sidecar (meta.json).
 type Meta struct {
-	Version int       `json:"version"`
-	ID      string    `json:"id"`
-	Cwd     string    `json:"cwd"`
-	Title   string    `json:"title,omitempty"`
-	Mode    string    `json:"mode,omitempty"`
-	Model   string    `json:"model,omitempty"`
-	Effort  string    `json:"effort,omitempty"` // the thought level chosen in the session
-	Created time.Time `json:"created"`
-	Updated time.Time `json:"updated"`
+	Version int    `json:"version"`
+	ID      string `json:"id"`
+	Cwd     string `json:"cwd"`
+	// AdditionalDirectories are the session's further roots.
+	AdditionalDirectories []string  `json:"additionalDirectories,omitempty"`
+	Title                 string    `json:"title,omitempty"`
+	Mode                  string    `json:"mode,omitempty"`
+	Model                 string    `json:"model,omitempty"`
+	Effort                string    `json:"effort,omitempty"` // the thought level chosen in the session
+	Created               time.Time `json:"created"`
+	Updated               time.Time `json:"updated"`
 }
 
 // Record is one line of a session's event log.

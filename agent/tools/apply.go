@@ -39,7 +39,7 @@ func applyChange(ctx context.Context, env *Env, title string, fe edits.FileEdit,
 			return Result{}, err
 		}
 	}
-	if why := changedSince(env.Root, fe); why != "" {
+	if why := changedSince(env.RootOf(fe.Path), fe); why != "" {
 		return failure("the change to %s was not made: %s while the permission prompt was open. Nothing was written; read the file again and retry if it still makes sense.", shown, why), nil
 	}
 	res, err := env.Host.ApplyEdit(ctx, fe)

@@ -42,7 +42,7 @@ func runEditFile(ctx context.Context, env *Env, p editFileArgs) (Result, error) 
 	if oldStr == newStr {
 		return failure("old_string and new_string are identical, so there is nothing to change"), nil
 	}
-	abs, err := Resolve(env.Root, p.Path)
+	abs, err := env.Resolve(p.Path)
 	if err != nil {
 		return failureErr(err), nil
 	}

@@ -54,7 +54,7 @@ func runListCodeDefinitionNames(ctx context.Context, env *Env, p listCodeDefinit
 	if p.Path == "" {
 		return failure("path is required: a source file or a directory, relative to the workspace root"), nil
 	}
-	abs, err := Resolve(env.Root, p.Path)
+	abs, err := env.Resolve(p.Path)
 	if err != nil {
 		return failureErr(err), nil
 	}

@@ -42,7 +42,7 @@ func runListFiles(ctx context.Context, env *Env, p listFilesArgs) (Result, error
 	if p.Path == "" {
 		p.Path = "."
 	}
-	abs, err := Resolve(env.Root, p.Path)
+	abs, err := env.Resolve(p.Path)
 	if err != nil {
 		return failureErr(err), nil
 	}
@@ -54,7 +54,7 @@ func runListFiles(ctx context.Context, env *Env, p listFilesArgs) (Result, error
 	if !fi.IsDir() {
 		return failure("%s is a file, not a directory; use read_file to read it", shown), nil
 	}
-	root, _ := filepath.EvalSymlinks(env.Root)
+	root, _ := filepath.EvalSymlinks(env.RootOf(abs))
 	files, complete, err := workspaceFiles(ctx, root, abs)
 	if err != nil {
 		if ctx.Err() != nil {

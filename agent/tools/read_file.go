@@ -54,7 +54,7 @@ func runReadFile(ctx context.Context, env *Env, p readFileArgs) (Result, error) 
 	if p.Offset < 0 || p.Limit < 0 {
 		return failure("offset and limit must be positive (offset is a 1-based line number)"), nil
 	}
-	abs, err := Resolve(env.Root, p.Path)
+	abs, err := env.Resolve(p.Path)
 	if err != nil {
 		return failureErr(err), nil
 	}

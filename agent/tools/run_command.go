@@ -70,6 +70,7 @@ func runRunCommand(ctx context.Context, env *Env, p runCommandArgs) (Result, err
 	spec := CommandSpec{
 		Command:     p.Command,
 		Dir:         env.Root,
+		Roots:       env.Roots,
 		Timeout:     timeout,
 		OutputLimit: commandOutputLimit,
 		OnTerminal: func(id string) {

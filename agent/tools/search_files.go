@@ -63,11 +63,11 @@ func runSearchFiles(ctx context.Context, env *Env, p searchFilesArgs) (Result, e
 	if p.Path == "" {
 		p.Path = "."
 	}
-	abs, err := Resolve(env.Root, p.Path)
+	abs, err := env.Resolve(p.Path)
 	if err != nil {
 		return failureErr(err), nil
 	}
-	root, _ := filepath.EvalSymlinks(env.Root)
+	root, _ := filepath.EvalSymlinks(env.RootOf(abs))
 	shown := displayPath(root, abs)
 	fi, err := os.Stat(abs)
 	if err != nil {

@@ -126,7 +126,11 @@ type Image struct {
 type Env struct {
 	// Root is the session root: absolute, cleaned, symlinks resolved.
 	Root string
-	Host Host
+	// Roots are the session's additional roots (absolute, symlinks
+	// resolved): absolute paths inside them resolve like the primary
+	// root's, and commands may write them. Empty for a one-root session.
+	Roots []string
+	Host  Host
 	// Ask blocks until the call is approved (nil), rejected (ErrRejected) or
 	// ctx ends. The agent applies the mode's policy, protected paths and
 	// remembered answers; a tool simply asks whenever its group may need it.

@@ -33,7 +33,7 @@ func describeWriteFile(root string, p writeFileArgs) Preview {
 }
 
 func runWriteFile(ctx context.Context, env *Env, p writeFileArgs) (Result, error) {
-	abs, err := Resolve(env.Root, p.Path)
+	abs, err := env.Resolve(p.Path)
 	if err != nil {
 		return failureErr(err), nil
 	}

@@ -1,0 +1,53 @@
+package local
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tandemhq/tandem/agent/command"
+	"github.com/tandemhq/tandem/agent/sandbox"
+)
+
+// A command may write the session's additional roots (Spec.Roots) as it
+// may write its working directory, and nothing else outside it; in
+// read-only mode the additional roots stay read-only too.
+func TestSandboxWritesAdditionalRoots(t *testing.T) {
+	if ok, why := sandbox.Available(); !ok {
+		t.Fatalf("Landlock unavailable: %s", why)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := workspace(t)
+	// Outside the temp directory, which the sandbox leaves writable.
+	second, err := os.MkdirTemp(os.Getenv("HOME"), ".tandem-roots-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(second)
+	target := filepath.Join(second, "made.txt")
+	run := func(mode string, roots []string) int {
+		res, err := Runner{Sandbox: sandbox.Settings{Helper: exe, Mode: mode}}.Run(context.Background(),
+			command.Spec{Command: "echo hi > '" + target + "'", Dir: dir, Roots: roots, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.ExitCode
+	}
+	if code := run("", nil); code == 0 {
+		t.Fatalf("a write outside every root succeeded")
+	}
+	if code := run(sandbox.ModeReadOnly, []string{second}); code == 0 {
+		t.Errorf("read-only mode let a write to an additional root through")
+	}
+	if code := run("", []string{second}); code != 0 {
+		t.Fatalf("a write to an additional root failed: exit %d", code)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "hi\n" {
+		t.Errorf("the additional root's file holds %q", data)
+	}
+}

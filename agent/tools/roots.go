@@ -1,0 +1,48 @@
+package tools
+
+import (
+	"path/filepath"
+)
+
+// Resolve turns a path the model gave into an absolute path inside one of
+// the session's roots. A relative path is taken from the primary root
+// (env.Root); an absolute one may lie in any root, with the same symlink
+// and spelling rules as the primary root's (see the package Resolve).
+func (env *Env) Resolve(p string) (string, error) {
+	abs, err := Resolve(env.Root, p)
+	if err == nil || !filepath.IsAbs(p) {
+		return abs, err
+	}
+	if r := rootHolding(env.Roots, filepath.Clean(p)); r != "" {
+		return Resolve(r, p)
+	}
+	return "", err
+}
+
+// RootOf returns the root that holds abs (a path Resolve returned): the
+// primary root, or one of the additional ones. Tools that walk a directory
+// list it from there.
+func (env *Env) RootOf(abs string) string {
+	if r := rootHolding(env.Roots, abs); r != "" {
+		if _, inPrimary := within(env.Root, abs); !inPrimary {
+			return r
+		}
+	}
+	return env.Root
+}
+
+// rootHolding returns the first of roots that holds p, spelled either as
+// given or with the root's symlinks resolved; "" when none does.
+func rootHolding(roots []string, p string) string {
+	for _, r := range roots {
+		if _, ok := within(filepath.Clean(r), p); ok {
+			return r
+		}
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			if _, ok := within(real, p); ok {
+				return r
+			}
+		}
+	}
+	return ""
+}
