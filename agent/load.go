@@ -76,6 +76,9 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 			s.restoreUsage(r.Data)
 		case recCompaction:
 			s.restoreCompaction(r.Data, &instr)
+			s.forgetMarkers()
+		case recMarker, recRewind:
+			s.restoreTimeline(r.Kind, r.Data)
 		case recUpdate:
 			var u Update
 			if err := json.Unmarshal(r.Data, &u); err != nil {

@@ -68,6 +68,12 @@ type Pipeline struct {
 	AfterEdit      []func(ctx context.Context, e EditEvent, r edits.Result, err error)
 	AfterToolCall  []AfterToolCallFunc
 	TurnEnd        []func(ctx context.Context, e TurnEndEvent)
+	// TimelineRewind runs after the conversation was cut back to a
+	// marker (timeline.go), off the actor.
+	TimelineRewind []func(ctx context.Context, e TimelineRewindEvent)
+	// Commands offers slash commands run by code outside the agent (a
+	// plugin's), asked afresh whenever the session lists or runs commands.
+	Commands []func(s *Session) []ExtCommand
 	// UserPrompt runs when a prompt is about to go to the model (not for
 	// slash commands), after TurnStart; BeforeStop when the model has
 	// answered without calling a tool and the turn would end.

@@ -93,6 +93,7 @@ type actorState struct {
 	extra   extraState
 	usage   usageState
 	custom  customState
+	marks   timelineState
 }
 
 // NewSession starts a session in o.Cwd.

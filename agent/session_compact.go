@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -99,6 +100,7 @@ func (t *turnRun) compactHistory(reason, focus string) (compact.Result, error) {
 	rec.History, rec.Before, rec.After, rec.Stubbed, rec.Summarized = r.History, r.Before, r.After, r.Stubbed, r.Summarized
 	s.record(recCompaction, rec)
 	t.history = r.History
+	s.do(context.Background(), s.forgetMarkers)
 	if rec.InstructionsReset {
 		t.publishInstructions()
 	}

@@ -168,7 +168,10 @@ func (t *turnRun) customRunner(name string) (func(arg string) (StopReason, error
 	if sk, ok := set.Skill(name); ok {
 		return func(arg string) (StopReason, error) { return t.invokeSkill(sk, arg) }, true
 	}
-	return t.mcpRunner(name)
+	if run, ok := t.mcpRunner(name); ok {
+		return run, ok
+	}
+	return t.extRunner(name)
 }
 
 // runCommandFile expands a custom command and sends it to the model,

@@ -52,6 +52,7 @@ func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRu
 	s.st.turn = t
 	s.st.lifecycle = Running
 	s.st.usage.turn = UsageTotals{}
+	s.st.marks.base = len(t.history)
 	if s.st.title == "" {
 		s.st.title = store.Title(promptText(prompt))
 	}
@@ -94,7 +95,9 @@ func (t *turnRun) run() {
 	s.a.cfg.Pipeline.turnEnd(context.WithoutCancel(t.ctx), TurnEndEvent{SessionID: s.id, StopReason: r.reason, Err: r.err})
 	t.cancel()
 	var meta *store.Meta
-	s.do(context.Background(), func() { meta = s.endTurn(t, r) }) // the actor waits for this turn, so it answers
+	var rewound *TimelineRewindEvent
+	s.do(context.Background(), func() { meta = s.endTurn(t, r); rewound = s.endTurnRewind() }) // the actor waits for this turn, so it answers
+	s.fireRewind(context.WithoutCancel(t.ctx), rewound)
 	// Live only: a replay is followed by session/list's own title and time.
 	s.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
@@ -149,6 +152,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	}
 	t.instr.tr.ClientSent(partTexts(parts))
 	parts = append(t.takeSkillNote(), parts...)
+	parts = append(t.takeDelivered(), parts...)
 	first := len(t.history) == 0
 	if err := t.prepare(); err != nil {
 		if ctx.Err() != nil {

@@ -28,8 +28,10 @@ func TestCLI(t *testing.T) {
 		t.Errorf("enable: %s", out)
 	}
 	out := cli(t, home, "list")
-	for _, want := range []string{"cc-tools  0.2.0    user   disabled", "needy     1.0.0    user   blocked: needs the plugin helper"} {
-		if !strings.Contains(out, want) {
+	// Compared with single spaces: the columns are as wide as the longest name.
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"checkpoints 1.0.0 bundled enabled", "cc-tools 0.2.0 user disabled", "needy 1.0.0 user blocked: needs the plugin helper"} {
+		if !strings.Contains(flat, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
 		}
 	}

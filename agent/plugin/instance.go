@@ -74,6 +74,9 @@ func (i *instance) launch() error {
 	if err != nil {
 		return err
 	}
+	if i.st.Scope == ScopeBundled && argv[0] == "tandem" && i.rt.o.Self != "" {
+		argv[0] = i.rt.o.Self // a bundled plugin served by tandem itself
+	}
 	dir, err := i.rt.folder(i.st.Plugin)
 	if err != nil {
 		return err
@@ -134,6 +137,15 @@ func (i *instance) launch() error {
 	i.mu.Unlock()
 	if len(added) > 0 {
 		i.sess.s.UpdateTools(added, nil)
+	}
+	select {
+	case <-i.sess.ready:
+		// A restart or a plugin enabled later: the editor's list is stale.
+		// (The session's first list waits for the first start instead.)
+		if len(res.Commands) > 0 {
+			i.sess.s.CommandsChanged()
+		}
+	default:
 	}
 	i.log.Info("started", "session", i.sess.id, "tools", len(added), "hooks", len(i.hooks))
 	return nil
@@ -221,11 +233,14 @@ func (i *instance) close(removeTools bool) {
 		}
 	}
 	i.mu.Lock()
-	p, names := i.proc, i.toolNames
+	p, names, cmds := i.proc, i.toolNames, len(i.offer.Commands) > 0
 	i.proc, i.up, i.toolNames, i.hooks = nil, false, nil, nil
 	i.mu.Unlock()
 	if removeTools && len(names) > 0 {
 		i.sess.s.UpdateTools(nil, names)
+	}
+	if removeTools && cmds {
+		i.sess.s.CommandsChanged() // the plugin was disabled: its commands go
 	}
 	if p != nil {
 		p.close(time.Second)

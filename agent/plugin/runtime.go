@@ -32,6 +32,9 @@ type Options struct {
 	// Helper is tandem's own path); the zero value runs them unconfined in
 	// a process group of their own.
 	Sandbox sandbox.Settings
+	// Self is tandem's own executable: a bundled plugin whose main starts
+	// with "tandem" runs it (a hidden subcommand serves the plugin).
+	Self string
 
 	StartTimeout time.Duration // to start and initialize a process; 0: 10s
 	MaxRestarts  int           // per plugin and session; 0: 3
@@ -89,6 +92,8 @@ func (r *Runtime) Contribute(p *agent.Pipeline) {
 	p.AfterAsk = append(p.AfterAsk, r.afterAsk)
 	p.BeforeEdit = append(p.BeforeEdit, r.beforeEdit)
 	p.AfterEdit = append(p.AfterEdit, r.afterEdit)
+	p.TimelineRewind = append(p.TimelineRewind, r.timelineRewind)
+	p.Commands = append(p.Commands, r.commands)
 }
 
 // Discover finds the plugins a session rooted at root would see.

@@ -277,3 +277,44 @@ func TestHostFiles(t *testing.T) {
 		t.Error("wrote outside its grants")
 	}
 }
+
+// host/applyEdit goes through the session's host within the filesystem
+// grants and leaves a file changed since alone; host/marker needs
+// permissions.task, host/deliver permissions.agent.
+func TestHostSessionCalls(t *testing.T) {
+	r := newRig(t)
+	os.MkdirAll(filepath.Join(r.root, "granted"), 0o755)
+	os.WriteFile(filepath.Join(r.root, "granted", "x.txt"), []byte("mine"), 0o644)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "edits", map[string]any{"permissions": map[string]any{"filesystem": []string{"granted"}}})
+	enable(t, r.home, "edits", dir, map[string]any{"hostCalls": [][]any{
+		{"host/applyEdit", map[string]any{"path": "granted/new.txt", "content": "made"}},
+		{"host/applyEdit", map[string]any{"path": "granted/x.txt", "content": "theirs", "expect": "not what it holds"}},
+		{"host/applyEdit", map[string]any{"path": "outside.txt", "content": "no"}},
+		{"host/marker", map[string]any{"name": "m"}},
+		{"host/deliver", map[string]any{"text": "psst"}},
+	}})
+	r.srv.Enqueue(llmtest.Reply{Text: []string{"ok"}})
+	s, _ := r.session(t, agent.ModeCode)
+	prompt(t, s, "hi")
+	raw, _ := os.ReadFile(filepath.Join(r.home, "plugin-data", "edits", "calls.jsonl"))
+	for _, want := range []string{
+		`{"method": "host/applyEdit", "params": {"applied": true}}`,
+		`{"method": "host/applyEdit", "params": {"applied": false, "reason": "the file changed since; left as it is"}}`,
+		`{"method": "host/applyEdit", "params": {"error": -32001}}`,
+		`{"method": "host/marker", "params": {"error": -32001}}`,
+		`{"method": "host/deliver", "params": {"error": -32001}}`,
+	} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("no %s in:\n%s", want, raw)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.root, "granted", "new.txt")); string(b) != "made" {
+		t.Errorf("new.txt: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.root, "granted", "x.txt")); string(b) != "mine" {
+		t.Errorf("x.txt overwritten: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(r.root, "outside.txt")); err == nil {
+		t.Error("wrote outside its grants")
+	}
+}

@@ -26,6 +26,7 @@ func main() {
 	// First: as the sandbox helper this process only sets up and runs one
 	// command (see agent/sandbox).
 	sandbox.Main()
+	servePlugin()
 	if err := notDumpable(); err != nil {
 		fmt.Fprintf(os.Stderr, "tandem: cannot mark the process non-dumpable: %v\n", err)
 	}

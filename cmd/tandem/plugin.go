@@ -34,6 +34,7 @@ func (m *Main) pluginRuntime(home string, log *slog.Logger, provider llm.Provide
 		Version:     version,
 		Environ:     os.Environ(),
 		Log:         log,
+		Self:        self(),
 	})
 }
 

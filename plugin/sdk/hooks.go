@@ -28,7 +28,7 @@ var DecidingHooks = []string{HookBeforeToolCall, HookAfterToolCall, HookBeforeAs
 
 // ObservingHooks are the hooks sent as notifications.
 var ObservingHooks = []string{HookAfterAsk, HookAfterFileEdit, HookUserMessage, HookAssistantMessage,
-	HookTurnStart, HookTurnEnd, HookModelRequestStart, HookModelRequestFinish}
+	HookTurnStart, HookTurnEnd, HookModelRequestStart, HookModelRequestFinish, HookTimelineRewind}
 
 // BeforeToolCallParams: a tool call the model made, before it runs (after
 // the mode check, before any permission prompt). Arguments are as earlier

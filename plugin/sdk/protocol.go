@@ -64,6 +64,8 @@ type InitializeResult struct {
 	Hooks []string `json:"hooks,omitempty"`
 	// SystemPrompt is whether the plugin implements systemPrompt/transform.
 	SystemPrompt bool `json:"systemPrompt,omitempty"`
+	// Commands are slash commands the plugin runs (commands/run).
+	Commands []CommandDef `json:"commands,omitempty"`
 }
 
 // ToolDef is a tool the plugin offers the model, shaped as in MCP.

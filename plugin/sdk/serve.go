@@ -20,7 +20,8 @@ type Tool struct {
 // Plugin is a plugin written in Go: set the fields it implements and call
 // Main (or Serve). Nil hooks are not announced, so tandem never calls them.
 type Plugin struct {
-	Tools []Tool
+	Tools    []Tool
+	Commands []Command
 	// Initialize runs first in every session; an error stops the plugin
 	// for that session.
 	Initialize func(ctx context.Context, h *Host, p InitializeParams) error
@@ -32,7 +33,11 @@ type Plugin struct {
 	BeforeAsk      func(ctx context.Context, h *Host, p BeforeAskParams) (BeforeAskResult, error)
 	BeforeFileEdit func(ctx context.Context, h *Host, p BeforeFileEditParams) (BeforeFileEditResult, error)
 	// Observe receives the observing hooks named in Observes, by name, with
-	// their raw params (decode them into the matching *Params type).
+	// their raw params (decode them into the matching *Params type). It
+	// runs on the connection's read loop, in the order tandem sent the
+	// hooks and before any later message is handled (so a command never
+	// overtakes the afterFileEdit before it): keep it quick, and make host
+	// calls other than Log from a goroutine of your own.
 	Observes []string
 	Observe  func(ctx context.Context, h *Host, hook string, params json.RawMessage)
 }
@@ -92,7 +97,12 @@ func (p *Plugin) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	h := &Host{}
-	h.conn = jsonrpc.NewConn(r, w, jsonrpc.Options{Framing: jsonrpc.NewlineDelimited, Handler: p.methods(h, cancel).Handle})
+	observed := map[string]bool{}
+	for _, name := range p.Observes {
+		observed[HookPrefix+name] = true
+	}
+	h.conn = jsonrpc.NewConn(r, w, jsonrpc.Options{Framing: jsonrpc.NewlineDelimited, Handler: p.methods(h, cancel).Handle,
+		Inline: func(method string) bool { return observed[method] }})
 	err := h.conn.Serve(ctx)
 	if errors.Is(err, context.Canceled) {
 		return nil
@@ -118,6 +128,15 @@ func (p *Plugin) methods(h *Host, stop context.CancelFunc) jsonrpc.Methods {
 				}
 			}
 			return CallToolResult{}, jsonrpc.InvalidParams("no tool %q", in.Name)
+		}),
+		MethodCommandRun: jsonrpc.Typed(func(ctx context.Context, in RunCommandParams) (RunCommandResult, error) {
+			for _, c := range p.Commands {
+				if c.Def.Name == in.Name {
+					text, err := c.Run(ctx, h, in)
+					return RunCommandResult{Text: text}, err
+				}
+			}
+			return RunCommandResult{}, jsonrpc.InvalidParams("no command %q", in.Name)
 		}),
 		MethodShutdown: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 			// The response leaves first; then the loop stops.
@@ -158,6 +177,9 @@ func (p *Plugin) offer() InitializeResult {
 	r := InitializeResult{ProtocolVersion: ProtocolVersion, SystemPrompt: p.TransformSystemPrompt != nil}
 	for _, t := range p.Tools {
 		r.Tools = append(r.Tools, t.Def)
+	}
+	for _, c := range p.Commands {
+		r.Commands = append(r.Commands, c.Def)
 	}
 	for name, set := range map[string]bool{
 		HookBeforeToolCall: p.BeforeToolCall != nil, HookAfterToolCall: p.AfterToolCall != nil,

@@ -77,6 +77,9 @@ def initialize(p):
     send({"method": "host/log", "params": {"level": "info", "message": "initialized for " + p["sessionId"]}})
     if config.get("hostFiles"):
         try_host_files()
+    for method, params in config.get("hostCalls", []):
+        answer = call_host(method, params)
+        record(method, answer.get("result") or {"error": answer.get("error", {}).get("code")})
     result = {"protocolVersion": "1", "hooks": config.get("hooks", []),
               "systemPrompt": bool(config.get("promptRule"))}
     if config.get("tool"):

@@ -1,0 +1,105 @@
+package checkpoints
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/tandemhq/tandem/plugin/sdk"
+)
+
+// Plugin is the checkpoints plugin, to serve with Main.
+func Plugin() *sdk.Plugin {
+	var st *state
+	p := &sdk.Plugin{
+		Initialize: func(_ context.Context, h *sdk.Host, in sdk.InitializeParams) error {
+			if in.SessionID == "" || filepath.Base(in.SessionID) != in.SessionID {
+				return fmt.Errorf("unusable session id %q", in.SessionID)
+			}
+			st = load(filepath.Join(in.DataDir, "sessions", in.SessionID+".json"))
+			return nil
+		},
+		Observes: []string{sdk.HookTurnStart, sdk.HookTurnEnd, sdk.HookAfterFileEdit},
+	}
+	p.BeforeFileEdit = func(ctx context.Context, h *sdk.Host, e sdk.BeforeFileEditParams) (sdk.BeforeFileEditResult, error) {
+		return sdk.BeforeFileEditResult{}, st.before(ctx, h, e)
+	}
+	p.Observe = func(_ context.Context, h *sdk.Host, hook string, raw json.RawMessage) {
+		st.observe(hook, raw)
+	}
+	p.Commands = commands(func() *state { return st })
+	return p
+}
+
+// before records a file's content before the turn's first edit of it;
+// the turn's first edit opens its checkpoint and marks the conversation
+// there (the marker points before the turn's prompt).
+func (s *state) before(ctx context.Context, h *sdk.Host, e sdk.BeforeFileEditParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur == nil {
+		c := &checkpoint{N: s.Next, Prompt: s.prompt}
+		if err := h.Marker(ctx, marker(c.N)); err != nil {
+			h.Log(ctx, "warn", "no conversation marker for checkpoint: "+err.Error())
+		}
+		s.Next++
+		s.cur = c
+		s.List = append(s.List, c)
+	}
+	f := s.cur.file(e.Path)
+	if f == nil {
+		f = &file{Path: e.Path, Existed: e.Exists, Before: e.Before}
+		s.cur.Files = append(s.cur.Files, f)
+	}
+	f.pending, f.pendingExists = e.After, !e.Delete
+	return s.save()
+}
+
+func marker(n int) string { return fmt.Sprintf("checkpoint-%d", n) }
+
+func (s *state) observe(hook string, raw json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch hook {
+	case sdk.HookTurnStart:
+		var m sdk.MessageParams
+		json.Unmarshal(raw, &m)
+		s.prompt = m.Text
+		if s.cur != nil && s.cur.Prompt == "" {
+			s.cur.Prompt = m.Text
+		}
+	case sdk.HookTurnEnd:
+		if s.cur != nil && len(s.cur.Files) == 0 {
+			s.List = s.List[:len(s.List)-1] // every edit was refused
+			s.save()
+		}
+		s.cur, s.prompt = nil, ""
+	case sdk.HookAfterFileEdit:
+		var e sdk.AfterFileEditParams
+		json.Unmarshal(raw, &e)
+		if s.cur == nil {
+			return
+		}
+		f := s.cur.file(e.Path)
+		if f == nil {
+			return
+		}
+		if e.Applied {
+			f.After, f.AfterExists, f.Applied = f.pending, f.pendingExists, true
+		} else if !f.Applied {
+			s.cur.Files = dropFile(s.cur.Files, f)
+		}
+		s.save()
+	}
+}
+
+func dropFile(fs []*file, f *file) []*file {
+	out := fs[:0]
+	for _, g := range fs {
+		if g != f {
+			out = append(out, g)
+		}
+	}
+	return out
+}
