@@ -34,11 +34,16 @@ func perRun(b *testing.B, r local.Runner) time.Duration {
 }
 
 // BenchmarkSandboxCost runs both and reports the sandboxed run's extra
-// milliseconds (goal: under 5) and the ratio.
+// milliseconds (goal: under 5) and the ratio. The helper is this test
+// binary, or the tandem binary named by BENCH_SANDBOX_HELPER, which is
+// what production runs (larger, so slower to start).
 func BenchmarkSandboxCost(b *testing.B) {
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
+	}
+	if h := os.Getenv("BENCH_SANDBOX_HELPER"); h != "" {
+		exe = h
 	}
 	var plain, boxed time.Duration
 	b.Run("plain", func(b *testing.B) { plain = perRun(b, local.Runner{}) })
