@@ -9,6 +9,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/settings"
+	"github.com/tandemhq/tandem/internal/editdist"
 )
 
 // instructionsKeys mirrors the "instructions" object agent/instructions
@@ -117,7 +118,7 @@ func hasChildren(path string, known []string) bool {
 func closest(key string, known []string) string {
 	best, bestD := "", 0
 	for _, k := range known {
-		d := editDistance(strings.ToLower(key), strings.ToLower(k))
+		d := editdist.Levenshtein(strings.ToLower(key), strings.ToLower(k))
 		if best == "" || d < bestD {
 			best, bestD = k, d
 		}
@@ -126,25 +127,4 @@ func closest(key string, known []string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
