@@ -151,26 +151,13 @@ func (s *Server) closeSession(ctx context.Context, params json.RawMessage) (any,
 // tandem/loadSession without the replay, for a client that still shows
 // the conversation.
 func (s *Server) resumeSession(ctx context.Context, params json.RawMessage) (any, error) {
-	var p loadSessionParams
-	if err := decode(params, &p); err != nil {
+	ss, err := s.reopen(params, s.agent.ResumeSession)
+	if err != nil {
 		return nil, err
 	}
-	if p.SessionID == "" {
-		return nil, invalidParams("sessionId is required")
-	}
-	if old := s.takeSession(p.SessionID); old != nil {
-		old.sess.Close()
-	}
-	ss := &session{srv: s, id: p.SessionID, ready: true}
-	sess, err := s.agent.ResumeSession(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
-	if err != nil {
-		return nil, agentError(err)
-	}
-	ss.sess = sess
-	s.addSession(ss)
 	return struct {
 		Modes modeState `json:"modes"`
-	}{modesOf(sess)}, nil
+	}{modesOf(ss.sess)}, nil
 }
 
 // deleteSession serves tandem/deleteSession {sessionId}: closed if open,

@@ -98,6 +98,20 @@ type loadSessionParams struct {
 // loadSession serves tandem/loadSession: the stored history is replayed as
 // tandem/update notifications before the response.
 func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, error) {
+	ss, err := s.reopen(params, s.agent.LoadSession)
+	if err != nil {
+		return nil, err
+	}
+	// After the replay and the response, as for a new session.
+	jsonrpc.AfterResponse(ctx, ss.announceCommands)
+	return struct {
+		Modes modeState `json:"modes"`
+	}{modesOf(ss.sess)}, nil
+}
+
+// reopen opens the stored session params name with how (the agent's load
+// or resume), replacing one this connection has open under that id.
+func (s *Server) reopen(params json.RawMessage, how func(context.Context, agent.SessionOptions) (*agent.Session, error)) (*session, error) {
 	var p loadSessionParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
@@ -109,17 +123,13 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 		old.sess.Close()
 	}
 	ss := &session{srv: s, id: p.SessionID, ready: true}
-	sess, err := s.agent.LoadSession(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
+	sess, err := how(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
 	if err != nil {
 		return nil, agentError(err)
 	}
 	ss.sess = sess
 	s.addSession(ss)
-	// After the replay and the response, as for a new session.
-	jsonrpc.AfterResponse(ctx, ss.announceCommands)
-	return struct {
-		Modes modeState `json:"modes"`
-	}{modesOf(sess)}, nil
+	return ss, nil
 }
 
 type sessionInfo struct {
