@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,7 +17,6 @@ func (s *Store) Fork(id string) (Meta, error) {
 	if err != nil {
 		return Meta{}, err
 	}
-	src, _ := s.sessionDir(id)
 	m.ID = NewID()
 	now := time.Now().UTC()
 	m.Created, m.Updated = now, now
@@ -26,7 +24,7 @@ func (s *Store) Fork(id string) (Meta, error) {
 	if err := os.Mkdir(dst, 0o700); err != nil {
 		return Meta{}, fmt.Errorf("store: fork %s: %w", id, err)
 	}
-	if err := copyFile(filepath.Join(src, "events.jsonl"), filepath.Join(dst, "events.jsonl")); err != nil {
+	if err := s.copyLogTo(id, filepath.Join(dst, "events.jsonl")); err != nil {
 		os.RemoveAll(dst)
 		return Meta{}, fmt.Errorf("store: fork %s: %w", id, err)
 	}
@@ -38,20 +36,14 @@ func (s *Store) Fork(id string) (Meta, error) {
 	return m, nil
 }
 
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil // a session that never logged anything
-	}
+// copyLogTo writes session id's log to a new file at path, on stable
+// storage before it returns.
+func (s *Store) copyLogTo(id, path string) error {
+	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
+	if err := s.CopyLog(id, out); err != nil {
 		out.Close()
 		return err
 	}
