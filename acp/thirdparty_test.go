@@ -55,25 +55,31 @@ func runNode(t *testing.T, env []string, dir string, args ...string) []byte {
 	return stdout.Bytes()
 }
 
+// scriptDir copies testdata/name into a temporary directory that links the
+// installed node_modules: ESM resolves packages next to the script.
+func scriptDir(t *testing.T, modules, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	script, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func TestThirdPartyTypeScriptSDK(t *testing.T) {
 	modules := testenv.NodeModules(t, "@agentclientprotocol/sdk")
 	bin := testenv.Tandem(t)
 	srv := editScript(t)
 	ws := workspace(t, map[string]string{"main.go": thirdPartyOld})
 
-	// ESM resolves packages next to the script, so the script runs from a
-	// directory that links the installed node_modules.
-	jsDir := t.TempDir()
-	script, err := os.ReadFile(filepath.Join("testdata", "sdk_client.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(jsDir, "sdk_client.mjs"), script, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(modules, filepath.Join(jsDir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
+	jsDir := scriptDir(t, modules, "sdk_client.mjs")
 	out := runNode(t, thirdPartyEnv(srv, t.TempDir()), jsDir, "sdk_client.mjs", bin, ws, "make main print hi")
 
 	var got struct {
@@ -195,17 +201,7 @@ func TestThirdPartySDKLifecycle(t *testing.T) {
 	srv.Enqueue(llmtest.Reply{Text: []string{"two roots"}})
 	ws := workspace(t, nil)
 	second := workspace(t, map[string]string{"lib.go": "package lib\n"})
-	jsDir := t.TempDir()
-	script, err := os.ReadFile(filepath.Join("testdata", "sdk_lifecycle.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(jsDir, "sdk_lifecycle.mjs"), script, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(modules, filepath.Join(jsDir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
+	jsDir := scriptDir(t, modules, "sdk_lifecycle.mjs")
 	home := t.TempDir()
 	env := withoutKeys(thirdPartyEnv(srv, home))
 	out := runNode(t, env, jsDir, "sdk_lifecycle.mjs", bin, ws, second, "sk-ant-sdk-lifecycle")
