@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -116,12 +115,7 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 	case configModel:
 		err = s.setModel(ss, string(v.Value))
 	case configThought:
-		e, perr := llm.ParseEffort(string(v.Value))
-		if perr != nil || e == "" {
-			err = invalidParams("unknown thought level %q: use off, low, medium or high", string(v.Value))
-		} else {
-			err = toRequestError(ss.sess.SetEffort(e))
-		}
+		err = toRequestError(ss.sess.SetEffort(llm.Effort(v.Value)))
 	default:
 		err = invalidParams("unknown config option %q: tandem offers %q, %q and %q", string(v.ConfigId), configMode, configModel, configThought)
 	}
@@ -135,17 +129,10 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 }
 
 func (s *server) setMode(ss *session, id string) error {
-	err := ss.sess.SetMode(agent.Mode(id))
-	if errors.Is(err, agent.ErrUnknownMode) {
-		return invalidParams("%v", err)
-	}
-	return toRequestError(err)
+	return toRequestError(ss.sess.SetMode(agent.Mode(id)))
 }
 
 func (s *server) setModel(ss *session, id string) error {
-	if err := s.agent.CheckModel(id); err != nil && (id == "" || id != ss.sess.Model()) {
-		return invalidParams("%v", err)
-	}
 	return toRequestError(ss.sess.SetModel(id))
 }
 

@@ -69,11 +69,10 @@ func (s *Session) commands() map[string]slash {
 					s.say(fmt.Sprintf("The model is %s. Offered: %s.", s.Model(), strings.Join(s.a.Models(), ", ")))
 					return StopEndTurn, nil
 				}
-				if err := s.a.CheckModel(arg); err != nil && arg != s.Model() {
+				if err := s.SetModel(arg); errors.Is(err, ErrUnknownModel) {
 					s.say(err.Error() + ".")
 					return StopEndTurn, nil
-				}
-				if err := s.SetModel(arg); err != nil {
+				} else if err != nil {
 					return "", err
 				}
 				s.say(fmt.Sprintf("Model set to %s.", arg))

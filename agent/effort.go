@@ -1,6 +1,10 @@
 package agent
 
 import (
+	"errors"
+	"fmt"
+	"slices"
+
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/store"
@@ -16,11 +20,15 @@ func (s *Session) Effort() (e llm.Effort, reasoning bool) {
 	return e, reasoning
 }
 
+// ErrUnknownEffort is returned for a thought level that is not one of
+// llm.Efforts.
+var ErrUnknownEffort = errors.New("unknown thought level")
+
 // SetEffort sets the thought level for the next request; it is kept with
-// the session.
+// the session. Errors match ErrUnknownEffort.
 func (s *Session) SetEffort(e llm.Effort) error {
-	if _, err := llm.ParseEffort(string(e)); err != nil {
-		return err
+	if !slices.Contains(llm.Efforts(), e) {
+		return fmt.Errorf("%w %q: use off, low, medium or high", ErrUnknownEffort, e)
 	}
 	var meta *store.Meta
 	err := s.change(func() {

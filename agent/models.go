@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,17 +31,20 @@ func (a *Agent) AddModels(ids []string) {
 	a.discovered = slices.Clone(ids)
 }
 
+// ErrUnknownModel is returned for a model id the agent does not offer.
+var ErrUnknownModel = errors.New("unknown model")
+
 // CheckModel refuses an id the agent does not offer, naming those it
 // does. With no list at all (nothing configured or reported), any id goes.
 func (a *Agent) CheckModel(id string) error {
 	known := a.Models()
 	if id == "" {
-		return fmt.Errorf("the model id is empty")
+		return fmt.Errorf("%w: the model id is empty", ErrUnknownModel)
 	}
 	if len(known) == 0 || slices.Contains(known, id) {
 		return nil
 	}
-	return fmt.Errorf("unknown model %q: the models offered are %s", id, strings.Join(known, ", "))
+	return fmt.Errorf("%w %q: the models offered are %s", ErrUnknownModel, id, strings.Join(known, ", "))
 }
 
 // discoverTimeout bounds the provider's model list: a slow answer must not

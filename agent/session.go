@@ -263,11 +263,12 @@ func (s *Session) SetMode(m Mode) error {
 	return err
 }
 
-// SetModel switches the model for the next request. Any id is accepted
-// (providers know models tandem does not); an empty id is an error.
+// SetModel switches the model for the next request. The id must be one the
+// agent offers, or the session's own; with no list at all (nothing
+// configured or reported) any id goes. Errors match ErrUnknownModel.
 func (s *Session) SetModel(id string) error {
-	if id == "" {
-		return errors.New("model id is empty")
+	if err := s.a.CheckModel(id); err != nil && (id == "" || id != s.Model()) {
+		return err
 	}
 	var meta *store.Meta
 	err := s.change(func() {

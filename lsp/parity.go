@@ -36,9 +36,6 @@ func (s *Server) setModel(ctx context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	if err := s.agent.CheckModel(p.ModelID); err != nil && p.ModelID != ss.sess.Model() {
-		return nil, invalidParams("%v", err)
-	}
 	if err := ss.sess.SetModel(p.ModelID); err != nil {
 		return nil, agentError(err)
 	}
@@ -114,16 +111,9 @@ func (s *Server) setConfigOption(ctx context.Context, params json.RawMessage) (a
 	case "mode":
 		err = ss.sess.SetMode(agent.Mode(p.Value))
 	case "model":
-		if cerr := s.agent.CheckModel(p.Value); cerr != nil && p.Value != ss.sess.Model() {
-			return nil, invalidParams("%v", cerr)
-		}
 		err = ss.sess.SetModel(p.Value)
 	case "thought_level":
-		e, perr := llm.ParseEffort(p.Value)
-		if perr != nil || e == "" {
-			return nil, invalidParams("unknown thought level %q: use off, low, medium or high", p.Value)
-		}
-		err = ss.sess.SetEffort(e)
+		err = ss.sess.SetEffort(llm.Effort(p.Value))
 	default:
 		return nil, invalidParams("unknown config option %q: use mode, model or thought_level", p.ConfigID)
 	}

@@ -17,7 +17,8 @@ func agentError(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, agent.ErrNoSession), errors.Is(err, agent.ErrInvalidCwd), errors.Is(err, agent.ErrUnknownMode):
+	case errors.Is(err, agent.ErrNoSession), errors.Is(err, agent.ErrInvalidCwd), errors.Is(err, agent.ErrUnknownMode),
+		errors.Is(err, agent.ErrUnknownModel), errors.Is(err, agent.ErrUnknownEffort):
 		return rpcError(jsonrpc.CodeInvalidParams, err.Error())
 	case errors.Is(err, agent.ErrBusy), errors.Is(err, agent.ErrClosed), errors.Is(err, agent.ErrNotConfigured):
 		return rpcError(codeRequestFailed, err.Error())

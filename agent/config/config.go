@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tandemhq/tandem/agent/llm"
 )
 
 // Config is the resolved configuration.
@@ -178,9 +180,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
 	c.MaxTokens = f.MaxTokens
 	c.ThoughtLevel = pick("TANDEM_THOUGHT_LEVEL", f.ThoughtLevel)
-	switch c.ThoughtLevel {
-	case "", "off", "low", "medium", "high":
-	default:
+	if _, err := llm.ParseEffort(c.ThoughtLevel); err != nil {
 		return c, fmt.Errorf("config: thoughtLevel %q: use off, low, medium or high", c.ThoughtLevel)
 	}
 	c.MaxTurnRequests = f.MaxTurnRequests
