@@ -2,12 +2,10 @@ package acp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
@@ -61,17 +59,14 @@ func (s *server) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (s
 		return sdk.AuthenticateResponse{}, invalidParams("unknown authentication method %q: use %s or %s", p.MethodId, authAnthropic, authOpenAI)
 	}
 	if err := s.agent.Ready(); err != nil {
-		return sdk.AuthenticateResponse{}, authRequired(err)
+		return sdk.AuthenticateResponse{}, toRequestError(err)
 	}
 	return sdk.AuthenticateResponse{}, nil
 }
 
-// authRequired is the auth_required answer for err; nil when err is not
-// about a missing key.
+// authRequired is the auth_required answer for err, a missing key
+// (agent.ErrNotConfigured); toRequestError picks it.
 func authRequired(err error) *jsonrpc.Error {
-	if !errors.Is(err, agent.ErrNotConfigured) {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error(), Data: map[string]string{"error": err.Error()}}
-	}
 	msg := "Authentication required: " + err.Error() + ", or run `tandem login`"
 	return &jsonrpc.Error{Code: codeAuthRequired, Message: msg, Data: map[string]string{"error": msg}}
 }
