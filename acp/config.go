@@ -6,14 +6,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
-	"github.com/tandemhq/tandem/agent/llm"
-)
-
-// Config option ids tandem offers (session/set_config_option).
-const (
-	configMode    = "mode"
-	configModel   = "model"
-	configThought = "thought_level"
 )
 
 // modeState lists the agent's modes with the session's current one.
@@ -26,53 +18,23 @@ func modeState(sess *agent.Session) *sdk.SessionModeState {
 	return st
 }
 
-// configOptions describes the session's selectors: its mode and, when the
-// agent knows any model, its model.
+// configOptions is the session's selectors as ACP config options.
 func (s *server) configOptions(sess *agent.Session) []sdk.SessionConfigOption {
-	var modes sdk.SessionConfigSelectOptionsUngrouped
-	for _, m := range sess.Modes() {
-		desc := m.Description
-		modes = append(modes, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.ID), Name: m.Name, Description: &desc})
-	}
-	opts := []sdk.SessionConfigOption{selectOption(configMode, "Mode", sdk.SessionConfigOptionCategoryMode, string(sess.Mode()), modes)}
-
-	current := sess.Model()
-	var models sdk.SessionConfigSelectOptionsUngrouped
-	seen := false
-	for _, id := range s.agent.Models() {
-		models = append(models, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(id), Name: id})
-		seen = seen || id == current
-	}
-	if current != "" && !seen {
-		models = append([]sdk.SessionConfigSelectOption{{Value: sdk.SessionConfigValueId(current), Name: current}}, models...)
-	}
-	if len(models) > 0 {
-		opts = append(opts, selectOption(configModel, "Model", sdk.SessionConfigOptionCategoryModel, current, models))
-	}
-	if o, ok := thoughtOption(sess); ok {
-		opts = append(opts, o)
+	var opts []sdk.SessionConfigOption
+	for _, sel := range sess.Selectors() {
+		var values sdk.SessionConfigSelectOptionsUngrouped
+		for _, v := range sel.Options {
+			o := sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(v.Value), Name: v.Name}
+			if sel.ID == agent.SelectMode {
+				desc := v.Description
+				o.Description = &desc
+			}
+			values = append(values, o)
+		}
+		opts = append(opts, selectOption(sel.ID, sel.Name, sdk.SessionConfigOptionCategory(sel.ID), sel.Current, values))
 	}
 	return opts
 }
-
-// thoughtOption is the thought level selector, offered while the session's
-// model is one that reasons.
-func thoughtOption(sess *agent.Session) (sdk.SessionConfigOption, bool) {
-	effort, reasoning := sess.Effort()
-	if !reasoning {
-		return sdk.SessionConfigOption{}, false
-	}
-	if effort == "" {
-		effort = llm.EffortOff
-	}
-	var levels sdk.SessionConfigSelectOptionsUngrouped
-	for _, e := range llm.Efforts() {
-		levels = append(levels, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(e), Name: thoughtNames[e]})
-	}
-	return selectOption(configThought, "Thinking", sdk.SessionConfigOptionCategoryThoughtLevel, string(effort), levels), true
-}
-
-var thoughtNames = map[llm.Effort]string{llm.EffortOff: "Off", llm.EffortLow: "Low", llm.EffortMedium: "Medium", llm.EffortHigh: "High"}
 
 func selectOption(id, name string, cat sdk.SessionConfigOptionCategory, current string, values sdk.SessionConfigSelectOptionsUngrouped) sdk.SessionConfigOption {
 	return sdk.SessionConfigOption{Select: &sdk.SessionConfigOptionSelect{
@@ -109,16 +71,7 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 	if err != nil {
 		return sdk.SetSessionConfigOptionResponse{}, err
 	}
-	switch string(v.ConfigId) {
-	case configMode:
-		err = s.setMode(ss, string(v.Value))
-	case configModel:
-		err = s.setModel(ss, string(v.Value))
-	case configThought:
-		err = toRequestError(ss.sess.SetEffort(llm.Effort(v.Value)))
-	default:
-		err = invalidParams("unknown config option %q: tandem offers %q, %q and %q", string(v.ConfigId), configMode, configModel, configThought)
-	}
+	err = toRequestError(ss.sess.Select(string(v.ConfigId), string(v.Value)))
 	if err != nil {
 		return sdk.SetSessionConfigOptionResponse{}, err
 	}
@@ -130,10 +83,6 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 
 func (s *server) setMode(ss *session, id string) error {
 	return toRequestError(ss.sess.SetMode(agent.Mode(id)))
-}
-
-func (s *server) setModel(ss *session, id string) error {
-	return toRequestError(ss.sess.SetModel(id))
 }
 
 // announceConfig tells the client the selectors changed outside

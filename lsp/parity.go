@@ -42,45 +42,22 @@ func (s *Server) setModel(ctx context.Context, params json.RawMessage) (any, err
 	return s.configOptionsOf(ss), nil
 }
 
-// configOption is one selector: mode, model or thought level.
+// configOption is one selector: mode, model or thought level, with its
+// category (its id), as ACP's session config options carry it.
 type configOption struct {
-	ID           string        `json:"id"`
-	Name         string        `json:"name"`
-	Category     string        `json:"category"`
-	CurrentValue string        `json:"currentValue"`
-	Options      []configValue `json:"options"`
-}
-
-type configValue struct {
-	Value       string `json:"value"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
+	agent.Selector
+	Category string `json:"category"`
 }
 
 type configOptionsResult struct {
 	ConfigOptions []configOption `json:"configOptions"`
 }
 
-// configOptionsOf lists ss's selectors, as ACP's session config options.
+// configOptionsOf lists ss's selectors.
 func (s *Server) configOptionsOf(ss *session) configOptionsResult {
-	mode := configOption{ID: "mode", Name: "Mode", Category: "mode", CurrentValue: string(ss.sess.Mode())}
-	for _, m := range ss.sess.Modes() {
-		mode.Options = append(mode.Options, configValue{Value: string(m.ID), Name: m.Name, Description: m.Description})
-	}
-	model := configOption{ID: "model", Name: "Model", Category: "model", CurrentValue: ss.sess.Model()}
-	for _, id := range s.agent.Models() {
-		model.Options = append(model.Options, configValue{Value: id, Name: id})
-	}
-	opts := []configOption{mode, model}
-	if effort, reasoning := ss.sess.Effort(); reasoning {
-		if effort == "" {
-			effort = llm.EffortOff
-		}
-		th := configOption{ID: "thought_level", Name: "Thinking", Category: "thought_level", CurrentValue: string(effort)}
-		for _, e := range llm.Efforts() {
-			th.Options = append(th.Options, configValue{Value: string(e), Name: string(e)})
-		}
-		opts = append(opts, th)
+	var opts []configOption
+	for _, sel := range ss.sess.Selectors() {
+		opts = append(opts, configOption{Selector: sel, Category: sel.ID})
 	}
 	return configOptionsResult{opts}
 }
@@ -107,17 +84,7 @@ func (s *Server) setConfigOption(ctx context.Context, params json.RawMessage) (a
 	if err != nil {
 		return nil, err
 	}
-	switch p.ConfigID {
-	case "mode":
-		err = ss.sess.SetMode(agent.Mode(p.Value))
-	case "model":
-		err = ss.sess.SetModel(p.Value)
-	case "thought_level":
-		err = ss.sess.SetEffort(llm.Effort(p.Value))
-	default:
-		return nil, invalidParams("unknown config option %q: use mode, model or thought_level", p.ConfigID)
-	}
-	if err != nil {
+	if err := ss.sess.Select(p.ConfigID, p.Value); err != nil {
 		return nil, agentError(err)
 	}
 	return s.configOptionsOf(ss), nil
