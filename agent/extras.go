@@ -6,7 +6,6 @@ import (
 
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/mcp"
-	"github.com/tandemhq/tandem/codeindex"
 )
 
 // extraState holds the per-session services beside the conversation:
@@ -20,10 +19,8 @@ type extraState struct {
 	scopes   []instructions.Scope
 	baseline bool
 
-	index        *codeindex.Index
-	indexRelease func()
-	indexCancel  context.CancelFunc
-	indexDone    chan struct{} // closed when the builder goroutine returns; nil: not started
+	// indexes holds each root's code index by root; nil: not started.
+	indexes map[string]*rootIndex
 
 	mcp []*mcp.Manager
 	// projectMCP are servers of <root>/.tandem/mcp.json waiting for the
@@ -79,14 +76,7 @@ func (s *Session) stopExtras() {
 		}
 	}
 	x.mcp = nil
-	if x.indexDone != nil {
-		x.indexCancel()
-		<-x.indexDone
-	}
-	if x.indexRelease != nil {
-		x.indexRelease()
-		x.indexRelease, x.index = nil, nil
-	}
+	x.stopIndexes()
 }
 
 // notice tells the user about a problem outside the conversation (an MCP
