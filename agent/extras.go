@@ -34,6 +34,7 @@ type extraState struct {
 // instrState is the instructions tracker and what the session did with it.
 type instrState struct {
 	tr         *instructions.Tracker
+	roots      []rootInstr // the additional roots' trackers, in order
 	reconciled bool // a resumed session's offline changes were appended
 }
 
