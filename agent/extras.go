@@ -35,7 +35,7 @@ type extraState struct {
 type instrState struct {
 	tr         *instructions.Tracker
 	roots      []rootInstr // the additional roots' trackers, in order
-	reconciled bool // a resumed session's offline changes were appended
+	reconciled bool        // a resumed session's offline changes were appended
 }
 
 // startExtras loads the MCP configuration and starts the trusted servers.
