@@ -68,12 +68,12 @@ func framedForRoot(rt rootInstr, text string) string {
 	if text == "" {
 		return ""
 	}
-	base := rt.tr.Root()
-	if base == "" {
-		base = rt.root
+	rel := "it"
+	if base := rt.tr.Root(); base != "" && base != rt.root {
+		rel = base // the root lies inside a repository whose top is above it
 	}
 	note := "These instruction files belong to the additional workspace root " + rt.root +
-		" (their paths are relative to " + base + "); they apply to files under that root only.\n"
+		" (their paths are relative to " + rel + "); they apply to files under that root only.\n"
 	if rest, ok := strings.CutPrefix(text, reminderOpen); ok {
 		return reminderOpen + note + rest
 	}
