@@ -15,20 +15,7 @@ import (
 // may write its working directory, and nothing else outside it; in
 // read-only mode the additional roots stay read-only too.
 func TestSandboxWritesAdditionalRoots(t *testing.T) {
-	if ok, why := sandbox.Available(); !ok {
-		t.Fatalf("Landlock unavailable: %s", why)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := workspace(t)
-	// Outside the temp directory, which the sandbox leaves writable.
-	second, err := os.MkdirTemp(os.Getenv("HOME"), ".tandem-roots-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(second)
+	exe, dir, second := twoRoots(t)
 	target := filepath.Join(second, "made.txt")
 	run := func(mode string, roots []string) int {
 		res, err := Runner{Sandbox: sandbox.Settings{Helper: exe, Mode: mode}}.Run(context.Background(),
@@ -56,19 +43,7 @@ func TestSandboxWritesAdditionalRoots(t *testing.T) {
 // sandbox, as the working directory's do, while its other files are
 // writable.
 func TestSandboxProtectsAdditionalRoots(t *testing.T) {
-	if ok, why := sandbox.Available(); !ok {
-		t.Fatalf("Landlock unavailable: %s", why)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := workspace(t)
-	second, err := os.MkdirTemp(os.Getenv("HOME"), ".tandem-roots-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(second)
+	exe, dir, second := twoRoots(t)
 	for name, body := range map[string]string{"AGENTS.md": "be careful\n", ".git/hooks/pre-commit": "#!/bin/sh\n", "main.go": "package main\n"} {
 		p := filepath.Join(second, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -100,4 +75,18 @@ func TestSandboxProtectsAdditionalRoots(t *testing.T) {
 	if code := run("echo ok >> '" + filepath.Join(second, "main.go") + "'"); code != 0 {
 		t.Errorf("writing an ordinary file of the additional root failed: exit %d", code)
 	}
+}
+
+// twoRoots returns the sandbox helper (this test binary), a workspace and
+// an empty second root outside the temp directory, which the sandbox
+// leaves writable.
+func twoRoots(t *testing.T) (exe, dir, second string) {
+	t.Helper()
+	exe = sandboxHelper(t)
+	second, err := os.MkdirTemp(os.Getenv("HOME"), ".tandem-roots-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(second) })
+	return exe, workspace(t), second
 }
