@@ -71,12 +71,9 @@ func (s *Session) indexesDone() (done []chan struct{}) {
 	return done
 }
 
-// index returns the primary root's code index when it is built, else nil
-// (a tool then parses what it lists on its own).
-func (s *Session) index() *codeindex.Index { return s.rootIndexes()[0] }
-
 // rootIndexes returns every root's code index, primary root first, in the
-// order of allRoots; an entry is nil while that root's index is not built.
+// order of allRoots; an entry is nil while that root's index is not built
+// (a tool then parses what it lists on its own).
 func (s *Session) rootIndexes() []*codeindex.Index {
 	out := make([]*codeindex.Index, 1+len(s.roots))
 	s.read(func() {

@@ -21,7 +21,7 @@ const defsMaxLines = 400
 var listCodeDefinitionNamesDescription string
 
 type listCodeDefinitionNamesArgs struct {
-	Path string `json:"path" jsonschema:"Source file or directory, relative to the workspace root."`
+	Path string `json:"path" jsonschema:"Source file or directory, relative to the workspace root (absolute inside an additional root)."`
 }
 
 // NewListCodeDefinitionNames returns the list_code_definition_names tool.
