@@ -6,23 +6,23 @@ import (
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/bash"
-	"github.com/smacker/go-tree-sitter/c"
-	"github.com/smacker/go-tree-sitter/cpp"
-	"github.com/smacker/go-tree-sitter/csharp"
-	"github.com/smacker/go-tree-sitter/golang"
-	"github.com/smacker/go-tree-sitter/java"
-	"github.com/smacker/go-tree-sitter/javascript"
-	"github.com/smacker/go-tree-sitter/kotlin"
-	"github.com/smacker/go-tree-sitter/lua"
-	"github.com/smacker/go-tree-sitter/php"
-	"github.com/smacker/go-tree-sitter/python"
-	"github.com/smacker/go-tree-sitter/ruby"
-	"github.com/smacker/go-tree-sitter/rust"
-	"github.com/smacker/go-tree-sitter/scala"
-	"github.com/smacker/go-tree-sitter/swift"
-	"github.com/smacker/go-tree-sitter/typescript/tsx"
-	"github.com/smacker/go-tree-sitter/typescript/typescript"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/bash"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/c"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/cpp"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/csharp"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/golang"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/java"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/javascript"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/kotlin"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/lua"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/php"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/python"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/ruby"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/rust"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/scala"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/swift"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/tsx"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/typescript"
 )
 
 // Language is one entry of the registry.
@@ -50,24 +50,24 @@ func (l *Language) tables() *grammarTables {
 // registry is the one table of languages tandem knows. It is built once and
 // never modified.
 var registry = []*Language{
-	{Name: "go", Extensions: []string{".go"}, grammar: golang.GetLanguage, spec: goSpec},
-	{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.GetLanguage, spec: pythonSpec},
-	{Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"}, grammar: javascript.GetLanguage, spec: jsSpec},
-	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, grammar: typescript.GetLanguage, spec: tsSpec},
-	{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: tsSpec},
-	{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
-	{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
-	{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec,
+	{Name: "go", Extensions: []string{".go"}, grammar: golang.Language, spec: goSpec},
+	{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.Language, spec: pythonSpec},
+	{Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"}, grammar: javascript.Language, spec: jsSpec},
+	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, grammar: typescript.Language, spec: tsSpec},
+	{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.Language, spec: tsSpec},
+	{Name: "rust", Extensions: []string{".rs"}, grammar: rust.Language, spec: rustSpec},
+	{Name: "java", Extensions: []string{".java"}, grammar: java.Language, spec: javaSpec},
+	{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.Language, spec: cSpec,
 		dialect: &dialect{name: "cpp", match: looksLikeCpp}},
-	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, grammar: cpp.GetLanguage, spec: cppSpec},
-	{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.GetLanguage, spec: rubySpec},
-	{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.GetLanguage, spec: csharpSpec},
-	{Name: "php", Extensions: []string{".php"}, grammar: php.GetLanguage, spec: phpSpec},
-	{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
-	{Name: "swift", Extensions: []string{".swift"}, grammar: swift.GetLanguage, spec: swiftSpec},
-	{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.GetLanguage, spec: scalaSpec},
-	{Name: "lua", Extensions: []string{".lua"}, grammar: lua.GetLanguage, spec: luaSpec},
-	{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.GetLanguage, spec: bashSpec},
+	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, grammar: cpp.Language, spec: cppSpec},
+	{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.Language, spec: rubySpec},
+	{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.Language, spec: csharpSpec},
+	{Name: "php", Extensions: []string{".php"}, grammar: php.Language, spec: phpSpec},
+	{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.Language, spec: kotlinSpec},
+	{Name: "swift", Extensions: []string{".swift"}, grammar: swift.Language, spec: swiftSpec},
+	{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.Language, spec: scalaSpec},
+	{Name: "lua", Extensions: []string{".lua"}, grammar: lua.Language, spec: luaSpec},
+	{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.Language, spec: bashSpec},
 }
 
 var byExtension = func() map[string]*Language {
