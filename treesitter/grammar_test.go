@@ -1,9 +1,14 @@
 package treesitter
 
 import (
+	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars"
 )
 
 // TestEveryGrammarLoads unpacks each registered grammar (its tables are
@@ -22,13 +27,16 @@ func TestEveryGrammarLoads(t *testing.T) {
 	defer p.Close()
 	for _, l := range Languages() {
 		start := time.Now()
-		g := l.grammar()
+		g, _, err := l.load()
 		took := time.Since(start)
-		if g == nil || g.SymbolCount() == 0 {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.SymbolCount() == 0 {
 			t.Fatalf("%s: the grammar has no symbols", l.Name)
 		}
-		if again := l.grammar(); again != g {
-			t.Errorf("%s: a second call unpacked the grammar again", l.Name)
+		if again, _, _ := l.load(); again != g {
+			t.Errorf("%s: a second load made another grammar", l.Name)
 		}
 		t.Logf("%-10s unpacked in %v", l.Name, took)
 
@@ -47,6 +55,21 @@ func TestEveryGrammarLoads(t *testing.T) {
 		}
 		if len(defs) == 0 {
 			t.Errorf("%s: no definitions", path)
+		}
+	}
+}
+
+// TestGrammarLoadErrorIsAnError: a grammar whose tables cannot be unpacked
+// (grammars.ErrBigEndian on such a machine) fails each parse with the
+// reason instead of crashing the process.
+func TestGrammarLoadErrorIsAnError(t *testing.T) {
+	l := &Language{Name: "broken", spec: goSpec, grammar: func() (*sitter.Language, error) {
+		return nil, grammars.ErrBigEndian
+	}}
+	for range 2 {
+		_, err := Definitions(l, []byte("package p\n"))
+		if !errors.Is(err, grammars.ErrBigEndian) || !strings.Contains(err.Error(), "broken grammar") {
+			t.Fatalf("Definitions = %v, want the grammar's load error", err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package treesitter
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -31,20 +32,37 @@ type Language struct {
 	Name string
 	// Extensions, lower case with the dot, that select this language.
 	Extensions []string
-	grammar    func() *sitter.Language
+	grammar    func() (*sitter.Language, error)
 	spec       *spec
 	// dialect, if set, names the language a file of this one is parsed as
 	// when its source says so: a .h header may be C or C++.
 	dialect *dialect
 
-	tablesOnce sync.Once
-	tab        *grammarTables
+	loadOnce sync.Once
+	loaded   loaded
 }
 
-// tables returns the language's symbol and field tables, built on first use.
-func (l *Language) tables() *grammarTables {
-	l.tablesOnce.Do(func() { l.tab = newGrammarTables(l.grammar(), l.spec) })
-	return l.tab
+// loaded is what a language's first use builds.
+type loaded struct {
+	grammar *sitter.Language
+	tab     *grammarTables
+	err     error
+}
+
+// load returns the language's grammar and its symbol and field tables,
+// unpacking the grammar (internal/grammars) and building the tables on
+// first use. The error, which only a machine the tables do not fit can
+// cause, is the same on every call.
+func (l *Language) load() (*sitter.Language, *grammarTables, error) {
+	l.loadOnce.Do(func() {
+		g, err := l.grammar()
+		if err != nil {
+			l.loaded.err = fmt.Errorf("loading the %s grammar: %w", l.Name, err)
+			return
+		}
+		l.loaded = loaded{grammar: g, tab: newGrammarTables(g, l.spec)}
+	})
+	return l.loaded.grammar, l.loaded.tab, l.loaded.err
 }
 
 // registry is the one table of languages tandem knows. It is built once and

@@ -52,18 +52,16 @@ func goFile(d goFileData) []byte {
 	b.WriteString("}\n\n")
 	fmt.Fprintf(&b, `// load unpacks the tables once per process: they are C globals every
 // parser of the language reads.
-var load = sync.OnceValue(func() *sitter.Language {
+var load = sync.OnceValues(func() (*sitter.Language, error) {
 	if err := grammars.Unpack(packed, sizes, table); err != nil {
-		// The tables are part of the binary; if they do not fit, the build
-		// is broken and no input could make it work.
-		panic("tree-sitter grammar %[1]s: " + err.Error())
+		return nil, err
 	}
-	return sitter.NewLanguage(unsafe.Pointer(C.%[2]s()))
+	return sitter.NewLanguage(unsafe.Pointer(C.%[1]s())), nil
 })
 
 func table(i int) []byte {
 	var n C.size_t
-	p := C.%[3]s(C.int(i), &n)
+	p := C.%[2]s(C.int(i), &n)
 	if p == nil {
 		return nil
 	}
@@ -71,8 +69,9 @@ func table(i int) []byte {
 }
 
 // Language returns the grammar, unpacking its tables on the first call.
-func Language() *sitter.Language { return load() }
-`, d.pkg, d.fn, d.tablesFn)
+// It fails only where the tables do not fit the machine (a big-endian one).
+func Language() (*sitter.Language, error) { return load() }
+`, d.fn, d.tablesFn)
 	src, err := format.Source([]byte(b.String()))
 	if err != nil {
 		panic(fmt.Sprintf("generated Go for %s does not parse: %v", d.pkg, err)) // a bug in this file

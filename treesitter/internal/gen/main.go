@@ -11,6 +11,8 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -46,6 +48,9 @@ func main() {
 
 // run generates the grammars named in only (all when only is empty) under out.
 func run(ctx context.Context, out string, only []string) error {
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		return errors.New("the tables are stored little-endian; run the generator on a little-endian machine")
+	}
 	src, err := moduleSource(ctx)
 	if err != nil {
 		return err

@@ -33,13 +33,11 @@ var sizes = []int{1000, 1500, 904, 2552, 6780, 18, 19994, 39988, 4437180, 886156
 
 // load unpacks the tables once per process: they are C globals every
 // parser of the language reads.
-var load = sync.OnceValue(func() *sitter.Language {
+var load = sync.OnceValues(func() (*sitter.Language, error) {
 	if err := grammars.Unpack(packed, sizes, table); err != nil {
-		// The tables are part of the binary; if they do not fit, the build
-		// is broken and no input could make it work.
-		panic("tree-sitter grammar csharp: " + err.Error())
+		return nil, err
 	}
-	return sitter.NewLanguage(unsafe.Pointer(C.tree_sitter_c_sharp()))
+	return sitter.NewLanguage(unsafe.Pointer(C.tree_sitter_c_sharp())), nil
 })
 
 func table(i int) []byte {
@@ -52,4 +50,5 @@ func table(i int) []byte {
 }
 
 // Language returns the grammar, unpacking its tables on the first call.
-func Language() *sitter.Language { return load() }
+// It fails only where the tables do not fit the machine (a big-endian one).
+func Language() (*sitter.Language, error) { return load() }
