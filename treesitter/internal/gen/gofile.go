@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"go/format"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -87,6 +88,12 @@ func writeShared(src source, out string) error {
 		if err := copyFile(filepath.Join(src.dir, f), filepath.Join(out, f)); err != nil {
 			return err
 		}
+	}
+	// Review tools fold generated files; git shows the packed tables as
+	// binary rather than guessing.
+	attrs := "# Written by treesitter/internal/gen.\n*/** linguist-generated=true\n*.deflate binary\n"
+	if err := os.WriteFile(filepath.Join(out, ".gitattributes"), []byte(attrs), 0o644); err != nil {
+		return err
 	}
 	return writeReadme(src, out)
 }
