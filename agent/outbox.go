@@ -57,6 +57,7 @@ type outbox struct {
 	log  *store.Log // nil: sessions are not stored
 	warn *slog.Logger
 	red  *redact.Redactor // hides secrets in all that leaves; nil hides none
+	max  int              // caps each text of an update (Config.MaxResultBytes)
 	ch   chan outItem
 	done chan struct{}
 
@@ -68,8 +69,8 @@ type outbox struct {
 // full queue holds the producer back rather than growing without bound.
 const outboxDepth = 8
 
-func startOutbox(h Host, l *store.Log, warn *slog.Logger, red *redact.Redactor) *outbox {
-	o := &outbox{host: h, log: l, warn: warn, red: red, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
+func startOutbox(h Host, l *store.Log, warn *slog.Logger, red *redact.Redactor, limit int) *outbox {
+	o := &outbox{host: h, log: l, warn: warn, red: red, max: limit, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
 	go o.run()
 	return o
 }
@@ -121,13 +122,13 @@ func (o *outbox) run() {
 	for it := range o.ch {
 		switch it.op {
 		case opSend:
-			u := guardUpdate(o.red, *it.u)
+			u := guardUpdate(o.red, o.max, *it.u)
 			o.logUpdate(u)
 			o.host.Send(u)
 		case opLog:
-			o.logUpdate(guardUpdate(o.red, *it.u))
+			o.logUpdate(guardUpdate(o.red, o.max, *it.u))
 		case opLive:
-			o.host.Send(guardUpdate(o.red, *it.u))
+			o.host.Send(guardUpdate(o.red, o.max, *it.u))
 		case opRecord:
 			r := it.v.(*logRecord)
 			o.flushPending()
