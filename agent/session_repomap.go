@@ -41,7 +41,9 @@ func (t *turnRun) addRepoMap() {
 		s.a.log.Debug("repository map skipped: the code index is not ready", "session", s.id)
 		return
 	}
-	m, err := ix.Map(ctx, codeindex.MapOptions{Tokens: tokens})
+	// The files a deny rule keeps the model from reading stay out of the map.
+	hidden := s.readHidden(ctx, tools.Info{Name: tools.RepoMapName, Group: tools.GroupRead})
+	m, err := tools.RepoMap(ctx, ix, hidden, codeindex.MapOptions{Tokens: tokens})
 	if err != nil {
 		if ctx.Err() == nil {
 			s.a.log.Warn("repository map", "session", s.id, "err", err)

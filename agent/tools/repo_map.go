@@ -53,7 +53,7 @@ func runRepoMap(ctx context.Context, env *Env, p repoMapArgs) (Result, error) {
 			return failureErr(err), nil
 		}
 	}
-	m, err := ix.Map(ctx, codeindex.MapOptions{Focus: focus})
+	m, err := RepoMap(ctx, ix, env.Hidden, codeindex.MapOptions{Focus: focus})
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
