@@ -184,7 +184,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 	s.confinement = confinementOf(s.host)
-	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact)
+	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact, s.a.cfg.MaxResultBytes)
 	s.noticeSandbox()
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()

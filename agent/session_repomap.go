@@ -41,7 +41,9 @@ func (t *turnRun) addRepoMap() {
 		s.a.log.Debug("repository map skipped: no code index is ready", "session", s.id)
 		return
 	}
-	m, err := codeindex.MapRoots(ctx, parts, codeindex.MapOptions{Tokens: tokens})
+	// The files a deny rule keeps the model from reading stay out of the map.
+	hidden := s.readHidden(ctx, tools.Info{Name: tools.RepoMapName, Group: tools.GroupRead})
+	m, err := codeindex.MapRoots(ctx, parts, codeindex.MapOptions{Tokens: tokens, Hidden: hidden})
 	if err != nil && ctx.Err() == nil {
 		s.a.log.Warn("repository map", "session", s.id, "err", err)
 	}

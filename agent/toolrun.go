@@ -166,7 +166,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return fail(fmt.Sprintf("%s failed: %v", info.Name, err))
 	}
 	after := s.a.cfg.Pipeline.afterToolCall(ctx, ev, ToolResult{Output: res.Output, IsError: res.IsError})
-	res.Output, res.IsError = guardResult(s.a.cfg.Redact, after.Output), after.IsError
+	res.Output, res.IsError = guardResult(s.a.cfg.Redact, s.a.cfg.MaxResultBytes, after.Output), after.IsError
 	t.report(tc.ID, res, shown)
 
 	out := result(res.Output, res.IsError)

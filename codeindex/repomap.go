@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -31,6 +32,10 @@ type MapOptions struct {
 	// slash), so a map of a root other than the one paths are relative to
 	// names files the way the reader's tools take them.
 	PathPrefix string
+	// Hidden, when set, names files (by absolute path) the reader may not
+	// see: they are left out entirely, their paths and definitions not
+	// shown and their references ranking nothing.
+	Hidden func(abs string) bool
 }
 
 // Map brings the index up to date and renders its repository map.
@@ -45,7 +50,24 @@ func (ix *Index) Map(ctx context.Context, opts MapOptions) (string, error) {
 			focus = append(focus, rel)
 		}
 	}
-	return renderMap(snap.refGraph(), focus, opts.Tokens, opts.PathPrefix), nil
+	g := snap.refGraph()
+	if opts.Hidden != nil {
+		if files := ix.visible(g.files, opts.Hidden); len(files) < len(g.files) {
+			g = buildGraph(files)
+		}
+	}
+	return renderMap(g, focus, opts.Tokens, opts.PathPrefix), nil
+}
+
+// visible is files without those hidden names.
+func (ix *Index) visible(files []*File, hidden func(string) bool) []*File {
+	out := files[:0:0]
+	for _, f := range files {
+		if !hidden(filepath.Join(ix.root, filepath.FromSlash(f.Path))) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // RenderMap ranks files (sorted by path, as Files returns them) and renders

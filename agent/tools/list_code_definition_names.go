@@ -59,6 +59,11 @@ func runListCodeDefinitionNames(ctx context.Context, env *Env, p listCodeDefinit
 		return failureErr(err), nil
 	}
 	shown := displayPath(env.Root, abs)
+	if env.Hidden != nil && env.Hidden(abs) {
+		// A file a rule denies reading (read_file(secrets/**) says the
+		// same of this tool): its definitions would read it in part.
+		return failure("a permission rule denies reading %s", shown), nil
+	}
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return failure("cannot list definitions of %s: %v", shown, err), nil
@@ -126,7 +131,7 @@ func listDirDefinitions(ctx context.Context, env *Env, abs string, out *strings.
 	if d := displayPath(env.Root, ix.Root()); d != "." {
 		prefix = d + "/"
 	}
-	return codeindex.WriteListing(out, ix.Files(abs), codeindex.ListOptions{
+	return codeindex.WriteListing(out, visibleFiles(env.Hidden, ix.Root(), ix.Files(abs)), codeindex.ListOptions{
 		MaxDepth: 1, SkipFields: true, MaxLines: defsMaxLines, PathPrefix: prefix,
 	})
 }

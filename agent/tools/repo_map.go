@@ -59,7 +59,7 @@ func runRepoMap(ctx context.Context, env *Env, p repoMapArgs) (Result, error) {
 		}
 		ixs[i] = ix
 	}
-	m, err := codeindex.MapRoots(ctx, MapParts(env.Root, env.Roots, ixs), codeindex.MapOptions{Focus: focus})
+	m, err := codeindex.MapRoots(ctx, MapParts(env.Root, env.Roots, ixs), codeindex.MapOptions{Focus: focus, Hidden: env.Hidden})
 	if ctx.Err() != nil {
 		return Result{}, ctx.Err()
 	}
