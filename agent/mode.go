@@ -127,4 +127,4 @@ func (a *Agent) ParseModeAt(root, id string) (Mode, error) {
 // Modes lists the modes this session offers: the built-ins (as replaced by
 // project or user files) and the custom modes of its root and
 // $TANDEM_HOME/modes.
-func (s *Session) Modes() []ModeInfo { return s.defs.modes.infos() }
+func (s *Session) Modes() []ModeInfo { return s.defs().modes.infos() }

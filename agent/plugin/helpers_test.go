@@ -138,7 +138,7 @@ func newRig(t testing.TB) *rig {
 	provider := anthropic.New(anthropic.Options{APIKey: "test", BaseURL: srv.URL})
 	rt := plugin.New(plugin.Options{Home: home, Environ: os.Environ(), Backoff: 50 * time.Millisecond, Poll: 50 * time.Millisecond,
 		Provider: provider, Model: "m"})
-	cfg := agent.Config{Provider: provider, Model: "m", Home: home, CustomSources: rt.CustomSources}
+	cfg := agent.Config{Provider: provider, Model: "m", Home: home, CustomSources: rt.CustomSources, Contributions: rt.Contributions}
 	rt.Contribute(&cfg.Pipeline)
 	a := agent.New(cfg)
 	t.Cleanup(func() { a.Close(context.Background()) })
