@@ -41,8 +41,8 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 	id := "mcp_call_" + newMessageID()
 	var refused error
 	env := &tools.Env{Root: s.root, Roots: s.roots, CallID: id, Ask: func(ctx context.Context, a tools.Ask) error {
-		tc := ToolCall{ID: id, Title: caller + ": " + a.Title, Kind: info.Kind}
-		err := s.judgeAsk(ctx, tc, info, a, false)
+		a.Title = caller + ": " + a.Title // the question says whose call it is
+		err := s.judgeAsk(ctx, ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false)
 		if errors.Is(err, tools.ErrRejected) {
 			refused = err
 		}
@@ -65,9 +65,8 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 // AttachMCP makes m, a manager its caller started and owns (a plugin's
 // servers), one of the session's MCP connections: a turn's first request
 // waits for its servers as for the session's own (Config.MCPStartupWait,
-// each shown as a tool call), and their instructions, prompts and
-// resources join the session's. detach takes it out again; the caller
-// still closes m.
+// each shown as a tool call), and their instructions reach the model with
+// the session's. detach takes it out again; the caller still closes m.
 func (s *Session) AttachMCP(m *mcp.Manager) (detach func()) {
 	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
 		return func() {}
