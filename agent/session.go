@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/command"
-	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/policy"
@@ -175,10 +174,10 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			model:     model,
 			lifecycle: Idle,
 			catalog:   reg,
-			extra:     extraState{instr: &instrState{tr: instructions.NewTracker(a.instructionsConfig(), root)}},
 		},
 	}
 	s.current.Store(&defs)
+	s.st.extra.instr = s.newInstrState()
 	s.addTaskTool()
 	return s, nil
 }

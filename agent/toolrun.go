@@ -223,12 +223,14 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 	// the terminal itself, so repeating the same content says nothing new.
 	var termMu sync.Mutex
 	var announced string
+	ixs := s.rootIndexes()
 	return &tools.Env{
-		Root:   s.root,
-		Roots:  s.roots,
-		CallID: tc.ID,
-		Host:   editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
-		Index:  s.index(),
+		Root:        s.root,
+		Roots:       s.roots,
+		CallID:      tc.ID,
+		Host:        editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
+		Index:       ixs[0],
+		RootIndexes: ixs[1:],
 		Ask: func(ctx context.Context, a tools.Ask) error {
 			if a.Edit != nil {
 				shown.add(*a.Edit)

@@ -21,7 +21,7 @@ const defsMaxLines = 400
 var listCodeDefinitionNamesDescription string
 
 type listCodeDefinitionNamesArgs struct {
-	Path string `json:"path" jsonschema:"Source file or directory, relative to the workspace root."`
+	Path string `json:"path" jsonschema:"Source file or directory, relative to the workspace root (absolute inside an additional root)."`
 }
 
 // NewListCodeDefinitionNames returns the list_code_definition_names tool.
@@ -103,11 +103,12 @@ func listFileDefinitions(ctx context.Context, env *Env, abs, shown string, out *
 	return codeindex.WriteListing(out, []*codeindex.File{f}, codeindex.ListOptions{MaxDepth: -1})
 }
 
-// listDirDefinitions lists a directory through the session's index, brought
-// up to date first; without one (or outside its root) a throwaway index of
-// the directory alone is built.
+// listDirDefinitions lists a directory through the index of the session
+// root holding it, brought up to date first; without one a throwaway index
+// of the directory alone is built. Paths in an additional root are listed
+// absolute, as the model names them to the other tools.
 func listDirDefinitions(ctx context.Context, env *Env, abs string, out *strings.Builder) error {
-	ix := env.Index
+	ix := env.indexFor(abs)
 	if ix != nil {
 		if _, ok := within(ix.Root(), abs); !ok {
 			ix = nil
