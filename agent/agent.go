@@ -71,6 +71,10 @@ type Config struct {
 	// asked at session start and at every prompt, so what it returns may
 	// change between prompts. Nil: none.
 	CustomSources func(root string) []custom.Source
+	// Contributions adds namespaced modes, agents and rules (the enabled
+	// plugins') to a session's definitions. It is asked when a session
+	// opens and again by Session.RefreshDefinitions. Nil: none.
+	Contributions func(root string) []custom.Contribution
 	// Store persists sessions. Nil: sessions live in memory only.
 	Store *store.Store
 	// Indexes shares code indexes between sessions with the same root. May be nil.

@@ -109,7 +109,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return refuse(tools.KindOther, fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", call.ToolName))
 	}
 	info := tool.Info()
-	if !s.defs.modes.exposes(t.mode, info.Group) {
+	if !s.defs().modes.exposes(t.mode, info.Group) {
 		return refuse(info.Kind, fmt.Sprintf("%s is not available in %s mode. Use one of the tools you were given.", info.Name, t.mode))
 	}
 	if !llm.IsObject(input) {
