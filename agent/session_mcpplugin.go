@@ -58,7 +58,7 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 		}
 		return tools.Result{}, fmt.Errorf("%w: %v", tools.ErrRejected, refused)
 	}
-	res.Output = guardResult(s.a.cfg.Redact, res.Output)
+	res.Output = guardResult(s.a.cfg.Redact, s.a.cfg.MaxResultBytes, res.Output)
 	return res, nil
 }
 
