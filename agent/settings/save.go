@@ -127,11 +127,14 @@ func editLocal(root string, create bool, change func(*Lists) bool) error {
 // none, so the rules saved there stay out of commits.
 func ensureDir(dir string) error {
 	fi, err := os.Lstat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			return fmt.Errorf("settings: %w", err)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Another process may make it between the two calls: then look
+		// again, so a symlink planted there is still refused.
+		if err = os.Mkdir(dir, 0o755); err == nil || errors.Is(err, fs.ErrExist) {
+			fi, err = os.Lstat(dir)
 		}
+	}
+	switch {
 	case err != nil:
 		return fmt.Errorf("settings: %w", err)
 	case !fi.IsDir():
