@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -59,7 +60,7 @@ func Command(p Policy, helper, script string) *Cmd {
 		GidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}},
 		GidMappingsEnableSetgroups: false,
 	}
-	c := exec.Command(helper, HelperArg, encodePolicy(p), "sh", "-c", script)
+	c := exec.Command(helper, append([]string{HelperArg}, helperArgs(p, "sh", "-c", script)...)...)
 	c.SysProcAttr = attr
 	return &Cmd{Cmd: c, helped: true}
 }
@@ -100,7 +101,11 @@ func (c *Cmd) Signal() string {
 	}
 	defer c.status.Close()
 	b, _ := io.ReadAll(c.status)
-	return string(b)
+	n, err := strconv.Atoi(string(b))
+	if err != nil || n <= 0 {
+		return ""
+	}
+	return syscall.Signal(n).String()
 }
 
 func namespaceRefused(err error) bool {

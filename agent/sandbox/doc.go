@@ -10,6 +10,10 @@
 // signals to processes outside the sandbox (ABI 6), and TCP optionally
 // denied. Elsewhere it reports itself unavailable and confines nothing.
 //
+// The helper is C (helper_linux.c), run from an ELF constructor before the
+// Go runtime starts: a command then pays for namespaces, a fork and an exec,
+// not for starting all of tandem again (bench/sandbox measures the cost).
+//
 // It must never decide whether a command may run (that is the permission
 // policy's job) and never read tandem's configuration files itself: the
 // caller hands it a Policy.

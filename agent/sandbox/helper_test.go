@@ -1,0 +1,71 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	Main()
+	os.Exit(m.Run())
+}
+
+// helperRun runs this test binary as the helper with args, outside any
+// namespace (the helper does not need one to parse, confine and run).
+func helperRun(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(exe, append([]string{HelperArg}, args...)...).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(out), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), 0
+}
+
+func TestHelperRefusesMalformedArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"on"},
+		{"on", "allow", "1"},
+		{"on", "allow", "x", "0", "0", "true"},
+		{"on", "allow", "-1", "0", "0", "true"},
+		{"on", "allow", "0", "0", "0"},
+		{"on", "allow", "0", "0", "9", "true"},
+	} {
+		out, code := helperRun(t, args...)
+		if code != 126 || !strings.Contains(out, "tandem sandbox: malformed arguments") {
+			t.Errorf("%q: exit %d %q", args, code, out)
+		}
+	}
+}
+
+func TestHelperRunsAndConfines(t *testing.T) {
+	if out, code := helperRun(t, "off", "allow", "0", "0", "0", "sh", "-c", "echo ran; exit 3"); code != 3 || out != "ran\n" {
+		t.Fatalf("off: exit %d %q", code, out)
+	}
+	if LandlockABI() < 1 {
+		t.Fatal("no Landlock on this kernel")
+	}
+	rw, ro := t.TempDir(), t.TempDir()
+	script := "echo ok > " + filepath.Join(rw, "f") + " && echo no > " + filepath.Join(ro, "f")
+	out, code := helperRun(t, helperArgs(Policy{Writable: []string{rw}}, "sh", "-c", script)...)
+	if code == 0 || !strings.Contains(out, "denied") {
+		t.Fatalf("write outside the grant: exit %d %q", code, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(rw, "f")); string(b) != "ok\n" {
+		t.Errorf("granted write = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(ro, "f")); err == nil {
+		t.Error("the refused write landed")
+	}
+}
