@@ -5,14 +5,18 @@
 //
 //   tandem __sandbox-exec ON NET N rw… N protect… N hide… COMMAND…
 //
-// (see helperArgs in helper_linux.go for the fields). The runner started
-// it in new user, mount and PID namespaces, so it is the PID namespace's
-// init: it makes the protected entries read-only, hides the hidden ones,
-// restricts itself with Landlock, starts the command (which inherits the
-// restriction) and stays the init until the command exits. When the init
-// dies the kernel kills whatever is left in the namespace, and the init
-// dies with tandem (the runner sets its parent-death signal), so tandem's
+// (see helperArgs in helper_linux.go for the fields). It enters new user,
+// mount and PID namespaces, makes the protected entries read-only, hides
+// the hidden ones, restricts itself with Landlock, and forks the PID
+// namespace's init, which starts the command (both inherit the
+// restriction) and reaps until the command exits. When the init dies the
+// kernel kills whatever is left in the namespace; the init dies with the
+// helper and the helper with tandem (parent-death signals), so tandem's
 // death, even by kill -9, ends them all.
+//
+// The helper makes the namespaces itself rather than the runner asking
+// clone for them: Go forks a child that gets a new user namespace by
+// copying tandem's whole address space, while a plain child is a vfork.
 //
 // Why C: starting a Go program costs the runtime's start and all of
 // tandem's package inits, about three milliseconds per command on a
@@ -25,6 +29,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -198,25 +204,43 @@ static void restrict_self(long abi, struct list rw, int netDeny) {
 
 static void ignore(int sig) { (void)sig; }
 
-// initProcess runs argv as the namespace's only direct child, reaps every
-// orphan that lands on it, and exits with the child's status once the
-// child is gone, after writing the number of the signal that ended it, if
-// one did, to STATUS_FD (an exit status alone cannot say it). Signals the
-// runner sends to the process group reach the child directly; the init
-// catches them (caught, not ignored: an ignored disposition would pass to
-// the child) and waits for the child.
-static void initProcess(char **argv) {
+// outlast catches the signals the runner sends to the process group, so
+// that the helper and the init wait for the command's own end and report
+// it. Caught, not ignored: an ignored disposition would pass to the
+// command.
+static void outlast(void) {
 	struct sigaction sa;
 	int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 	unsigned i;
-	pid_t child;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = ignore;
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		sigaction(sigs[i], &sa, NULL);
-	// The status descriptor is not for the command: a daemon holding it
-	// would keep the runner's read waiting.
-	fcntl(STATUS_FD, F_SETFD, FD_CLOEXEC);
+}
+
+// waitFor waits for pid, reaping any other child on the way, and returns
+// its wait status.
+static int waitFor(pid_t pid) {
+	for (;;) {
+		int ws;
+		pid_t got = waitpid(-1, &ws, 0);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			_exit(126);
+		}
+		if (got == pid)
+			return ws;
+	}
+}
+
+// initProcess runs argv as the namespace's only direct child, reaps every
+// orphan that lands on it, and exits with the child's status once the
+// child is gone, after writing the number of the signal that ended it, if
+// one did, to STATUS_FD (an exit status alone cannot say it).
+static void initProcess(char **argv) {
+	pid_t child;
+	int ws;
 	child = fork();
 	if (child < 0)
 		fail("fork", NULL, errno);
@@ -224,28 +248,74 @@ static void initProcess(char **argv) {
 		execvp(argv[0], argv);
 		fail("exec", argv[0], errno);
 	}
-	for (;;) {
-		int ws;
-		pid_t pid = waitpid(-1, &ws, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			_exit(126);
-		}
-		if (pid != child)
-			continue; // an orphan, reaped
-		if (WIFSIGNALED(ws)) {
-			dprintf(STATUS_FD, "%d", WTERMSIG(ws));
-			_exit(128 + WTERMSIG(ws));
-		}
-		_exit(WEXITSTATUS(ws));
+	ws = waitFor(child);
+	if (WIFSIGNALED(ws)) {
+		dprintf(STATUS_FD, "%d", WTERMSIG(ws));
+		_exit(128 + WTERMSIG(ws));
 	}
+	_exit(WEXITSTATUS(ws));
+}
+
+static void writeFile(const char *path, const char *text) {
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t n = strlen(text);
+	if (fd < 0 || write(fd, text, n) != (ssize_t)n)
+		fail("write", path, errno);
+	close(fd);
+}
+
+// enterNamespaces moves the helper into new user and mount namespaces and
+// makes its next child the init of a new PID namespace. The user namespace
+// is there even for root: the command keeps its uid but holds capabilities
+// only inside it, so root's CAP_SYS_PTRACE cannot read tandem's
+// non-dumpable /proc/<pid>/environ or memory. It returns 0, or -1 when the
+// kernel refuses unprivileged namespaces.
+static int enterNamespaces(void) {
+	char map[64];
+	unsigned uid = geteuid(), gid = getegid();
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) != 0) {
+		if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS)
+			return -1;
+		fail("namespaces", NULL, errno);
+	}
+	snprintf(map, sizeof map, "%u %u 1\n", uid, uid);
+	writeFile("/proc/self/uid_map", map);
+	writeFile("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof map, "%u %u 1\n", gid, gid);
+	writeFile("/proc/self/gid_map", map);
+	return 0;
+}
+
+// startInit forks the PID namespace's init, which dies with the helper,
+// and returns its pid.
+static pid_t startInit(char **argv) {
+	int alive[2];
+	pid_t init;
+	if (pipe2(alive, O_CLOEXEC) != 0)
+		fail("pipe", NULL, errno);
+	init = fork();
+	if (init < 0)
+		fail("fork", NULL, errno);
+	if (init == 0) {
+		struct pollfd pf = {.fd = alive[0], .events = POLLIN};
+		close(alive[1]);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+			_exit(126);
+		// The helper may have died before the death signal was set: then
+		// its end of the pipe is closed.
+		if (poll(&pf, 1, 0) != 0)
+			_exit(126);
+		close(alive[0]);
+		initProcess(argv);
+	}
+	close(alive[0]); // alive[1] stays open as long as the helper lives
+	return init;
 }
 
 static void helper(int argc, char **argv) {
 	char **a = argv + 2, **end = argv + argc;
 	struct list rw, prot, hid;
-	int on, netDeny, i;
+	int on, netDeny, i, ws;
 	long abi;
 	if (end - a < 2)
 		fail("malformed arguments", NULL, EINVAL);
@@ -256,6 +326,17 @@ static void helper(int argc, char **argv) {
 	a = take(a, end, &hid);
 	if (a >= end)
 		fail("malformed arguments: no command", NULL, EINVAL);
+	// The status descriptor is not for the command: a daemon holding it
+	// would keep the runner's read waiting.
+	fcntl(STATUS_FD, F_SETFD, FD_CLOEXEC);
+	if (enterNamespaces() != 0) {
+		// Refused (no unprivileged user namespaces): a plain child in the
+		// runner's process group, unconfined, which a setsid daemon can
+		// escape.
+		close(STATUS_FD);
+		execvp(a[0], a);
+		fail("exec", a[0], errno);
+	}
 	abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_VERSION);
 	if (on && abi >= 1) {
 		if (prot.n > 0 || hid.n > 0) {
@@ -269,7 +350,11 @@ static void helper(int argc, char **argv) {
 		}
 		restrict_self(abi, rw, netDeny);
 	}
-	initProcess(a);
+	outlast();
+	ws = waitFor(startInit(a));
+	if (WIFSIGNALED(ws))
+		_exit(128 + WTERMSIG(ws));
+	_exit(WEXITSTATUS(ws));
 }
 
 // glibc passes argc and argv to constructors, in static and dynamic

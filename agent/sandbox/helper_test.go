@@ -15,8 +15,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// helperRun runs this test binary as the helper with args, outside any
-// namespace (the helper does not need one to parse, confine and run).
+// helperRun runs this test binary as the helper with args, as the runner
+// does but without the runner's process group and status pipe.
 func helperRun(t *testing.T, args ...string) (string, int) {
 	t.Helper()
 	exe, err := os.Executable()
