@@ -53,7 +53,7 @@ func main() {
 		if i == 0 {
 			first = med
 		}
-		fmt.Printf("%-28s %8.2f ms  %5.2fx\n", label(spec), float64(med.Microseconds())/1000, float64(med)/float64(first))
+		fmt.Printf("%-34s %8.2f ms  %5.2fx\n", label(spec), float64(med.Microseconds())/1000, float64(med)/float64(first))
 	}
 }
 
