@@ -5,18 +5,18 @@
 //
 //   tandem __sandbox-exec ON NET N rw… N protect… N hide… COMMAND…
 //
-// (see helperArgs in helper_linux.go for the fields). It enters new user,
-// mount and PID namespaces, makes the protected entries read-only, hides
-// the hidden ones, restricts itself with Landlock, and forks the PID
-// namespace's init, which starts the command (both inherit the
-// restriction) and reaps until the command exits. When the init dies the
-// kernel kills whatever is left in the namespace; the init dies with the
-// helper and the helper with tandem (parent-death signals), so tandem's
-// death, even by kill -9, ends them all.
+// (see helperArgs in helper_linux.go for the fields). It starts the init
+// of new user, mount and PID namespaces, which makes the protected entries
+// read-only, hides the hidden ones, restricts itself with Landlock, starts
+// the command (which inherits the restriction) and reaps until the command
+// exits. When the init dies the kernel kills whatever is left in the
+// namespace; the init dies with the helper and the helper with tandem
+// (parent-death signals), so tandem's death, even by kill -9, ends them
+// all.
 //
-// The helper makes the namespaces itself rather than the runner asking
-// clone for them: Go forks a child that gets a new user namespace by
-// copying tandem's whole address space, while a plain child is a vfork.
+// The namespaces are made here rather than by the runner: Go starts a child
+// in a new user namespace by copying tandem's whole address space, while a
+// plain child is a cheap vfork.
 //
 // Why C: starting a Go program costs the runtime's start and all of
 // tandem's package inits, about three milliseconds per command on a
@@ -29,7 +29,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -256,102 +255,119 @@ static void initProcess(char **argv) {
 	_exit(WEXITSTATUS(ws));
 }
 
-static void writeFile(const char *path, const char *text) {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+// writeMap writes one line of a child's user namespace setup
+// (/proc/PID/uid_map, setgroups, gid_map), reporting whether it could.
+static int writeMap(pid_t pid, const char *file, const char *text) {
+	char path[64];
+	int fd, ok;
 	size_t n = strlen(text);
-	if (fd < 0 || write(fd, text, n) != (ssize_t)n)
-		fail("write", path, errno);
+	snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ok = write(fd, text, n) == (ssize_t)n;
 	close(fd);
+	return ok;
 }
 
-// enterNamespaces moves the helper into new user and mount namespaces and
-// makes its next child the init of a new PID namespace. The user namespace
-// is there even for root: the command keeps its uid but holds capabilities
-// only inside it, so root's CAP_SYS_PTRACE cannot read tandem's
-// non-dumpable /proc/<pid>/environ or memory. It returns 0, or -1 when the
-// kernel refuses unprivileged namespaces.
-static int enterNamespaces(void) {
-	char map[64];
-	unsigned uid = geteuid(), gid = getegid();
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) != 0) {
-		if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS)
-			return -1;
-		fail("namespaces", NULL, errno);
-	}
-	snprintf(map, sizeof map, "%u %u 1\n", uid, uid);
-	writeFile("/proc/self/uid_map", map);
-	writeFile("/proc/self/setgroups", "deny");
-	snprintf(map, sizeof map, "%u %u 1\n", gid, gid);
-	writeFile("/proc/self/gid_map", map);
-	return 0;
+// mapIDs maps the helper's uid and gid to themselves in pid's user
+// namespace. The helper writes them from outside, as the namespace's
+// owner: a process inside may not write its own where the system denies
+// capabilities in unprivileged namespaces (Ubuntu's AppArmor policy).
+static int mapIDs(pid_t pid) {
+	char uid[32], gid[32];
+	snprintf(uid, sizeof uid, "%u %u 1\n", (unsigned)geteuid(), (unsigned)geteuid());
+	snprintf(gid, sizeof gid, "%u %u 1\n", (unsigned)getegid(), (unsigned)getegid());
+	return writeMap(pid, "uid_map", uid) && writeMap(pid, "setgroups", "deny") && writeMap(pid, "gid_map", gid);
 }
 
-// startInit forks the PID namespace's init, which dies with the helper,
-// and returns its pid.
-static pid_t startInit(char **argv) {
-	int alive[2];
-	pid_t init;
-	if (pipe2(alive, O_CLOEXEC) != 0)
-		fail("pipe", NULL, errno);
-	init = fork();
-	if (init < 0)
-		fail("fork", NULL, errno);
-	if (init == 0) {
-		struct pollfd pf = {.fd = alive[0], .events = POLLIN};
-		close(alive[1]);
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
-			_exit(126);
-		// The helper may have died before the death signal was set: then
-		// its end of the pipe is closed.
-		if (poll(&pf, 1, 0) != 0)
-			_exit(126);
-		close(alive[0]);
-		initProcess(argv);
+struct confinement {
+	int on, netDeny;
+	struct list rw, prot, hid;
+};
+
+// confine makes the protected entries read-only, hides the hidden ones and
+// restricts the process with Landlock, unless the mode is off or the
+// kernel has no Landlock.
+static void confine(struct confinement c) {
+	int i;
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_VERSION);
+	if (!c.on || abi < 1)
+		return;
+	if (c.prot.n > 0 || c.hid.n > 0) {
+		// Private, so the mounts vanish with the namespace.
+		if (mount("", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+			fail("private mounts", NULL, errno);
+		for (i = 0; i < c.hid.n; i++)
+			hide(c.hid.v[i]);
+		for (i = 0; i < c.prot.n; i++)
+			protect(c.prot.v[i]);
 	}
-	close(alive[0]); // alive[1] stays open as long as the helper lives
-	return init;
+	restrict_self(abi, c.rw, c.netDeny);
+}
+
+// plain runs the command as the helper itself, unconfined: what is left
+// where the kernel refuses unprivileged namespaces. It stays in the
+// runner's process group, which a setsid daemon can escape.
+static void plain(char **argv) {
+	close(STATUS_FD);
+	execvp(argv[0], argv);
+	fail("exec", argv[0], errno);
 }
 
 static void helper(int argc, char **argv) {
-	char **a = argv + 2, **end = argv + argc;
-	struct list rw, prot, hid;
-	int on, netDeny, i, ws;
-	long abi;
+	char **a = argv + 2, **end = argv + argc, go;
+	struct confinement c;
+	int ready[2], ws;
+	pid_t init;
 	if (end - a < 2)
 		fail("malformed arguments", NULL, EINVAL);
-	on = strcmp(a[0], "on") == 0;
-	netDeny = strcmp(a[1], "deny") == 0;
-	a = take(a + 2, end, &rw);
-	a = take(a, end, &prot);
-	a = take(a, end, &hid);
+	c.on = strcmp(a[0], "on") == 0;
+	c.netDeny = strcmp(a[1], "deny") == 0;
+	a = take(a + 2, end, &c.rw);
+	a = take(a, end, &c.prot);
+	a = take(a, end, &c.hid);
 	if (a >= end)
 		fail("malformed arguments: no command", NULL, EINVAL);
 	// The status descriptor is not for the command: a daemon holding it
 	// would keep the runner's read waiting.
 	fcntl(STATUS_FD, F_SETFD, FD_CLOEXEC);
-	if (enterNamespaces() != 0) {
-		// Refused (no unprivileged user namespaces): a plain child in the
-		// runner's process group, unconfined, which a setsid daemon can
-		// escape.
-		close(STATUS_FD);
-		execvp(a[0], a);
-		fail("exec", a[0], errno);
-	}
-	abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_VERSION);
-	if (on && abi >= 1) {
-		if (prot.n > 0 || hid.n > 0) {
-			// Private, so the mounts vanish with the namespace.
-			if (mount("", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-				fail("private mounts", NULL, errno);
-			for (i = 0; i < hid.n; i++)
-				hide(hid.v[i]);
-			for (i = 0; i < prot.n; i++)
-				protect(prot.v[i]);
-		}
-		restrict_self(abi, rw, netDeny);
-	}
+	if (pipe2(ready, O_CLOEXEC) != 0)
+		fail("pipe", NULL, errno);
 	outlast();
-	ws = waitFor(startInit(a));
+	// The init, in new user, mount and PID namespaces. This process is
+	// small and single-threaded (Go has not started), so copying it is
+	// cheap, unlike the Go runner. The user namespace is there even for
+	// root: the command keeps its uid but holds capabilities only inside
+	// it, so root's CAP_SYS_PTRACE cannot read tandem's non-dumpable
+	// /proc/<pid>/environ or memory.
+	init = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (init < 0) {
+		if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS)
+			plain(a);
+		fail("namespaces", NULL, errno);
+	}
+	if (init == 0) {
+		close(ready[1]);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+			_exit(126);
+		// One byte once the helper has mapped the ids; end of file if it
+		// gave up or died (before the death signal was set, say).
+		if (read(ready[0], &go, 1) != 1)
+			_exit(126);
+		close(ready[0]);
+		confine(c);
+		initProcess(a);
+	}
+	close(ready[0]);
+	if (!mapIDs(init)) {
+		kill(init, SIGKILL);
+		waitFor(init);
+		plain(a);
+	}
+	if (write(ready[1], "g", 1) != 1)
+		fail("start", NULL, errno);
+	ws = waitFor(init);
 	if (WIFSIGNALED(ws))
 		_exit(128 + WTERMSIG(ws));
 	_exit(WEXITSTATUS(ws));

@@ -69,3 +69,26 @@ func TestHelperRunsAndConfines(t *testing.T) {
 		t.Error("the refused write landed")
 	}
 }
+
+// Where the kernel refuses new user namespaces (here: a namespace whose
+// limit is 0), the helper runs the command itself, unconfined, instead of
+// failing it; with namespaces, the command is the second process of its
+// own PID namespace.
+func TestHelperFallsBackWithoutNamespaces(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{exe, HelperArg}, helperArgs(Policy{}, "sh", "-c", `echo "pid $$"`)...)
+	if out, code := helperRun(t, helperArgs(Policy{}, "sh", "-c", `echo "pid $$"`)...); code != 0 || out != "pid 2\n" {
+		t.Fatalf("with namespaces: exit %d %q", code, out)
+	}
+	script := `echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"`
+	out, err := exec.Command("unshare", append([]string{"--user", "--map-root-user", "sh", "-c", script, "sh"}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if s := string(out); !strings.HasPrefix(s, "pid ") || s == "pid 2\n" {
+		t.Fatalf("without namespaces: %q, want the command run as a plain process", s)
+	}
+}
