@@ -12,9 +12,9 @@
 //
 // The helper is C (helper_linux.c), run from an ELF constructor before the
 // Go runtime starts, and makes the namespaces itself: a command then pays
-// for a vfork, namespaces, two forks and an exec, not for starting all of
-// tandem again nor for copying its address space (bench/sandbox measures
-// the cost).
+// for the helper's vfork and exec, a clone into the namespaces, and the
+// command's fork and exec, not for starting all of tandem again nor for
+// copying its address space (bench/sandbox measures the cost).
 //
 // It must never decide whether a command may run (that is the permission
 // policy's job) and never read tandem's configuration files itself: the
