@@ -16,8 +16,9 @@ import (
 // a rule such as read_file(.env) or Claude Code's Read(secrets/**) refuses
 // them. The path is resolved first, so a symlink to a denied file is
 // denied too. A path that does not resolve is left to the tool, which
-// refuses it with its own message.
-func (s *Session) checkRead(e ToolCallEvent) error {
+// refuses it with its own message. mode is the session's mode as the
+// call's checks found it.
+func (s *Session) checkRead(mode Mode, e ToolCallEvent) error {
 	if e.Tool.Group != tools.GroupRead {
 		return nil
 	}
@@ -31,7 +32,7 @@ func (s *Session) checkRead(e ToolCallEvent) error {
 	if err != nil {
 		return nil
 	}
-	v := s.judge(policy.Mode(s.Mode()), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.RootOf(abs), Path: abs})
+	v := s.judge(policy.Mode(mode), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.RootOf(abs), Path: abs})
 	if v.Decision == policy.Deny {
 		return errors.New(strings.TrimSuffix(v.Reason, "."))
 	}

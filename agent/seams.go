@@ -45,7 +45,8 @@ func (p *Pipeline) afterResponse(ctx context.Context, e ResponseEvent) {
 // The mode check comes first: a tool the mode does not offer never reaches
 // a contributor.
 func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent) (json.RawMessage, error) {
-	if mode := s.Mode(); !s.defs.modes.exposes(mode, e.Tool.Group) {
+	mode := s.Mode()
+	if !s.defs.modes.exposes(mode, e.Tool.Group) {
 		return nil, fmt.Errorf("the tool %s is not available in %s mode", e.Tool.Name, mode)
 	}
 	for _, f := range s.a.cfg.Pipeline.BeforeToolCall {
@@ -57,7 +58,7 @@ func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent) (json.Raw
 			e.Input = in
 		}
 	}
-	if err := s.checkRead(e); err != nil {
+	if err := s.checkRead(mode, e); err != nil {
 		return nil, err
 	}
 	return e.Input, nil

@@ -228,7 +228,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 		Roots:  s.roots,
 		CallID: tc.ID,
 		Host:   editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
-		Index:  s.index(),
+		Index:  s.index,
 		Ask: func(ctx context.Context, a tools.Ask) error {
 			if a.Edit != nil {
 				shown.add(*a.Edit)

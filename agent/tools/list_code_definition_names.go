@@ -107,7 +107,7 @@ func listFileDefinitions(ctx context.Context, env *Env, abs, shown string, out *
 // up to date first; without one (or outside its root) a throwaway index of
 // the directory alone is built.
 func listDirDefinitions(ctx context.Context, env *Env, abs string, out *strings.Builder) error {
-	ix := env.Index
+	ix := env.index()
 	if ix != nil {
 		if _, ok := within(ix.Root(), abs); !ok {
 			ix = nil

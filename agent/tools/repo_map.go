@@ -43,7 +43,7 @@ func runRepoMap(ctx context.Context, env *Env, p repoMapArgs) (Result, error) {
 		}
 		focus = append(focus, abs)
 	}
-	ix := env.Index
+	ix := env.index()
 	if ix == nil {
 		var err error
 		if ix, err = codeindex.Open(ctx, env.Root, codeindex.Options{}); err != nil {
