@@ -304,17 +304,25 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 	s, ctx := t.s, t.ctx
 	req := t.baseRequest()
 	req.Messages = t.history
+	// The estimate walks the whole history: taken again only when the
+	// request may have changed since.
+	estimate := s.a.est.Estimate(req)
 	if mayCompact {
-		if err := t.compactIfFull(req.Model, s.a.est.Estimate(req)); err != nil {
+		if err := t.compactIfFull(req.Model, estimate); err != nil {
 			return nil, "", err
 		}
-		req.Messages = t.history
+		if len(t.history) != len(req.Messages) || len(t.history) > 0 && &t.history[0] != &req.Messages[0] {
+			req.Messages = t.history // compacted
+			estimate = s.a.est.Estimate(req)
+		}
 	}
-	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.Estimate(req)}
+	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: estimate}
 	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
 		return nil, "", err
 	}
-	estimate := s.a.est.Estimate(req) // a contributor may have changed it
+	if len(s.a.cfg.Pipeline.BeforeRequest) > 0 {
+		estimate = s.a.est.Estimate(req) // a contributor may have changed it
+	}
 	var text strings.Builder
 	msgID := newMessageID()
 	resp, err = p.Stream(ctx, req, func(e llm.Event) {
