@@ -33,7 +33,7 @@ func (Host) ReadFile(ctx context.Context, path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("read %q: %w", path, ErrNotAbsolute)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readWhole(path)
 	if err != nil {
 		return "", err
 	}
