@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/command"
-	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/policy"
@@ -174,9 +173,9 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			model:     model,
 			lifecycle: Idle,
 			catalog:   reg,
-			extra:     extraState{instr: &instrState{tr: instructions.NewTracker(a.instructionsConfig(), root)}},
 		},
 	}
+	s.st.extra.instr = s.newInstrState()
 	s.addTaskTool()
 	return s, nil
 }
@@ -185,7 +184,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 	s.confinement = confinementOf(s.host)
-	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact)
+	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact, s.a.cfg.MaxResultBytes)
 	s.noticeSandbox()
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()

@@ -173,7 +173,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return fail(fmt.Sprintf("%s failed: %v", info.Name, err))
 	}
 	after := s.a.cfg.Pipeline.afterToolCall(ctx, ev, ToolResult{Output: res.Output, IsError: res.IsError})
-	res.Output, res.IsError = guardResult(s.a.cfg.Redact, after.Output), after.IsError
+	res.Output, res.IsError = guardResult(s.a.cfg.Redact, s.a.cfg.MaxResultBytes, after.Output), after.IsError
 	t.report(tc.ID, res, shown)
 
 	out := result(res.Output, res.IsError)
@@ -230,12 +230,14 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 	// the terminal itself, so repeating the same content says nothing new.
 	var termMu sync.Mutex
 	var announced string
+	ixs := s.rootIndexes()
 	return &tools.Env{
-		Root:   s.root,
-		Roots:  s.roots,
-		CallID: tc.ID,
-		Host:   editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
-		Index:  s.index,
+		Root:        s.root,
+		Roots:       s.roots,
+		CallID:      tc.ID,
+		Host:        editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
+		Index:       ixs[0],
+		RootIndexes: ixs[1:],
 		Ask: func(ctx context.Context, a tools.Ask) error {
 			if a.Edit != nil {
 				shown.add(*a.Edit)

@@ -56,9 +56,17 @@ func editLocal(root string, create bool, change func(*Lists) bool) error {
 	if _, err := os.Lstat(path); !create && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
 		return nil
 	}
-	if err := ensureDir(filepath.Join(root, ".tandem")); err != nil {
+	dir := filepath.Join(root, ".tandem")
+	if err := ensureDir(dir); err != nil {
 		return err
 	}
+	// From the read to the rename, no other save may run: it would read
+	// the file before this change and write it back without it.
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	doc := map[string]json.RawMessage{}
 	fi, err := os.Lstat(path)
 	switch {

@@ -48,7 +48,7 @@ func TestListCodeDefinitionNamesDirectory(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				f.env.Index = func() *codeindex.Index { return ix }
+				f.env.Index = ix
 				// Written after the index was built: the tool must refresh.
 				writeTree(t, f.root, map[string]string{"web/extra.py": "def later():\n    pass\n"})
 			} else {

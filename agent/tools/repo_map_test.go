@@ -25,7 +25,7 @@ func TestRepoMap(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				f.env.Index = func() *codeindex.Index { return ix }
+				f.env.Index = ix
 			}
 			res := f.run(t, NewRepoMap(), map[string]any{})
 			if res.IsError || !strings.HasPrefix(res.Output, RepoMapHeader+"\ncore/store.go\n") {

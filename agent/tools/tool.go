@@ -137,23 +137,17 @@ type Env struct {
 	Ask func(ctx context.Context, a Ask) error
 	// Progress streams partial output of the running call to the editor. May be nil.
 	Progress func(Progress)
-	// Index returns the session root's code index, nil when there is
-	// none; asked only by the tools that use it. May be nil itself.
-	Index func() *codeindex.Index
+	// Index is the session root's code index. May be nil (no index available).
+	Index *codeindex.Index
+	// RootIndexes are the additional roots' code indexes, in the order of
+	// Roots; an entry is nil while its root's index is not built.
+	RootIndexes []*codeindex.Index
 	// Hidden reports whether the permission rules deny reading the file at
 	// abs; tools that list or search a directory leave such files out.
 	// Nil: nothing is hidden.
 	Hidden func(abs string) bool
 	// CallID is the id the editor knows this call by.
 	CallID string
-}
-
-// index is the session's code index, nil when there is none.
-func (env *Env) index() *codeindex.Index {
-	if env.Index == nil {
-		return nil
-	}
-	return env.Index()
 }
 
 // Ask is a permission request a tool makes.
