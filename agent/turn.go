@@ -12,6 +12,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
 // turnRun is one prompt turn. It runs on its own goroutine so the actor
@@ -28,7 +29,10 @@ type turnRun struct {
 	catalog []tools.Tool // the session's tools at the latest request
 	mode    Mode         // the mode of the latest request: which of them were offered
 	sub     *subagent    // set when this is a child turn run by the task tool
-	result  chan turnResult
+	// edits defers the fsync of files the local host writes during the
+	// turn (ctx carries it, children's calls included) to the turn's end.
+	edits  *atomicfile.Batch
+	result chan turnResult
 }
 
 type turnResult struct {
@@ -45,8 +49,9 @@ func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRu
 	case s.st.turn != nil:
 		return nil, ErrBusy
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	t := &turnRun{s: s, ctx: ctx, cancel: cancel, prompt: prompt,
+	edited := &atomicfile.Batch{}
+	ctx, cancel := context.WithCancel(atomicfile.WithBatch(ctx, edited))
+	t := &turnRun{s: s, ctx: ctx, cancel: cancel, prompt: prompt, edits: edited,
 		history: s.st.history, instr: s.st.extra.instr, result: make(chan turnResult, 1)}
 	s.st.history, s.st.extra.instr = nil, nil
 	s.st.turn = t
@@ -101,8 +106,16 @@ func (t *turnRun) run() {
 	// Live only: a replay is followed by session/list's own title and time.
 	s.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
-	// The turn is on stable storage before Prompt returns; a failure to
-	// save it ends the turn with that error rather than losing it.
+	// The turn is on stable storage before Prompt returns, its edits and
+	// its log; a failure to save either ends the turn with that error
+	// rather than losing it. Edits are synced here, once per file, rather
+	// than once per edit: a tool step never waits for the disk.
+	if err := t.edits.Sync(); err != nil {
+		s.a.log.Error("syncing edited files failed", "session", s.id, "err", err)
+		if r.err == nil {
+			r.err = fmt.Errorf("could not save the edited files: %w", err)
+		}
+	}
 	if err := s.out.flush(); err != nil && r.err == nil {
 		r.err = err
 	}
@@ -291,17 +304,25 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 	s, ctx := t.s, t.ctx
 	req := t.baseRequest()
 	req.Messages = t.history
+	// The estimate walks the whole history: taken again only when the
+	// request may have changed since.
+	estimate := s.a.est.Estimate(req)
 	if mayCompact {
-		if err := t.compactIfFull(req.Model, s.a.est.Estimate(req)); err != nil {
+		if err := t.compactIfFull(req.Model, estimate); err != nil {
 			return nil, "", err
 		}
-		req.Messages = t.history
+		if len(t.history) != len(req.Messages) || len(t.history) > 0 && &t.history[0] != &req.Messages[0] {
+			req.Messages = t.history // compacted
+			estimate = s.a.est.Estimate(req)
+		}
 	}
-	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.Estimate(req)}
+	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: estimate}
 	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
 		return nil, "", err
 	}
-	estimate := s.a.est.Estimate(req) // a contributor may have changed it
+	if len(s.a.cfg.Pipeline.BeforeRequest) > 0 {
+		estimate = s.a.est.Estimate(req) // a contributor may have changed it
+	}
 	var text strings.Builder
 	msgID := newMessageID()
 	resp, err = p.Stream(ctx, req, func(e llm.Event) {

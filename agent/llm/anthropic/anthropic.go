@@ -44,6 +44,7 @@ type Options struct {
 // Provider is the Anthropic implementation of llm.Provider.
 type Provider struct {
 	opts   Options
+	head   headCache
 	prefix prefixCache
 }
 

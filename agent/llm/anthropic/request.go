@@ -118,21 +118,29 @@ func thinkingBudget(e llm.Effort, configured int) int {
 
 // encode serializes req deterministically: same history, same bytes.
 func (p *Provider) encode(req *llm.Request) ([]byte, error) {
-	w := wireRequest{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true}
-	if w.MaxTokens <= 0 {
-		w.MaxTokens = p.opts.MaxTokens
+	head, err := p.encodeHead(req)
+	if err != nil {
+		return nil, err
 	}
-	if budget := thinkingBudget(req.Effort, p.opts.ThinkingBudget); budget > 0 {
-		w.Thinking = &wireThinking{Type: "enabled", BudgetTokens: budget}
-		if w.MaxTokens <= budget {
+	return p.encodeMessages(head, req.Messages)
+}
+
+// encodeHead encodes everything before the messages whole, up to
+// `"messages":[`; the messages are spliced in after it, mostly from the
+// prefix cache.
+func encodeHead(k *headKey) ([]byte, error) {
+	w := wireRequest{Model: k.model, MaxTokens: k.maxTokens, Stream: true}
+	if k.budget > 0 {
+		w.Thinking = &wireThinking{Type: "enabled", BudgetTokens: k.budget}
+		if w.MaxTokens <= k.budget {
 			// The budget counts against max_tokens and must stay below it.
-			w.MaxTokens = budget + answerTokens
+			w.MaxTokens = k.budget + answerTokens
 		}
 	}
-	if req.System != "" {
-		w.System = []textBlock{{Type: "text", Text: req.System, CacheControl: ephemeral}}
+	if k.system != "" {
+		w.System = []textBlock{{Type: "text", Text: k.system, CacheControl: ephemeral}}
 	}
-	for _, t := range req.Tools {
+	for _, t := range k.tools {
 		schema := t.InputSchema
 		if len(schema) == 0 {
 			schema = json.RawMessage(`{"type":"object"}`)
@@ -142,8 +150,6 @@ func (p *Provider) encode(req *llm.Request) ([]byte, error) {
 	if n := len(w.Tools); n > 0 {
 		w.Tools[n-1].CacheControl = ephemeral
 	}
-	// Everything before the messages is encoded whole; the messages are
-	// spliced in after `"messages":[`, mostly from the prefix cache.
 	w.Messages = []wireMessage{}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -155,7 +161,7 @@ func (p *Provider) encode(req *llm.Request) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("anthropic: encoding request: messages not last")
 	}
-	return p.encodeMessages(head, req.Messages)
+	return head, nil
 }
 
 // markLast puts the moving cache breakpoint on the last block of the last
