@@ -19,6 +19,7 @@ func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
 	}
 	m := mcp.Start(ctx, mcp.Options{
 		Root:         s.root,
+		Roots:        s.roots,
 		Servers:      servers,
 		Log:          s.a.log.With("session", s.id),
 		OnTools:      s.updateCatalog,

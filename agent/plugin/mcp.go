@@ -97,7 +97,7 @@ func (i *instance) startMCP() {
 		return
 	}
 	m := mcp.Start(i.ctx, mcp.Options{
-		Root: i.sess.root, Servers: servers, Log: i.log, Version: i.rt.o.Version,
+		Root: i.sess.root, Roots: i.sess.s.AdditionalRoots(), Servers: servers, Log: i.log, Version: i.rt.o.Version,
 		OnTools: func(add []tools.Tool, remove []string) {
 			i.mcpTools.update(add, remove)
 			i.sess.s.UpdateTools(add, remove)
