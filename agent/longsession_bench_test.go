@@ -13,39 +13,73 @@ import (
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/llm/openai"
 )
 
-// BenchmarkLongSession measures one turn of a session whose history
-// already holds n turns (a question and a ~170-byte answer each; 500 turns
-// make an 84 KB request). own-ns/turn is tandem's own time (the median): the turn minus
-// a bare HTTP POST of the very request body the turn sent to the same fake
-// server. bench/turns.sh compares turn 500 with turn 10.
-func BenchmarkLongSession(b *testing.B) {
-	for _, n := range []int{10, 500} {
-		b.Run(fmt.Sprintf("turn=%d", n), func(b *testing.B) { benchLongSession(b, n) })
-	}
+// benchProviders are the wire formats the long-session benchmarks run
+// against, each with a model whose window is known and large: a 500-turn
+// history is far from it, so no compaction request joins a turn.
+var benchProviders = []struct {
+	name  string
+	model string
+	use   func(*Config, *llmtest.Server)
+}{
+	{"anthropic", "claude-sonnet-4-5-20250929", func(*Config, *llmtest.Server) {}},
+	{"openai", "gpt-4.1", func(cfg *Config, srv *llmtest.Server) {
+		cfg.Provider = openai.New(openai.Options{BaseURL: srv.BaseURL(llmtest.OpenAI), Transport: llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 1}}})
+	}},
 }
 
-func benchLongSession(b *testing.B, n int) {
+// benchAnswer is every turn's answer; with its question a turn adds
+// about 200 bytes of text to the history.
+var benchAnswer = strings.Repeat("The handler reads the request, checks it and answers. ", 3)
+
+// newLongSession opens a session on the fake model in the given format;
+// the server answers every request with benchAnswer.
+func newLongSession(b *testing.B, provider int, store bool) (*Session, *llmtest.Server) {
 	srv := llmtest.Start()
-	defer srv.Close()
+	b.Cleanup(srv.Close)
 	cfg := newBenchConfig(b, srv)
-	cfg.Store = nil
-	// A model whose window is known (200k tokens): an 84 KB history is far
-	// from it, so no compaction request joins the turn.
-	cfg.Model = "claude-sonnet-4-5-20250929"
-	a := New(cfg)
-	s, err := a.NewSession(context.Background(), SessionOptions{Cwd: b.TempDir(), Host: &testHost{}})
+	if !store {
+		cfg.Store = nil
+	}
+	p := benchProviders[provider]
+	cfg.Model = p.model
+	p.use(&cfg, srv)
+	s, err := New(cfg).NewSession(context.Background(), SessionOptions{Cwd: b.TempDir(), Host: &discardHost{}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.Close()
-	answer := strings.Repeat("The handler reads the request, checks it and answers. ", 3)
+	b.Cleanup(func() { s.Close() })
+	srv.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{benchAnswer}} })
+	return s, srv
+}
+
+// discardHost drops updates, so a long benchmark keeps none of them.
+type discardHost struct{ testHost }
+
+func (*discardHost) Send(Update) {}
+
+// BenchmarkLongSession measures one turn of a session whose history
+// already holds n turns (a question and a ~170-byte answer each; 500 turns
+// make an 84 KB request), for each wire format. own-ns/turn is tandem's
+// own time (the median): the turn minus a bare HTTP POST of the very
+// request body the turn sent to the same fake server. bench/turns.sh
+// compares turn 500 with turn 10.
+func BenchmarkLongSession(b *testing.B) {
+	for i, p := range benchProviders {
+		for _, n := range []int{10, 500} {
+			b.Run(fmt.Sprintf("provider=%s/turn=%d", p.name, n), func(b *testing.B) { benchLongSession(b, i, n) })
+		}
+	}
+}
+
+func benchLongSession(b *testing.B, provider, n int) {
+	s, srv := newLongSession(b, provider, false)
 	var hist []llm.Message
 	for i := range n {
-		hist = append(hist, llm.Text(llm.RoleUser, fmt.Sprintf("question %d about the code", i)), llm.Text(llm.RoleAssistant, answer))
+		hist = append(hist, llm.Text(llm.RoleUser, fmt.Sprintf("question %d about the code", i)), llm.Text(llm.RoleAssistant, benchAnswer))
 	}
-	srv.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
 	ctx := context.Background()
 	own := make([]time.Duration, 0, b.N)
 	for i := 0; i < b.N; i++ {

@@ -1,0 +1,61 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+// BenchmarkSessionMemory plays 500 real turns in one session (the store
+// on, as in production) and reports what the heap keeps per turn between
+// turn 10 and turn 500 (heap-B/turn: live bytes after a collection)
+// against what the history grows per turn (hist-B/turn: the request
+// body's growth, the history as it travels). The live heap, not the RSS,
+// because the RSS of a Go process is the live heap plus collector
+// headroom that the runtime sizes from the live heap (GOGC) and returns
+// to the system when it likes: it follows the live heap, noisily. The
+// fake model's record of requests and the host's updates are dropped, so
+// only the session's own memory counts. Run it with -benchtime 1x.
+func BenchmarkSessionMemory(b *testing.B) {
+	for i, p := range benchProviders {
+		b.Run("provider="+p.name, func(b *testing.B) {
+			for range b.N {
+				benchSessionMemory(b, i)
+			}
+		})
+	}
+}
+
+func benchSessionMemory(b *testing.B, provider int) {
+	const from, to = 10, 500
+	s, srv := newLongSession(b, provider, true)
+	ctx := context.Background()
+	var heap, hist [2]float64
+	for turn := 1; turn <= to; turn++ {
+		if _, err := s.Prompt(ctx, prompt(fmt.Sprintf("question %d about the code", turn))); err != nil {
+			b.Fatal(err)
+		}
+		if turn != from && turn != to {
+			continue
+		}
+		reqs := srv.Requests()
+		k := min(turn/to, 1)
+		hist[k] = float64(len(reqs[len(reqs)-1].Body))
+		srv.Forget()
+		heap[k] = liveHeap()
+	}
+	b.ReportMetric((heap[1]-heap[0])/(to-from), "heap-B/turn")
+	b.ReportMetric((hist[1]-hist[0])/(to-from), "hist-B/turn")
+	b.ReportMetric((heap[1]-heap[0])/(hist[1]-hist[0]), "heap/hist")
+}
+
+// liveHeap is the bytes the heap holds after two collections (the second
+// frees what finalizers of the first released).
+func liveHeap() float64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return float64(m.HeapAlloc)
+}
