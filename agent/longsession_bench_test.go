@@ -6,27 +6,33 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/agent/llm/openai"
+	"github.com/tandemhq/tandem/agent/store"
 )
 
 // benchProviders are the wire formats the long-session benchmarks run
 // against, each with a model whose window is known and large: a 500-turn
 // history is far from it, so no compaction request joins a turn.
 var benchProviders = []struct {
-	name  string
-	model string
-	use   func(*Config, *llmtest.Server)
+	format llmtest.Format
+	model  string
+	path   string
+	new    func(url string) llm.Provider
 }{
-	{"anthropic", "claude-sonnet-4-5-20250929", func(*Config, *llmtest.Server) {}},
-	{"openai", "gpt-4.1", func(cfg *Config, srv *llmtest.Server) {
-		cfg.Provider = openai.New(openai.Options{BaseURL: srv.BaseURL(llmtest.OpenAI), Transport: llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 1}}})
+	{llmtest.Anthropic, "claude-sonnet-4-5-20250929", "/v1/messages", func(url string) llm.Provider {
+		return anthropic.New(anthropic.Options{APIKey: "test-key", BaseURL: url, Transport: llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 1}}})
+	}},
+	{llmtest.OpenAI, "gpt-4.1", "/v1/chat/completions", func(url string) llm.Provider {
+		return openai.New(openai.Options{BaseURL: url + "/v1", Transport: llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 1}}})
 	}},
 }
 
@@ -34,24 +40,24 @@ var benchProviders = []struct {
 // about 200 bytes of text to the history.
 var benchAnswer = strings.Repeat("The handler reads the request, checks it and answers. ", 3)
 
-// newLongSession opens a session on the fake model in the given format;
-// the server answers every request with benchAnswer.
-func newLongSession(b *testing.B, provider int, store bool) (*Session, *llmtest.Server) {
-	srv := llmtest.Start()
-	b.Cleanup(srv.Close)
-	cfg := newBenchConfig(b, srv)
-	if !store {
-		cfg.Store = nil
-	}
+// newLongSession opens a session on a server answering every request
+// with benchAnswer in the wire format of benchProviders[provider].
+func newLongSession(b *testing.B, provider int, withStore bool) (*Session, *replayServer) {
 	p := benchProviders[provider]
-	cfg.Model = p.model
-	p.use(&cfg, srv)
+	srv := newReplayServer(b, p.format, !withStore)
+	cfg := Config{Provider: p.new(srv.URL), Model: p.model, Home: b.TempDir()}
+	if withStore {
+		st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg.Store = st
+	}
 	s, err := New(cfg).NewSession(context.Background(), SessionOptions{Cwd: b.TempDir(), Host: &discardHost{}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { s.Close() })
-	srv.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{benchAnswer}} })
 	return s, srv
 }
 
@@ -69,7 +75,7 @@ func (*discardHost) Send(Update) {}
 func BenchmarkLongSession(b *testing.B) {
 	for i, p := range benchProviders {
 		for _, n := range []int{10, 500} {
-			b.Run(fmt.Sprintf("provider=%s/turn=%d", p.name, n), func(b *testing.B) { benchLongSession(b, i, n) })
+			b.Run(fmt.Sprintf("provider=%s/turn=%d", p.format, n), func(b *testing.B) { benchLongSession(b, i, n) })
 		}
 	}
 }
@@ -91,10 +97,9 @@ func benchLongSession(b *testing.B, provider, n int) {
 			b.Fatal(err)
 		}
 		turn := time.Since(start)
-		reqs := srv.Requests()
-		last := reqs[len(reqs)-1]
+		body := *srv.last.Load()
 		start = time.Now()
-		resp, err := http.Post(srv.URL+last.Path, "application/json", bytes.NewReader(last.Body))
+		resp, err := http.Post(srv.URL+benchProviders[provider].path, "application/json", bytes.NewReader(body))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -15,11 +15,11 @@ import (
 // because the RSS of a Go process is the live heap plus collector
 // headroom that the runtime sizes from the live heap (GOGC) and returns
 // to the system when it likes: it follows the live heap, noisily. The
-// fake model's record of requests and the host's updates are dropped, so
-// only the session's own memory counts. Run it with -benchtime 1x.
+// model server keeps no requests and the host drops its updates, so only
+// the session's own memory counts. Run it with -benchtime 1x.
 func BenchmarkSessionMemory(b *testing.B) {
 	for i, p := range benchProviders {
-		b.Run("provider="+p.name, func(b *testing.B) {
+		b.Run("provider="+string(p.format), func(b *testing.B) {
 			for range b.N {
 				benchSessionMemory(b, i)
 			}
@@ -39,10 +39,8 @@ func benchSessionMemory(b *testing.B, provider int) {
 		if turn != from && turn != to {
 			continue
 		}
-		reqs := srv.Requests()
 		k := min(turn/to, 1)
-		hist[k] = float64(len(reqs[len(reqs)-1].Body))
-		srv.Forget()
+		hist[k] = float64(srv.lastLen.Load())
 		heap[k] = liveHeap()
 	}
 	b.ReportMetric((heap[1]-heap[0])/(to-from), "heap-B/turn")

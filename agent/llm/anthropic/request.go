@@ -116,8 +116,9 @@ func thinkingBudget(e llm.Effort, configured int) int {
 	return configured
 }
 
-// encode serializes req deterministically: same history, same bytes.
-func (p *Provider) encode(req *llm.Request) ([]byte, error) {
+// encode serializes req deterministically, in segments sent back to back:
+// same history, same bytes.
+func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
 	w := wireRequest{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true}
 	if w.MaxTokens <= 0 {
 		w.MaxTokens = p.opts.MaxTokens

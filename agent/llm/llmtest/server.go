@@ -93,14 +93,6 @@ func (s *Server) Requests() []*Request {
 	return append([]*Request(nil), s.requests...)
 }
 
-// Forget drops the requests recorded so far, so a benchmark that measures
-// the memory of a long session does not count the server's record of it.
-func (s *Server) Forget() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.requests = nil
-}
-
 // ServeHTTP routes by path suffix so either base URL convention works.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.serveModels(w, r) || s.serveWindow(w, r) {
