@@ -3,7 +3,9 @@ package agent
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 )
 
@@ -42,10 +44,26 @@ func benchSessionMemory(b *testing.B, provider int) {
 		k := min(turn/to, 1)
 		hist[k] = float64(srv.lastLen.Load())
 		heap[k] = liveHeap()
+		if path := os.Getenv("BENCH_HEAP_PROFILE"); path != "" && turn == to {
+			writeHeapProfile(b, fmt.Sprintf("%s.%d", path, provider))
+		}
 	}
 	b.ReportMetric((heap[1]-heap[0])/(to-from), "heap-B/turn")
 	b.ReportMetric((hist[1]-hist[0])/(to-from), "hist-B/turn")
 	b.ReportMetric((heap[1]-heap[0])/(hist[1]-hist[0]), "heap/hist")
+}
+
+// writeHeapProfile writes what the heap holds now to path, to find what
+// a session keeps (go tool pprof -sample_index=inuse_space).
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // liveHeap is the bytes the heap holds after two collections (the second

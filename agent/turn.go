@@ -291,17 +291,26 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 	s, ctx := t.s, t.ctx
 	req := t.baseRequest()
 	req.Messages = t.history
+	// An estimate walks the whole history: it is redone only when the
+	// request may have changed, so a long session's turn stays flat.
+	estimate := s.a.est.Estimate(req)
 	if mayCompact {
-		if err := t.compactIfFull(req.Model, s.a.est.Estimate(req)); err != nil {
+		tried, err := t.compactIfFull(req.Model, estimate)
+		if err != nil {
 			return nil, "", err
 		}
-		req.Messages = t.history
+		if tried {
+			req.Messages = t.history
+			estimate = s.a.est.Estimate(req)
+		}
 	}
-	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.Estimate(req)}
+	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: estimate}
 	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
 		return nil, "", err
 	}
-	estimate := s.a.est.Estimate(req) // a contributor may have changed it
+	if len(s.a.cfg.Pipeline.BeforeRequest) > 0 {
+		estimate = s.a.est.Estimate(req) // a contributor may have changed it
+	}
 	var text strings.Builder
 	msgID := newMessageID()
 	resp, err = p.Stream(ctx, req, func(e llm.Event) {

@@ -23,10 +23,13 @@ func Size(req *llm.Request) (bytes, fixed int) {
 	for _, t := range req.Tools {
 		bytes += len(t.Name) + len(t.Description) + len(t.InputSchema)
 	}
-	for _, m := range req.Messages {
+	// By index: a Part is large, and a long history would be copied part
+	// by part on every estimate.
+	for i := range req.Messages {
+		m := &req.Messages[i]
 		fixed += messageOverhead
-		for _, p := range m.Content {
-			b, f := partSize(p)
+		for j := range m.Content {
+			b, f := partSize(&m.Content[j])
 			bytes += b
 			fixed += f
 		}
@@ -34,13 +37,13 @@ func Size(req *llm.Request) (bytes, fixed int) {
 	return bytes, fixed
 }
 
-func partSize(p llm.Part) (bytes, fixed int) {
+func partSize(p *llm.Part) (bytes, fixed int) {
 	if p.Type == llm.PartImage {
 		return 0, imageTokens
 	}
 	bytes = len(p.Text) + len(p.ToolName) + len(p.ToolCallID) + len(p.Input)
-	for _, img := range p.Images {
-		_, f := partSize(img)
+	for i := range p.Images {
+		_, f := partSize(&p.Images[i])
 		fixed += f
 	}
 	return bytes, fixed
