@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -21,9 +23,11 @@ type replayServer struct {
 	*httptest.Server
 	contentType string
 	reply       []byte
-	keep        bool                   // keep the last request body in last
-	last        atomic.Pointer[[]byte] // the last request body, when kept
-	lastLen     atomic.Int64           // the last request body's length
+	keep        bool // keep the last request body in last
+	lastLen     atomic.Int64
+
+	mu   sync.Mutex   // guards last
+	last bytes.Buffer // the last request body, when kept (reused: no garbage per request)
 }
 
 // newReplayServer records the fake model's answer of benchAnswer in
@@ -50,14 +54,23 @@ func newReplayServer(b *testing.B, f llmtest.Format, keep bool) *replayServer {
 	return r
 }
 
+// lastBody copies the last request body into dst.
+func (r *replayServer) lastBody(dst []byte) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append(dst[:0], r.last.Bytes()...)
+}
+
 func (r *replayServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if r.keep {
-		body, err := io.ReadAll(req.Body)
+		r.mu.Lock()
+		r.last.Reset()
+		n, err := r.last.ReadFrom(req.Body)
+		r.mu.Unlock()
 		if err != nil {
 			return
 		}
-		r.last.Store(&body)
-		r.lastLen.Store(int64(len(body)))
+		r.lastLen.Store(n)
 	} else {
 		n, err := io.Copy(io.Discard, req.Body)
 		if err != nil {

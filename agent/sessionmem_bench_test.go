@@ -7,13 +7,17 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"testing"
+	"unsafe"
+
+	"github.com/tandemhq/tandem/agent/llm"
 )
 
 // BenchmarkSessionMemory plays 500 real turns in one session (the store
 // on, as in production) and reports what the heap keeps per turn between
 // turn 10 and turn 500 (heap-B/turn: live bytes after a collection)
 // against what the history grows per turn (hist-B/turn: the request
-// body's growth, the history as it travels). The live heap, not the RSS,
+// body's growth, the history as it travels); msgs-B/turn is the part of
+// the heap's growth that is the history itself as llm.Messages. The live heap, not the RSS,
 // because the RSS of a Go process is the live heap plus collector
 // headroom that the runtime sizes from the live heap (GOGC) and returns
 // to the system when it likes: it follows the live heap, noisily. The
@@ -33,7 +37,7 @@ func benchSessionMemory(b *testing.B, provider int) {
 	const from, to = 10, 500
 	s, srv := newLongSession(b, provider, true)
 	ctx := context.Background()
-	var heap, hist [2]float64
+	var heap, hist, held [2]float64
 	for turn := 1; turn <= to; turn++ {
 		if _, err := s.Prompt(ctx, prompt(fmt.Sprintf("question %d about the code", turn))); err != nil {
 			b.Fatal(err)
@@ -43,6 +47,9 @@ func benchSessionMemory(b *testing.B, provider int) {
 		}
 		k := min(turn/to, 1)
 		hist[k] = float64(srv.lastLen.Load())
+		if err := s.do(ctx, func() { held[k] = float64(heldBytes(s.st.history)) }); err != nil {
+			b.Fatal(err)
+		}
 		heap[k] = liveHeap()
 		if path := os.Getenv("BENCH_HEAP_PROFILE"); path != "" && turn == to {
 			writeHeapProfile(b, fmt.Sprintf("%s.%d", path, provider))
@@ -50,7 +57,22 @@ func benchSessionMemory(b *testing.B, provider int) {
 	}
 	b.ReportMetric((heap[1]-heap[0])/(to-from), "heap-B/turn")
 	b.ReportMetric((hist[1]-hist[0])/(to-from), "hist-B/turn")
+	b.ReportMetric((held[1]-held[0])/(to-from), "msgs-B/turn")
 	b.ReportMetric((heap[1]-heap[0])/(hist[1]-hist[0]), "heap/hist")
+}
+
+// heldBytes is what a history takes as llm.Messages, at least: the
+// message headers, the parts (a Part is a large struct, whatever it
+// holds) and the bytes of their strings.
+func heldBytes(h []llm.Message) int {
+	n := len(h) * int(unsafe.Sizeof(llm.Message{}))
+	for _, m := range h {
+		n += cap(m.Content) * int(unsafe.Sizeof(llm.Part{}))
+		for _, p := range m.Content {
+			n += len(p.Text) + len(p.Data) + len(p.Signature) + len(p.Redacted) + len(p.ToolCallID) + len(p.ToolName) + len(p.Input)
+		}
+	}
+	return n
 }
 
 // writeHeapProfile writes what the heap holds now to path, to find what

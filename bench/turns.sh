@@ -32,6 +32,6 @@ done
 
 echo "memory: one session of 500 turns per format; load $(cut -d' ' -f1-3 /proc/loadavg)"
 (cd "$tmp" && ./agent.test -test.run '^$' -test.bench '^BenchmarkSessionMemory$' -test.benchtime 1x) |
-  awk '/provider=/{split($1, a, /[=-]/); m=""; for (i=3; i<NF; i+=2) v[$(i+1)]=$i
-    printf "%-9s live heap kept %.0f B/turn, history %.0f B/turn: %.2fx (goal <= 1x) %s\n",
-      a[2], v["heap-B/turn"], v["hist-B/turn"], v["heap/hist"], (v["heap/hist"]<=1?"MET":"NOT MET")}'
+  awk '/provider=/{split($1, a, /[=-]/); for (i=3; i<NF; i+=2) v[$(i+1)]=$i
+    printf "%-9s live heap kept %.0f B/turn (of which the history as llm.Messages %.0f), history %.0f B/turn: %.2fx (goal <= 1x) %s\n",
+      a[2], v["heap-B/turn"], v["msgs-B/turn"], v["hist-B/turn"], v["heap/hist"], (v["heap/hist"]<=1?"MET":"NOT MET")}'
