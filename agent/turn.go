@@ -10,6 +10,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
 )
@@ -291,26 +292,27 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 	s, ctx := t.s, t.ctx
 	req := t.baseRequest()
 	req.Messages = t.history
-	// An estimate walks the whole history: it is redone only when the
+	// Measuring walks the whole history: it is redone only when the
 	// request may have changed, so a long session's turn stays flat.
-	estimate := s.a.est.Estimate(req)
+	m := models.MeasureOf(req)
 	if mayCompact {
-		tried, err := t.compactIfFull(req.Model, estimate)
+		tried, err := t.compactIfFull(req.Model, s.a.est.EstimateMeasure(m))
 		if err != nil {
 			return nil, "", err
 		}
 		if tried {
 			req.Messages = t.history
-			estimate = s.a.est.Estimate(req)
+			m = models.MeasureOf(req)
 		}
 	}
-	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: estimate}
+	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.EstimateMeasure(m)}
 	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
 		return nil, "", err
 	}
 	if len(s.a.cfg.Pipeline.BeforeRequest) > 0 {
-		estimate = s.a.est.Estimate(req) // a contributor may have changed it
+		m = models.MeasureOf(req) // a contributor may have changed it
 	}
+	estimate := s.a.est.EstimateMeasure(m)
 	var text strings.Builder
 	msgID := newMessageID()
 	resp, err = p.Stream(ctx, req, func(e llm.Event) {
@@ -325,7 +327,7 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 	if err != nil {
 		return nil, text.String(), err
 	}
-	t.accountUsage(ctx, req, estimate, resp)
+	t.accountUsage(ctx, req, m, estimate, resp)
 	s.a.cfg.Pipeline.afterResponse(ctx, ResponseEvent{SessionID: s.id, Response: resp})
 	return resp, "", nil
 }
