@@ -176,11 +176,15 @@ func sameMessage(a, b *Message) bool {
 	return true
 }
 
+// samePart compares two parts field by field. Extra is ranged over only
+// when it holds something: ranging over even an empty map costs more than
+// all the other fields.
 func samePart(a, b *Part) bool {
 	if a.Type != b.Type || a.Text != b.Text || a.MediaType != b.MediaType || a.Data != b.Data ||
 		a.Signature != b.Signature || a.Redacted != b.Redacted || a.ToolCallID != b.ToolCallID ||
 		a.ToolName != b.ToolName || !bytes.Equal(a.Input, b.Input) || a.IsError != b.IsError ||
-		len(a.Images) != len(b.Images) || !maps.EqualFunc(a.Extra, b.Extra, sameRaw) {
+		len(a.Images) != len(b.Images) || len(a.Extra) != len(b.Extra) ||
+		len(a.Extra) > 0 && !maps.EqualFunc(a.Extra, b.Extra, sameRaw) {
 		return false
 	}
 	for i := range a.Images {
