@@ -88,7 +88,9 @@ func (c *PrefixCache) Encode(head []byte, msgs []Message, appendMsg AppendMessag
 	if len(buf) > 0 {
 		e.segs = mergeSegments(append(e.segs, buf))
 	}
-	c.store(prev, e)
+	if len(e.msgs) > 0 { // an empty entry would only push out a useful one
+		c.store(prev, e)
+	}
 	return e.segs[:len(e.segs):len(e.segs)], nil
 }
 
