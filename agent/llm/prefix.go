@@ -23,6 +23,7 @@ const prefixEntries = 4
 type PrefixCache struct {
 	mu      sync.Mutex
 	entries []*prefixEntry // most recently used first
+	heads   []*headEntry   // most recently used first
 }
 
 // prefixEntry is one request's body up to the end of its cached

@@ -117,8 +117,18 @@ func thinkingBudget(e llm.Effort, configured int) int {
 }
 
 // encode serializes req deterministically, in segments sent back to back:
-// same history, same bytes.
+// same history, same bytes. What comes before the messages is encoded
+// once for as long as it stays the same.
 func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
+	head, err := p.prefix.Head(req, func() ([]byte, error) { return p.encodeHead(req) })
+	if err != nil {
+		return nil, err
+	}
+	return p.encodeMessages(head, req.Messages)
+}
+
+// encodeHead encodes req up to and including `"messages":[`.
+func (p *Provider) encodeHead(req *llm.Request) ([]byte, error) {
 	w := wireRequest{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true}
 	if w.MaxTokens <= 0 {
 		w.MaxTokens = p.opts.MaxTokens
@@ -156,7 +166,7 @@ func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("anthropic: encoding request: messages not last")
 	}
-	return p.encodeMessages(head, req.Messages)
+	return head, nil
 }
 
 // markLast puts the moving cache breakpoint on the last block of the last

@@ -12,8 +12,9 @@ import (
 // exactly as a cold encoder would: two conversations growing in turns
 // (text with characters JSON escapes, reasoning to replay, tool calls, a
 // tool result with an image), a fork, a compacted history, a changed tool
-// list, model and system prompt, and histories changed in place after
-// they were sent (a text, a tool input, a replayed field). Each request
+// list, tool schema (in place), model, token limit, effort and system
+// prompt, and histories changed in place after they were sent (a text, a
+// tool input, a replayed field). Each request
 // is valid for both wire formats. Steps that change a history in place
 // do so after the previous request was yielded, so a test must encode
 // each request before asking for the next.
@@ -61,7 +62,13 @@ func PrefixSteps() iter.Seq2[string, *llm.Request] {
 				r.Tools = append(append([]llm.ToolSpec(nil), tools...), llm.ToolSpec{Name: "list_files", InputSchema: json.RawMessage(`{"type":"object"}`)})
 				return "tools changed", r
 			},
+			func() (string, *llm.Request) {
+				tools[0].InputSchema[14] = 'T' // {"type":"objecT"}
+				return "tool schema rewritten in place", req(a)
+			},
 			func() (string, *llm.Request) { r := req(a); r.Model = "other-model"; return "model changed", r },
+			func() (string, *llm.Request) { r := req(a); r.MaxTokens = 2000; return "max tokens changed", r },
+			func() (string, *llm.Request) { r := req(a); r.Effort = llm.EffortHigh; return "effort changed", r },
 			func() (string, *llm.Request) { r := req(a); r.System = "plan first"; return "system changed", r },
 			func() (string, *llm.Request) {
 				compacted := append([]llm.Message{llm.Text(llm.RoleUser, "Summary of the conversation so far.")}, a[len(a)-3:]...)

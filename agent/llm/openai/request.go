@@ -13,8 +13,23 @@ import (
 
 // encode serializes req deterministically, in segments sent back to back.
 // messages is the last field, so a request body minus its closing "]}" is
-// a byte prefix of the next request of the same session.
+// a byte prefix of the next request of the same session. What comes
+// before the history is encoded once for as long as it stays the same.
 func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
+	head, err := p.prefix.Head(req, func() ([]byte, error) { return p.encodeHead(req) })
+	if err != nil {
+		return nil, err
+	}
+	body, err := p.prefix.Encode(head, req.Messages, p.appendMessage)
+	if err != nil {
+		return nil, err
+	}
+	return append(body, []byte("]}")), nil
+}
+
+// encodeHead encodes req up to the history: the fields, `"messages":[`
+// and the system message.
+func (p *Provider) encodeHead(req *llm.Request) ([]byte, error) {
 	var o object
 	o.field("model", req.Model)
 	o.field("stream", true)
@@ -41,17 +56,11 @@ func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
 	if o.err != nil {
 		return nil, fmt.Errorf("openai: encoding request: %w", o.err)
 	}
-	// Everything before the history is encoded whole; the history's
-	// messages follow the system message, mostly from the prefix cache.
 	head := append(o.buf.Bytes(), `,"messages":[`...)
 	if req.System != "" {
 		head = append(head, mustMarshal(textMessage{Role: "system", Content: req.System})...)
 	}
-	body, err := p.prefix.Encode(head, req.Messages, p.appendMessage)
-	if err != nil {
-		return nil, err
-	}
-	return append(body, []byte("]}")), nil
+	return head, nil
 }
 
 // appendMessage appends the wire messages of history message i to dst,
