@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // prefixEntries is how many recent conversations a PrefixCache keeps: one
@@ -168,7 +169,7 @@ func (c *PrefixCache) store(old, e *prefixEntry) {
 // Strings shared with the history compare by pointer first, so a long
 // unchanged history is checked quickly.
 func sameMessage(a, b *Message) bool {
-	if a.Role != b.Role || len(a.Content) != len(b.Content) {
+	if !sameString(string(a.Role), string(b.Role)) || len(a.Content) != len(b.Content) {
 		return false
 	}
 	for i := range a.Content {
@@ -179,13 +180,17 @@ func sameMessage(a, b *Message) bool {
 	return true
 }
 
-// samePart compares two parts field by field. Extra is ranged over only
-// when it holds something: ranging over even an empty map costs more than
-// all the other fields.
+// samePart compares two parts field by field. Most fields of a part are
+// empty and most strings of a long history are shared with the cached
+// copy, so lengths and pointers decide before any content is compared;
+// Extra is ranged over only when it holds something (ranging over even an
+// empty map costs more than all the other fields).
 func samePart(a, b *Part) bool {
-	if a.Type != b.Type || a.Text != b.Text || a.MediaType != b.MediaType || a.Data != b.Data ||
-		a.Signature != b.Signature || a.Redacted != b.Redacted || a.ToolCallID != b.ToolCallID ||
-		a.ToolName != b.ToolName || !bytes.Equal(a.Input, b.Input) || a.IsError != b.IsError ||
+	if !sameString(string(a.Type), string(b.Type)) || !sameString(a.Text, b.Text) ||
+		!sameString(a.ToolCallID, b.ToolCallID) || !sameString(a.ToolName, b.ToolName) ||
+		!sameString(a.MediaType, b.MediaType) || !sameString(a.Data, b.Data) ||
+		!sameString(a.Signature, b.Signature) || !sameString(a.Redacted, b.Redacted) ||
+		!bytes.Equal(a.Input, b.Input) || a.IsError != b.IsError ||
 		len(a.Images) != len(b.Images) || len(a.Extra) != len(b.Extra) ||
 		len(a.Extra) > 0 && !maps.EqualFunc(a.Extra, b.Extra, sameRaw) {
 		return false
@@ -196,6 +201,12 @@ func samePart(a, b *Part) bool {
 		}
 	}
 	return true
+}
+
+// sameString is a == b without a call into the runtime for the common
+// cases: different lengths, empty, or the same bytes.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 func sameRaw(a, b json.RawMessage) bool { return bytes.Equal(a, b) }
