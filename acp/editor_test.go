@@ -55,6 +55,8 @@ type editor struct {
 
 	// elicit answers elicitation/create (mcp_server_features_test.go).
 	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
+	// completed records elicitation/complete (mcp_elicit_url_test.go).
+	completed *completions
 }
 
 // recorded is one session/update as the client got it.

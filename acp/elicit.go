@@ -11,7 +11,7 @@ import (
 	"github.com/tandemhq/tandem/agent/mcp"
 )
 
-var _ agent.Elicitor = (*host)(nil)
+var _ agent.ElicitCompleter = (*host)(nil)
 
 // Elicit passes an MCP server's question to a client that declared
 // elicitation support for its mode, as ACP's elicitation/create tied to
@@ -55,4 +55,21 @@ func (h *host) Elicit(ctx context.Context, e mcp.Elicitation) (mcp.Answer, error
 		return mcp.Answer{Action: "cancel"}, nil
 	}
 	return mcp.Answer{Action: "decline"}, nil
+}
+
+// ElicitComplete tells a client that showed a url-mode elicitation itself
+// (it declared url support) that the server reports the step done, as
+// ACP's elicitation/complete; the id is the one elicitation/create carried.
+func (h *host) ElicitComplete(ctx context.Context, e mcp.Elicitation) error {
+	if caps := h.caps.Elicitation; caps == nil || caps.Url == nil || e.ID == "" {
+		return agent.ErrCannotAsk
+	}
+	if err := h.beforeRequest(ctx); err != nil {
+		return err
+	}
+	params := sdk.UnstableCompleteElicitationNotification{ElicitationId: sdk.UnstableElicitationId(e.ID)}
+	if err := h.srv.conn.Notify(ctx, sdk.ClientMethodElicitationComplete, params); err != nil {
+		return fmt.Errorf("telling the editor (elicitation/complete): %w", err)
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 var errOutboxClosed = errors.New("acp: the session's update stream is closed")
@@ -19,6 +20,11 @@ var errOutboxClosed = errors.New("acp: the session's update stream is closed")
 // writer, which itself waits on the connection's bounded outbox: a client
 // that stops reading slows the agent down instead of growing memory.
 const maxQueuedUpdates = 256
+
+// maxCoalesced bounds the text of chunks joined into one notification, so
+// that joining cannot make a frame over the smallest cap maxFrameBytes
+// allows (64 KiB): even escaped six-fold, 8 KiB and the envelope fit.
+const maxCoalesced = 8 << 10
 
 // notifier is the connection as the outbox needs it.
 type notifier interface {
@@ -231,7 +237,8 @@ func coalesce(batch []queued) (json.RawMessage, int) {
 	if len(batch) > 1 && batch[1].raw == nil && batch[1].kind == first.kind && batch[1].msgID == first.msgID {
 		var b strings.Builder
 		b.WriteString(first.text)
-		for n < len(batch) && batch[n].raw == nil && batch[n].kind == first.kind && batch[n].msgID == first.msgID {
+		for n < len(batch) && batch[n].raw == nil && batch[n].kind == first.kind && batch[n].msgID == first.msgID &&
+			b.Len()+len(batch[n].text) <= maxCoalesced {
 			b.WriteString(batch[n].text)
 			n++
 		}
@@ -270,7 +277,10 @@ func (o *outbox) send(ctx context.Context, update json.RawMessage, n int) {
 		err = o.conn.Notify(ctx, sdk.ClientMethodSessionUpdate, updateParams{SessionID: sid, Update: update})
 	}
 	o.mu.Lock()
-	if err != nil && o.err == nil {
+	// An update over the frame cap is dropped alone (the agent caps texts
+	// so this does not happen; a frame that still does must not end the
+	// session's updates); any other failure ends them.
+	if err != nil && o.err == nil && !errors.Is(err, jsonrpc.ErrTooLarge) {
 		o.err = err
 	}
 	o.written += uint64(n)

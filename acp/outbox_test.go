@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // recorder is the connection as the outbox sees it, taking a little time
@@ -191,6 +192,55 @@ func TestOutboxCoalescesChunks(t *testing.T) {
 	raw := encodeChunk(agent.AgentMessageChunk, "m9", "a<b>&\n")
 	if err := json.Unmarshal(raw, &u); err != nil || u.Chunk.Text != "a<b>&\n" || u.MessageID != "m9" || u.Type != agent.AgentMessageChunk {
 		t.Errorf("encodeChunk: %s → %+v, %v", raw, u, err)
+	}
+	o.close()
+	o.wait(5 * time.Second)
+}
+
+// tooLarge refuses notifications whose params encode over limit, as the
+// connection does over its frame cap, and records the others.
+type tooLarge struct {
+	recorder
+	limit int
+}
+
+func (r *tooLarge) Notify(ctx context.Context, method string, params any) error {
+	if b, _ := json.Marshal(params); len(b) > r.limit {
+		return fmt.Errorf("%w: %d bytes", jsonrpc.ErrTooLarge, len(b))
+	}
+	return r.recorder.Notify(ctx, method, params)
+}
+
+// Joining chunks stops at maxCoalesced, so it cannot build a frame over
+// the smallest cap; and an update the connection refuses as too large is
+// dropped alone: the ones after it still go out and flush succeeds.
+func TestOutboxCoalescingBoundedAndOversizeDropped(t *testing.T) {
+	rec := &tooLarge{recorder: recorder{gate: make(chan struct{})}, limit: 64 << 10}
+	o := newOutbox(rec)
+	o.start(context.Background(), "s_1")
+	piece := strings.Repeat("x", 3<<10)
+	for range 10 {
+		o.pushChunk("agent_message_chunk", "m1", piece)
+	}
+	o.push(json.RawMessage(`{"sessionUpdate":"plan","entries":[],"pad":"` + strings.Repeat("y", 70<<10) + `"}`))
+	o.pushChunk("agent_message_chunk", "m2", "after")
+	close(rec.gate)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := o.flush(ctx); err != nil {
+		t.Fatalf("flush after an oversize update: %v", err)
+	}
+	got := rec.lines()
+	total := 0
+	for _, l := range got[:len(got)-1] {
+		n := strings.Count(l, "x") - 2 // "type":"text","text"
+		if n > maxCoalesced {
+			t.Errorf("a notification joined %d bytes of text", n)
+		}
+		total += n
+	}
+	if total != 10*len(piece) || !strings.Contains(got[len(got)-1], `"after"`) {
+		t.Errorf("%d bytes of text sent in %d notifications; last %s", total, len(got), got[len(got)-1])
 	}
 	o.close()
 	o.wait(5 * time.Second)

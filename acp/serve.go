@@ -27,9 +27,15 @@ type Options struct {
 	Local tools.Host
 	// Log receives diagnostics. Nil: discarded.
 	Log *slog.Logger
+	// MaxFrameBytes caps one message tandem writes (config.json
+	// maxFrameBytes). Zero: MaxMessageBytes. The agent's result cap must
+	// fit it (agent.ResultCap); a message still over it is refused and
+	// the session goes on.
+	MaxFrameBytes int
 }
 
-// MaxMessageBytes caps one JSON-RPC message (one line) in either direction.
+// MaxMessageBytes caps one JSON-RPC message (one line) read, and by
+// default one written.
 const MaxMessageBytes = 8 << 20
 
 // drainTimeout bounds how long Serve waits for answers after the client
@@ -50,6 +56,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
+	maxOut := o.MaxFrameBytes
+	if maxOut <= 0 {
+		maxOut = MaxMessageBytes
+	}
 	s := newServer(ctx, o, log)
 	s.conn = jsonrpc.NewConn(in, out, jsonrpc.Options{
 		Framing: jsonrpc.NewlineDelimited,
@@ -64,7 +74,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 		// are cancelled, since nobody waits for them.
 		PeerClosed:   s.cancelTurns,
 		MaxInbound:   MaxMessageBytes,
-		MaxOutbound:  MaxMessageBytes,
+		MaxOutbound:  maxOut,
 		DrainTimeout: drainTimeout,
 		Log:          log,
 	})

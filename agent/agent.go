@@ -71,6 +71,10 @@ type Config struct {
 	// asked at session start and at every prompt, so what it returns may
 	// change between prompts. Nil: none.
 	CustomSources func(root string) []custom.Source
+	// Contributions adds namespaced modes, agents and rules (the enabled
+	// plugins') to a session's definitions. It is asked when a session
+	// opens and again by Session.RefreshDefinitions. Nil: none.
+	Contributions func(root string) []custom.Contribution
 	// Store persists sessions. Nil: sessions live in memory only.
 	Store *store.Store
 	// Indexes shares code indexes between sessions with the same root. May be nil.
@@ -101,6 +105,13 @@ type Config struct {
 	// the editor, the session log, tool results the model reads, errors
 	// and the log. Nil: only credential-shaped text in errors and logs.
 	Redact *redact.Redactor
+	// MaxFrameBytes is the largest message the front doors write (config.json
+	// maxFrameBytes; 0: each front door's default). The agent only carries
+	// it to them (Agent.MaxFrameBytes) and fits its result cap inside it.
+	MaxFrameBytes int
+	// MaxResultBytes caps one tool result the model reads and each text of
+	// an update. 0: ResultCap(MaxFrameBytes); never above MaxResultBytes.
+	MaxResultBytes int
 }
 
 // Agent creates and tracks sessions. It is safe for concurrent use.
@@ -128,6 +139,9 @@ type Agent struct {
 func New(cfg Config) *Agent {
 	if cfg.MaxTurnRequests <= 0 {
 		cfg.MaxTurnRequests = 50
+	}
+	if cfg.MaxResultBytes <= 0 || cfg.MaxResultBytes > MaxResultBytes {
+		cfg.MaxResultBytes = ResultCap(cfg.MaxFrameBytes)
 	}
 	log := cfg.Log
 	if log == nil {
@@ -165,6 +179,10 @@ type SessionOptions struct {
 // Indexes returns the code index pool sessions share (nil when none), so a
 // front door can serve workspace symbol search from the same indexes.
 func (a *Agent) Indexes() *codeindex.Pool { return a.cfg.Indexes }
+
+// MaxFrameBytes is Config.MaxFrameBytes: the cap front doors put on the
+// messages they write (0: their default).
+func (a *Agent) MaxFrameBytes() int { return a.cfg.MaxFrameBytes }
 
 // Ready reports whether prompts can reach a model: ErrNotConfigured while no
 // provider is configured or the configured one waits for a login.

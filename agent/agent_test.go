@@ -55,14 +55,7 @@ func newBenchConfig(t testing.TB, srv *llmtest.Server) Config {
 // session opens a session in a fresh workspace holding files.
 func (f *fixture) session(mode Mode, files map[string]string) (*Session, *testHost, string) {
 	f.t.Helper()
-	dir := f.t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			f.t.Fatal(err)
-		}
-	}
+	dir := writeTree(f.t, files)
 	h := &testHost{}
 	s, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: dir, Mode: mode, Host: h})
 	if err != nil {

@@ -40,12 +40,12 @@ func (s *Session) commands() map[string]slash {
 			},
 		},
 		"mode": {
-			description: "Switch mode: " + s.defs.modes.choices(),
-			hint:        strings.Join(s.defs.modes.ids(), " | "),
+			description: "Switch mode: " + s.defs().modes.choices(),
+			hint:        strings.Join(s.defs().modes.ids(), " | "),
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
 				if arg == "" {
-					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), s.defs.modes.choices()))
+					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), s.defs().modes.choices()))
 					return StopEndTurn, nil
 				}
 				m := Mode(arg)

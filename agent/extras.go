@@ -6,7 +6,6 @@ import (
 
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/mcp"
-	"github.com/tandemhq/tandem/codeindex"
 )
 
 // extraState holds the per-session services beside the conversation:
@@ -20,10 +19,8 @@ type extraState struct {
 	scopes   []instructions.Scope
 	baseline bool
 
-	index        *codeindex.Index
-	indexRelease func()
-	indexCancel  context.CancelFunc
-	indexDone    chan struct{} // closed when the builder goroutine returns; nil: not started
+	// indexes holds each root's code index by root; nil: not started.
+	indexes map[string]*rootIndex
 
 	mcp []*mcp.Manager
 	// projectMCP are servers of <root>/.tandem/mcp.json waiting for the
@@ -37,7 +34,8 @@ type extraState struct {
 // instrState is the instructions tracker and what the session did with it.
 type instrState struct {
 	tr         *instructions.Tracker
-	reconciled bool // a resumed session's offline changes were appended
+	roots      []rootInstr // the additional roots' trackers, in order
+	reconciled bool        // a resumed session's offline changes were appended
 }
 
 // startExtras loads the MCP configuration and starts the trusted servers.
@@ -79,14 +77,7 @@ func (s *Session) stopExtras() {
 		}
 	}
 	x.mcp = nil
-	if x.indexDone != nil {
-		x.indexCancel()
-		<-x.indexDone
-	}
-	if x.indexRelease != nil {
-		x.indexRelease()
-		x.indexRelease, x.index = nil, nil
-	}
+	x.stopIndexes()
 }
 
 // notice tells the user about a problem outside the conversation (an MCP

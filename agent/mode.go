@@ -38,8 +38,9 @@ type ModeInfo struct {
 }
 
 // modeSet is the modes one session offers, in the order editors show them:
-// the built-ins, then custom modes by id. It never changes after the
-// session starts, so any goroutine may read it.
+// the built-ins, then custom modes by id, then the plugins' modes. A set is
+// never changed once built (a change of plugins replaces the session's
+// whole definitions), so any goroutine may read it.
 type modeSet []custom.Mode
 
 func builtinModes() modeSet { return modeSet(custom.BuiltinModes()) }
@@ -125,6 +126,6 @@ func (a *Agent) ParseModeAt(root, id string) (Mode, error) {
 }
 
 // Modes lists the modes this session offers: the built-ins (as replaced by
-// project or user files) and the custom modes of its root and
-// $TANDEM_HOME/modes.
-func (s *Session) Modes() []ModeInfo { return s.defs.modes.infos() }
+// project or user files), the custom modes of its root and
+// $TANDEM_HOME/modes, and the enabled plugins' modes (<plugin>:<name>).
+func (s *Session) Modes() []ModeInfo { return s.defs().modes.infos() }

@@ -4,21 +4,29 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// definitions are a session's modes and subagents, read once when it
-// starts from the embedded built-ins, the project's folders and the
-// user's. They never change afterwards, so the tool list and the task
+// definitions are a session's modes, subagents and plugin rules, read
+// when it starts from the embedded built-ins, the project's folders, the
+// user's and the enabled plugins' contributions (Config.Contributions). A
+// snapshot is never changed: only a change of plugins replaces it whole
+// (Session.RefreshDefinitions), so otherwise the tool list and the task
 // tool's description stay byte-stable for the session's life.
 type definitions struct {
 	modes    modeSet
 	agents   []custom.Subagent
-	problems []error // files that could not be used, told to the user at start
+	rules    []custom.Rule // plugins' rules, joining the role text of their modes
+	problems []error       // files that could not be used, told to the user
 }
+
+// defs returns the session's current definitions.
+func (s *Session) defs() *definitions { return s.current.Load() }
 
 // loadDefinitions reads the modes and agents of a session rooted at root.
 // Project folders come before user folders, tandem's own before Claude
@@ -39,7 +47,47 @@ func (a *Agent) loadDefinitions(root string) definitions {
 	d.problems = append(d.problems, errs...)
 	d.agents, errs = custom.LoadSubagents(builtinToolGroup, agentDirs...)
 	d.problems = append(d.problems, errs...)
+	if f := a.cfg.Contributions; f != nil {
+		d.contribute(f(root))
+	}
 	return d
+}
+
+// contribute adds the plugins' modes (after everyone else's), agents and
+// rules. Their names are namespaced, so none can replace another's; a
+// name already taken is skipped all the same.
+func (d *definitions) contribute(cs []custom.Contribution) {
+	c, errs := custom.LoadContributions(cs, builtinToolGroup)
+	d.problems = append(d.problems, errs...)
+	for _, m := range c.Modes {
+		if _, taken := d.modes.find(Mode(m.Slug)); !taken {
+			d.modes = append(d.modes, m)
+		}
+	}
+	for _, ag := range c.Agents {
+		if !slices.ContainsFunc(d.agents, func(o custom.Subagent) bool { return o.Name == ag.Name }) {
+			d.agents = append(d.agents, ag)
+		}
+	}
+	slices.SortStableFunc(d.agents, func(x, y custom.Subagent) int { return strings.Compare(x.Name, y.Name) })
+	d.rules = c.Rules
+}
+
+// role is what the model is told in mode m: its definition, and its role
+// text — the mode's own instructions, then every plugin rule for it.
+func (d *definitions) role(m Mode) (custom.Mode, string) {
+	def, _ := d.modes.find(m)
+	var b strings.Builder
+	b.WriteString(def.Instructions)
+	for _, r := range d.rules {
+		if r.For(string(m)) {
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			fmt.Fprintf(&b, "Rules from the plugin %s:\n%s", r.Namespace, r.Text)
+		}
+	}
+	return def, b.String()
 }
 
 // builtinToolGroup resolves the names of tandem's built-in tools in an
@@ -61,25 +109,32 @@ func (s *Session) reportProblems(problems []error) {
 }
 
 // modeRole returns the reminder that carries the current mode's role
-// instructions, or nil when the history already reflects the mode. It goes
-// into the next user message, never the system prompt, which stays the
-// same bytes for the whole session. Switching from a mode with
-// instructions to one without says the old ones no longer apply.
+// text (its instructions and the plugins' rules for it), or nil when the
+// history already states it. It goes into the next user message, never the
+// system prompt, which stays the same bytes for the whole session.
+// Switching to a mode without role text, or a plugin taking its rules
+// away, says the earlier text no longer applies.
 func (t *turnRun) modeRole() []llm.Part {
 	s := t.s
-	var cur, last Mode
-	s.read(func() { cur, last = s.st.mode, s.st.roleMode })
-	if cur == last {
+	var (
+		cur, last Mode
+		stated    string
+	)
+	s.read(func() { cur, last, stated = s.st.mode, s.st.roleMode, s.st.roleText })
+	now, text := s.defs().role(cur)
+	if cur == last && text == stated {
 		return nil
 	}
-	s.do(t.ctx, func() { s.st.roleMode = cur })
-	now, _ := s.defs.modes.find(cur)
-	before, _ := s.defs.modes.find(last)
+	s.do(t.ctx, func() { s.st.roleMode, s.st.roleText = cur, text })
 	switch {
-	case now.Instructions != "":
-		return roleParts(now)
-	case before.Instructions != "":
-		text := fmt.Sprintf("<system-reminder>\nThe session is now in %s mode (%s); the role instructions of %s mode no longer apply.\n</system-reminder>", now.Name, now.Slug, before.Slug)
+	case text != "":
+		return roleParts(now, text)
+	case stated != "":
+		what := "the role instructions of " + string(last) + " mode no longer apply"
+		if cur == last {
+			what = "the role instructions and rules stated for it earlier no longer apply"
+		}
+		text := fmt.Sprintf("<system-reminder>\nThe session is now in %s mode (%s); %s.\n</system-reminder>", now.Name, now.Slug, what)
 		return []llm.Part{{Type: llm.PartText, Text: text}}
 	}
 	return nil
@@ -92,22 +147,23 @@ func (t *turnRun) restateRole() []llm.Part {
 	s := t.s
 	var cur Mode
 	s.read(func() { cur = s.st.mode })
-	s.do(context.WithoutCancel(t.ctx), func() { s.st.roleMode = cur })
-	if d, _ := s.defs.modes.find(cur); d.Instructions != "" {
-		return roleParts(d)
+	d, text := s.defs().role(cur)
+	s.do(context.WithoutCancel(t.ctx), func() { s.st.roleMode, s.st.roleText = cur, text })
+	if text != "" {
+		return roleParts(d, text)
 	}
 	return nil
 }
 
-func roleParts(d custom.Mode) []llm.Part {
-	text := fmt.Sprintf("<system-reminder>\nThe session is in %s mode (%s). Follow these role instructions until the mode changes:\n\n%s\n</system-reminder>", d.Name, d.Slug, d.Instructions)
+func roleParts(d custom.Mode, role string) []llm.Part {
+	text := fmt.Sprintf("<system-reminder>\nThe session is in %s mode (%s). Follow these role instructions until the mode changes:\n\n%s\n</system-reminder>", d.Name, d.Slug, role)
 	return []llm.Part{{Type: llm.PartText, Text: text}}
 }
 
 // modeModel is the model a request in mode m uses: the mode's own when its
 // definition names one, else the session's.
 func (s *Session) modeModel(m Mode, session string) string {
-	if d, ok := s.defs.modes.find(m); ok && d.Model != "" {
+	if d, ok := s.defs().modes.find(m); ok && d.Model != "" {
 		return d.Model
 	}
 	return session

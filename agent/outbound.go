@@ -9,11 +9,23 @@ import (
 )
 
 // MaxResultBytes caps one tool result the model reads and one text an
-// update carries to the editor. It stays well under the wire's frame cap
-// (8 MiB by default), so JSON escaping and the envelope fit too; a frame
-// that still grows past the cap is refused by internal/jsonrpc and the
-// session goes on.
+// update carries to the editor, unless Config.MaxResultBytes lowers it. It
+// stays well under the wire's frame cap (8 MiB by default), so JSON
+// escaping and the envelope fit too; a frame that still grows past the cap
+// is refused by internal/jsonrpc and the session goes on.
 const MaxResultBytes = 1 << 20
+
+// ResultCap is the result cap that fits a wire whose frames carry at most
+// frameBytes (0: the default frame): an eighth of a frame, at most
+// MaxResultBytes. The eighth leaves room for an update carrying a text
+// twice (content and raw output), JSON escaping that can double or
+// worse a text, and the envelope.
+func ResultCap(frameBytes int) int {
+	if frameBytes <= 0 {
+		return MaxResultBytes
+	}
+	return min(MaxResultBytes, frameBytes/8)
+}
 
 // clip cuts s to about limit bytes, keeping its head and tail, and says
 // in the text what was cut and how to get the rest.
@@ -37,14 +49,14 @@ func clip(s string, limit int) string {
 
 // guardResult is what the model and the editor get of a tool's output:
 // secrets hidden, size capped.
-func guardResult(r *redact.Redactor, out string) string {
-	return clip(r.String(out), MaxResultBytes)
+func guardResult(r *redact.Redactor, limit int, out string) string {
+	return clip(r.String(out), limit)
 }
 
 // guardUpdate returns u with secrets hidden and every long text clipped,
 // copying what it changes: the caller's values stay untouched.
-func guardUpdate(r *redact.Redactor, u Update) Update {
-	text := func(s string) string { return clip(r.String(s), MaxResultBytes) }
+func guardUpdate(r *redact.Redactor, limit int, u Update) Update {
+	text := func(s string) string { return clip(r.String(s), limit) }
 	if u.Chunk != nil {
 		c := guardBlock(*u.Chunk, text)
 		u.Chunk = &c
@@ -52,8 +64,8 @@ func guardUpdate(r *redact.Redactor, u Update) Update {
 	if u.Tool != nil {
 		tc := *u.Tool
 		tc.Title = text(tc.Title)
-		tc.RawInput = guardJSON(r, tc.RawInput)
-		tc.RawOutput = guardJSON(r, tc.RawOutput)
+		tc.RawInput = guardJSON(r, limit, tc.RawInput)
+		tc.RawOutput = guardJSON(r, limit, tc.RawOutput)
 		if tc.Content != nil {
 			tc.Content = make([]ToolContent, len(u.Tool.Content))
 			for i, c := range u.Tool.Content {
@@ -99,13 +111,13 @@ func guardPtr(p *string, text func(string) string) *string {
 
 // guardJSON hides secrets in raw JSON; one too long for an update is
 // replaced by a JSON string saying so, since cutting JSON would break it.
-func guardJSON(r *redact.Redactor, raw json.RawMessage) json.RawMessage {
+func guardJSON(r *redact.Redactor, limit int, raw json.RawMessage) json.RawMessage {
 	if raw == nil {
 		return nil
 	}
 	raw = r.Bytes(raw)
-	if len(raw) > MaxResultBytes {
-		b, _ := json.Marshal(fmt.Sprintf("[tandem left out %d bytes of JSON: one update may carry %d]", len(raw), MaxResultBytes))
+	if len(raw) > limit {
+		b, _ := json.Marshal(fmt.Sprintf("[tandem left out %d bytes of JSON: one update may carry %d]", len(raw), limit))
 		return b
 	}
 	return raw
@@ -115,6 +127,6 @@ func guardJSON(r *redact.Redactor, raw json.RawMessage) json.RawMessage {
 // a .env file, say) and caps its texts, as for updates: the question leaves
 // the process too.
 func (s *Session) guardRequest(req PermissionRequest) PermissionRequest {
-	req.ToolCall = *guardUpdate(s.a.cfg.Redact, Update{Tool: &req.ToolCall}).Tool
+	req.ToolCall = *guardUpdate(s.a.cfg.Redact, s.a.cfg.MaxResultBytes, Update{Tool: &req.ToolCall}).Tool
 	return req
 }

@@ -57,19 +57,27 @@ type outbox struct {
 	log  *store.Log // nil: sessions are not stored
 	warn *slog.Logger
 	red  *redact.Redactor // hides secrets in all that leaves; nil hides none
+	max  int              // caps each text of an update (Config.MaxResultBytes)
 	ch   chan outItem
 	done chan struct{}
 
 	pending *Update // coalesced chunk not yet logged; the goroutine's own
 	err     error   // first failure to save since the last sync; the goroutine's own
+
+	// stream redacts the streamed reply (or thoughts) whose chunks are
+	// arriving, holding back a tail that could start a secret (see
+	// redact.Stream); streamOf is that stream's update, text aside. Both
+	// the goroutine's own.
+	stream   redact.Stream
+	streamOf *Update
 }
 
 // outboxDepth lets a streaming turn run ahead of a slow Send a little; a
 // full queue holds the producer back rather than growing without bound.
 const outboxDepth = 8
 
-func startOutbox(h Host, l *store.Log, warn *slog.Logger, red *redact.Redactor) *outbox {
-	o := &outbox{host: h, log: l, warn: warn, red: red, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
+func startOutbox(h Host, l *store.Log, warn *slog.Logger, red *redact.Redactor, limit int) *outbox {
+	o := &outbox{host: h, log: l, warn: warn, red: red, max: limit, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
 	go o.run()
 	return o
 }
@@ -119,15 +127,21 @@ func (o *outbox) setMeta(m store.Meta) { o.put(outItem{op: opMeta, v: m}) }
 func (o *outbox) run() {
 	defer close(o.done)
 	for it := range o.ch {
+		if it.op == opSend && o.streamed(*it.u) {
+			continue
+		}
+		if it.op != opMeta { // the sidecar is no part of the stream's order
+			o.endStream()
+		}
 		switch it.op {
 		case opSend:
-			u := guardUpdate(o.red, *it.u)
+			u := guardUpdate(o.red, o.max, *it.u)
 			o.logUpdate(u)
 			o.host.Send(u)
 		case opLog:
-			o.logUpdate(guardUpdate(o.red, *it.u))
+			o.logUpdate(guardUpdate(o.red, o.max, *it.u))
 		case opLive:
-			o.host.Send(guardUpdate(o.red, *it.u))
+			o.host.Send(guardUpdate(o.red, o.max, *it.u))
 		case opRecord:
 			r := it.v.(*logRecord)
 			o.flushPending()
@@ -149,6 +163,44 @@ func (o *outbox) run() {
 			return
 		}
 	}
+}
+
+// streamed sends u when it is a chunk of a streamed model reply or
+// thought, through the stream's redaction, and reports whether it was
+// one. A chunk of another stream ends the current one first.
+func (o *outbox) streamed(u Update) bool {
+	if u.MessageID == "" || u.Chunk == nil || u.Chunk.Type != "text" || (u.Type != AgentMessageChunk && u.Type != AgentThoughtChunk) {
+		return false
+	}
+	if o.streamOf == nil || o.streamOf.Type != u.Type || o.streamOf.MessageID != u.MessageID {
+		o.endStream()
+		o.stream = o.red.Stream()
+		o.streamOf = &Update{Type: u.Type, MessageID: u.MessageID}
+	}
+	o.sendChunk(o.stream.Next(u.Chunk.Text))
+	return true
+}
+
+// endStream sends what the stream held back: the stream ended, or
+// something else is about to leave and must follow all of it.
+func (o *outbox) endStream() {
+	if o.streamOf == nil {
+		return
+	}
+	o.sendChunk(o.stream.Flush())
+	o.streamOf = nil
+}
+
+// sendChunk sends and logs one already redacted piece of the stream.
+func (o *outbox) sendChunk(text string) {
+	if text == "" {
+		return
+	}
+	u := *o.streamOf
+	u.Chunk = &ContentBlock{Type: "text", Text: text}
+	u = guardUpdate(nil, o.max, u) // redacted by the stream; only the size cap is left
+	o.logUpdate(u)
+	o.host.Send(u)
 }
 
 // logUpdate logs u. Consecutive message chunks of one kind are sent as they

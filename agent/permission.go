@@ -16,6 +16,13 @@ import (
 // remembered as the rule the option named. A host that cannot ask
 // (ErrCannotAsk) gets the policy's refusal instead.
 func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
+	return s.judgeAsk(ctx, tc, info, a, true)
+}
+
+// judgeAsk is ask for a call made in a turn (inTurn: the session shows it
+// awaits permission, and a withdrawn question cancels the turn) or
+// outside one (a plugin's call, which must not touch the turn's state).
+func (s *Session) judgeAsk(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask, inTurn bool) error {
 	root := s.RootOf(a.Path)
 	call := policy.Call{Tool: info.Name, Group: info.Group, Root: root, Path: a.Path, Command: a.Command,
 		Protected:   a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path)),
@@ -28,9 +35,13 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 		return policy.Refusal(v.Reason)
 	}
 
-	s.setLifecycle(AwaitingPermission)
+	if inTurn {
+		s.setLifecycle(AwaitingPermission)
+	}
 	d, err := s.host.RequestPermission(ctx, s.guardRequest(s.sandboxTitle(permissionRequest(tc, a, v), call)))
-	s.setLifecycle(Running)
+	if inTurn {
+		s.setLifecycle(Running)
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err()
@@ -40,7 +51,9 @@ func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools
 		return fmt.Errorf("asking for permission: %w", err)
 	case d.Cancelled:
 		// The editor withdrew the question: the user cancelled the turn.
-		s.Cancel()
+		if inTurn {
+			s.Cancel()
+		}
 		return context.Canceled
 	}
 	switch d.Kind {

@@ -13,9 +13,12 @@ import (
 // roots (ACP's additionalDirectories, LSP's further workspace folders).
 // Every root is readable and writable under the same rules: tools resolve
 // an absolute path inside any of them, the policy judges a path against the
-// root that holds it, and commands may write all of them. Relative paths,
-// the code index, the repository map and the settings files stay the
-// primary root's.
+// root that holds it, and commands may write all of them (their protected
+// entries read-only in the sandbox, like the primary's). Each root has its
+// own code index and its own workspace instructions, tracked like the
+// primary's; the repository map covers every root. Relative paths and the
+// settings files stay the primary root's, and the roots are fixed for the
+// session: the system prompt names them and must stay byte-stable.
 
 // additionalRoots checks dirs (absolute, existing directories) and returns
 // them with symlinks resolved, without the primary root or repeats.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/tools"
 )
 
 // When settings.local.json cannot be written (here .tandem is a file),
@@ -88,5 +89,44 @@ func TestReadDenyRules(t *testing.T) {
 	}
 	if r, _ := toolResult(reqs, "r3"); r.IsError || !strings.Contains(r.Text, "needle-in-src") {
 		t.Errorf("plain read: %q", r.Text)
+	}
+}
+
+// A deny rule on read_file keeps the files it names out of what the
+// index-backed tools show: list_code_definition_names over a directory and
+// on the file itself, repo_map, and the map in the first request.
+func TestReadDenyRulesHideDefinitions(t *testing.T) {
+	f := repoMapFixture(t, 500)
+	files := map[string]string{
+		".tandem/settings.json": `{"permissions": {"deny": ["read_file(secrets/**)"]}}`,
+		"secrets/keys.go":       "package secrets\n\nfunc MakeSecretKey() string { return core.Open() }\n",
+		"core/open.go":          "package core\n\nfunc Open() string { return \"\" }\n",
+		"api/use.go":            "package api\n\nfunc Use() string { return core.Open() }\n",
+	}
+	s, _, _ := f.session(ModeCode, files)
+	f.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{
+			call("d1", tools.ListCodeDefinitionNamesName, `{"path":"."}`),
+			call("d2", tools.ListCodeDefinitionNamesName, `{"path":"secrets/keys.go"}`),
+			call("m1", tools.RepoMapName, `{"focus":["secrets"]}`),
+		}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	if _, err := s.Prompt(context.Background(), prompt("look")); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	if r, _ := toolResult(reqs, "d1"); r.IsError || !strings.Contains(r.Text, "Use") || strings.Contains(r.Text, "MakeSecretKey") || strings.Contains(r.Text, "secrets/") {
+		t.Errorf("definitions of the workspace: %q", r.Text)
+	}
+	if r, _ := toolResult(reqs, "d2"); !r.IsError || !strings.Contains(r.Text, "denies reading secrets/keys.go") || strings.Contains(r.Text, "MakeSecretKey") {
+		t.Errorf("definitions of the denied file: %q", r.Text)
+	}
+	if r, _ := toolResult(reqs, "m1"); r.IsError || !strings.Contains(r.Text, "core/open.go") || strings.Contains(r.Text, "secrets") || strings.Contains(r.Text, "MakeSecretKey") {
+		t.Errorf("repo_map: %q", r.Text)
+	}
+	first := allText(reqs[0])
+	if !strings.Contains(first, tools.RepoMapHeader+"\ncore/open.go") || strings.Contains(first, "MakeSecretKey") || strings.Contains(first, "secrets/keys.go") {
+		t.Errorf("the first request's map: %q", first)
 	}
 }

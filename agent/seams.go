@@ -45,7 +45,7 @@ func (p *Pipeline) afterResponse(ctx context.Context, e ResponseEvent) {
 // The mode check comes first: a tool the mode does not offer never reaches
 // a contributor.
 func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent) (json.RawMessage, error) {
-	if mode := s.Mode(); !s.defs.modes.exposes(mode, e.Tool.Group) {
+	if mode := s.Mode(); !s.defs().modes.exposes(mode, e.Tool.Group) {
 		return nil, fmt.Errorf("the tool %s is not available in %s mode", e.Tool.Name, mode)
 	}
 	for _, f := range s.a.cfg.Pipeline.BeforeToolCall {

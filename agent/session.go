@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/command"
-	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/policy"
@@ -52,10 +51,11 @@ type Session struct {
 	confinement command.Confinement
 	log         *store.Log
 	out         *outbox
-	// defs are the session's modes and subagents, fixed at start; tasks
+	// current holds the session's modes, subagents and rules: an immutable
+	// snapshot, replaced whole when its plugins change (see defs); tasks
 	// bounds how many subagents run at once.
-	defs  definitions
-	tasks chan struct{}
+	current atomic.Pointer[definitions]
+	tasks   chan struct{}
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -77,7 +77,8 @@ type Session struct {
 // instructions tracker (see turnRun) and gives them back when it ends.
 type actorState struct {
 	mode      Mode
-	roleMode  Mode // the mode whose role the history last stated (see modeRole)
+	roleMode  Mode   // the mode whose role the history last stated (see modeRole)
+	roleText  string // and the role text it stated
 	model     string
 	effort    llm.Effort // "" until chosen: the agent's default applies
 	title     string
@@ -165,7 +166,6 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		root:  root,
 		roots: roots,
 		host:  o.Host,
-		defs:  defs,
 		tasks: make(chan struct{}, a.maxParallelTasks()),
 		inbox: make(chan func()),
 		done:  make(chan struct{}),
@@ -174,9 +174,10 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			model:     model,
 			lifecycle: Idle,
 			catalog:   reg,
-			extra:     extraState{instr: &instrState{tr: instructions.NewTracker(a.instructionsConfig(), root)}},
 		},
 	}
+	s.current.Store(&defs)
+	s.st.extra.instr = s.newInstrState()
 	s.addTaskTool()
 	return s, nil
 }
@@ -185,11 +186,11 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 	s.confinement = confinementOf(s.host)
-	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact)
+	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact, s.a.cfg.MaxResultBytes)
 	s.noticeSandbox()
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
-	s.reportProblems(s.defs.problems)
+	s.reportProblems(s.defs().problems)
 	s.startExtras(ctx, servers)
 	// Registered last, so whoever finds the session (Close, fork, delete)
 	// finds it whole; an agent already closing gets it closed again here.
@@ -245,8 +246,8 @@ func (s *Session) setLifecycle(l Lifecycle) {
 // It takes effect at once, even mid-turn: the next permission decision
 // uses the new mode.
 func (s *Session) SetMode(m Mode) error {
-	if _, err := s.defs.modes.parse(string(m)); err != nil || m == "" {
-		return fmt.Errorf("%w %q: use %s", ErrUnknownMode, m, s.defs.modes.choices())
+	if _, err := s.defs().modes.parse(string(m)); err != nil || m == "" {
+		return fmt.Errorf("%w %q: use %s", ErrUnknownMode, m, s.defs().modes.choices())
 	}
 	var meta *store.Meta
 	err := s.change(func() {

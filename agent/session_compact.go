@@ -109,16 +109,37 @@ func (t *turnRun) compactHistory(reason, focus string) (compact.Result, error) {
 }
 
 // reinjectInstructions restores the workspace instructions a summary took
-// out of the model's view, as seed 002 asks: the tracker forgets what it
-// sent (the digests reset), then the baseline is composed anew and every
-// nested file the session had loaded is reached again. It returns the
-// parts to put at the head of the history and their metadata.
+// out of the model's view, as seed 002 asks, for the primary root and then
+// each additional root (freshBaseline). It returns the parts to put at the
+// head of the history and their metadata.
 func (t *turnRun) reinjectInstructions() ([]llm.Part, []instructions.Meta, bool) {
 	s, ctx := t.s, t.ctx
 	tr := t.instr.tr
 	if !tr.Enabled() {
 		return nil, nil, false
 	}
+	bs, err := freshBaseline(ctx, tr)
+	if err != nil {
+		s.a.log.Warn("workspace instructions after compaction", "session", s.id, "err", err)
+	}
+	t.instr.reconciled = true // what follows is current
+	bs = append(bs, t.rootsInstructions(func(rt rootInstr) ([]*instructions.Batch, error) {
+		return freshBaseline(ctx, rt.tr)
+	})...)
+	var parts []llm.Part
+	var metas []instructions.Meta
+	for _, b := range bs {
+		if b != nil {
+			parts = append(parts, llm.Part{Type: llm.PartText, Text: b.Text})
+			metas = append(metas, b.Meta)
+		}
+	}
+	return parts, metas, true
+}
+
+// freshBaseline makes tr forget what it sent (the digests reset), composes
+// its baseline anew and reaches every nested file it had loaded again.
+func freshBaseline(ctx context.Context, tr *instructions.Tracker) ([]*instructions.Batch, error) {
 	var nested []string
 	for _, sc := range tr.Loaded() {
 		if strings.HasPrefix(sc.Scope, "project:") || strings.HasPrefix(sc.Scope, "local:") {
@@ -126,24 +147,13 @@ func (t *turnRun) reinjectInstructions() ([]llm.Part, []instructions.Meta, bool)
 		}
 	}
 	tr.Reset()
-	t.instr.reconciled = true // what follows is current
-	var parts []llm.Part
-	var metas []instructions.Meta
-	add := func(b *instructions.Batch, err error) {
-		if err != nil {
-			s.a.log.Warn("workspace instructions after compaction", "session", s.id, "err", err)
-			return
-		}
-		if b != nil {
-			parts = append(parts, llm.Part{Type: llm.PartText, Text: b.Text})
-			metas = append(metas, b.Meta)
-		}
-	}
-	add(tr.Baseline(ctx))
+	b, err := tr.Baseline(ctx)
+	bs := []*instructions.Batch{b}
 	if len(nested) > 0 {
-		add(tr.Reconcile(ctx, nested))
+		n, nerr := tr.Reconcile(ctx, nested)
+		bs, err = append(bs, n), errors.Join(err, nerr)
 	}
-	return parts, metas, true
+	return bs, err
 }
 
 // reinjected marks the parts a compacted history leaves out: instruction

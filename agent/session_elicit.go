@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -22,6 +23,39 @@ var elicitOptions = []PermissionOption{
 // question then goes to the permission prompt.
 type Elicitor interface {
 	Elicit(ctx context.Context, e mcp.Elicitation) (mcp.Answer, error)
+}
+
+// ElicitCompleter is an Elicitor whose editor can also hear that the step
+// behind a link it showed (a url-mode elicitation) is complete, as ACP's
+// elicitation/complete, so it can close what it shows for the link. It
+// returns ErrCannotAsk when its editor did not show the link itself.
+type ElicitCompleter interface {
+	ElicitComplete(ctx context.Context, e mcp.Elicitation) error
+}
+
+// elicitDoneWait bounds telling the editor that an elicitation completed.
+const elicitDoneWait = 10 * time.Second
+
+// elicitDone forwards an MCP server's word that the user finished the step
+// behind a link it asked them to open: to an editor that showed the link
+// itself, as its completion; otherwise (the link was in a permission
+// prompt, long answered) as a notice in the conversation's stream.
+func (s *Session) elicitDone(e mcp.Elicitation) {
+	if el, ok := s.elicitor(); ok {
+		if c, ok := el.(ElicitCompleter); ok {
+			ctx, cancel := context.WithTimeout(context.Background(), elicitDoneWait)
+			err := c.ElicitComplete(ctx, e)
+			cancel()
+			if err == nil {
+				return
+			}
+			if !errors.Is(err, ErrCannotAsk) {
+				s.a.log.Warn("telling the editor an MCP elicitation completed", "session", s.id, "server", e.Server, "err", err)
+			}
+		}
+	}
+	s.emit(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text",
+		Text: fmt.Sprintf("\n[tandem] MCP server %s reports that the step at %s is complete.\n", e.Server, e.URL)}})
 }
 
 // elicitor is the session's host as an Elicitor, once the updates before

@@ -41,15 +41,16 @@ func (t *turnRun) prepare() error {
 	if !tr.Enabled() {
 		return nil
 	}
+	resumed := !t.instr.reconciled
 	var b *instructions.Batch
 	var err error
 	if tr.HasBaseline() {
-		if !t.instr.reconciled {
+		if resumed {
 			b, err = tr.Reconcile(ctx, nil)
 			t.instr.reconciled = true
 		}
-	} else if b, err = tr.Baseline(ctx); err == nil {
-		b = t.withRootBaselines(b)
+	} else {
+		b, err = tr.Baseline(ctx)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -58,14 +59,21 @@ func (t *turnRun) prepare() error {
 		// Instructions are guidance: a failure to read them must not stop
 		// the user's prompt. Say so and go on.
 		s.a.log.Warn("workspace instructions", "session", s.id, "err", err)
-		return nil
+		b = nil
 	}
-	if b != nil {
-		s.record(recInstructions, b.Meta)
-		if b.Text != "" {
-			t.appendHistory(llm.Text(llm.RoleUser, b.Text))
+	// The additional roots follow the primary's, in the same message, one
+	// root after another in the order the editor gave them.
+	bs := append([]*instructions.Batch{b}, t.rootsInstructions(func(rt rootInstr) ([]*instructions.Batch, error) {
+		switch {
+		case !rt.tr.HasBaseline():
+			return one(rt.tr.Baseline(ctx))
+		case resumed:
+			return one(rt.tr.Reconcile(ctx, nil))
 		}
-		t.publishInstructions()
+		return nil, nil
+	})...)
+	if text := t.instructionsText(bs); text != "" {
+		t.appendHistory(llm.Text(llm.RoleUser, text))
 	}
 	return nil
 }
@@ -79,46 +87,66 @@ func (t *turnRun) instructionsAfterTools(touched []string) string {
 	if len(touched) == 0 || !tr.Enabled() {
 		return ""
 	}
-	b, err := tr.Reconcile(ctx, touched)
-	if err != nil {
-		if ctx.Err() == nil {
-			s.a.log.Warn("workspace instructions", "session", s.id, "err", err)
+	var b *instructions.Batch
+	if own := s.touchedIn(s.root, touched); len(own) > 0 {
+		var err error
+		if b, err = tr.Reconcile(ctx, own); err != nil {
+			if ctx.Err() == nil {
+				s.a.log.Warn("workspace instructions", "session", s.id, "err", err)
+			}
+			b = nil
 		}
-		return ""
 	}
-	if b == nil {
-		return ""
-	}
-	s.record(recInstructions, b.Meta)
-	t.publishInstructions()
-	return b.Text
+	bs := append([]*instructions.Batch{b}, t.rootsInstructions(func(rt rootInstr) ([]*instructions.Batch, error) {
+		if own := s.touchedIn(rt.root, touched); len(own) > 0 {
+			return one(rt.tr.Reconcile(ctx, own))
+		}
+		return nil, nil
+	})...)
+	return t.instructionsText(bs)
 }
 
 // publishInstructions tells the actor what is loaded now, so front doors
 // can list it while the turn still holds the tracker.
 func (t *turnRun) publishInstructions() {
 	scopes, baseline := t.instr.tr.Loaded(), t.instr.tr.HasBaseline()
+	for _, rt := range t.instr.roots {
+		scopes = append(scopes, rt.tr.Loaded()...)
+	}
 	t.s.do(context.Background(), func() { t.s.st.extra.scopes, t.s.st.extra.baseline = scopes, baseline })
 }
 
 // restoreInstructions rebuilds instruction state from logged metadata.
 // It runs before the actor starts.
 func (s *Session) restoreInstructions(raw []json.RawMessage) {
-	tr := instructions.NewTracker(s.a.instructionsConfig(), s.root)
-	s.st.extra.instr = &instrState{tr: tr}
-	var metas []instructions.Meta
+	st := s.newInstrState()
+	s.st.extra.instr = st
+	byRoot := map[string][]instructions.Meta{}
 	for _, r := range raw {
 		var m instructions.Meta
 		if err := json.Unmarshal(r, &m); err != nil {
 			s.a.log.Warn("session log: bad instructions record skipped", "session", s.id, "err", err)
 			continue
 		}
-		metas = append(metas, m)
+		byRoot[m.Root] = append(byRoot[m.Root], m)
 	}
-	if err := tr.Restore(metas); err != nil {
+	if err := st.tr.Restore(byRoot[""]); err != nil {
 		s.a.log.Warn("restoring workspace instructions", "session", s.id, "err", err)
 	}
-	s.st.extra.scopes, s.st.extra.baseline = tr.Loaded(), tr.HasBaseline()
+	scopes := st.tr.Loaded()
+	for _, rt := range st.roots {
+		if err := rt.tr.Restore(byRoot[rt.root]); err != nil {
+			s.a.log.Warn("restoring workspace instructions of an additional root", "session", s.id, "root", rt.root, "err", err)
+		}
+		scopes = append(scopes, rt.tr.Loaded()...)
+	}
+	s.st.extra.scopes, s.st.extra.baseline = scopes, st.tr.HasBaseline()
+}
+
+// newInstrState is a session's instruction trackers before anything was
+// sent: the primary root's and one per additional root.
+func (s *Session) newInstrState() *instrState {
+	return &instrState{tr: instructions.NewTracker(s.a.instructionsConfig(), s.root), roots: s.a.rootTrackers(s.roots)}
 }
 
 // Instructions lists the instruction files the session has loaded.

@@ -18,37 +18,36 @@ const repoMapWait = 3 * time.Second
 // addRepoMap appends the repository map to the history of a session's
 // first request, after the instruction baseline. It goes into the history,
 // never the system prompt, so every later request repeats the same bytes
-// and the provider's prefix cache keeps working. Failures are logged and
-// skipped: the map is guidance, like instructions.
+// and the provider's prefix cache keeps working. With several roots it
+// maps them all within the one budget (codeindex.MapRoots says how it is
+// shared); a root whose index is not ready in time is left out. Failures
+// are logged and skipped: the map is guidance, like instructions.
 func (t *turnRun) addRepoMap() {
 	s, ctx := t.s, t.ctx
 	tokens := s.a.cfg.RepoMapTokens
 	if tokens <= 0 || s.a.cfg.Indexes == nil {
 		return
 	}
-	var done chan struct{}
-	s.read(func() { done = s.st.extra.indexDone })
-	if done != nil {
-		wait, cancel := context.WithTimeout(ctx, repoMapWait)
+	wait, cancel := context.WithTimeout(ctx, repoMapWait)
+	for _, done := range s.indexesDone() {
 		select {
 		case <-done:
 		case <-wait.Done():
 		}
-		cancel()
 	}
-	ix := s.index()
-	if ix == nil {
-		s.a.log.Debug("repository map skipped: the code index is not ready", "session", s.id)
+	cancel()
+	parts := tools.MapParts(s.root, s.roots, s.rootIndexes())
+	if len(parts) == 0 {
+		s.a.log.Debug("repository map skipped: no code index is ready", "session", s.id)
 		return
 	}
-	m, err := ix.Map(ctx, codeindex.MapOptions{Tokens: tokens})
-	if err != nil {
-		if ctx.Err() == nil {
-			s.a.log.Warn("repository map", "session", s.id, "err", err)
-		}
-		return
+	// The files a deny rule keeps the model from reading stay out of the map.
+	hidden := s.readHidden(ctx, tools.Info{Name: tools.RepoMapName, Group: tools.GroupRead})
+	m, err := codeindex.MapRoots(ctx, parts, codeindex.MapOptions{Tokens: tokens, Hidden: hidden})
+	if err != nil && ctx.Err() == nil {
+		s.a.log.Warn("repository map", "session", s.id, "err", err)
 	}
-	if m == "" {
+	if m == "" || ctx.Err() != nil {
 		return
 	}
 	t.appendHistory(llm.Text(llm.RoleUser, tools.RepoMapHeader+"\n"+m))

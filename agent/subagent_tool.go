@@ -31,10 +31,11 @@ func (a *Agent) maxParallelTasks() int {
 	return DefaultMaxParallel
 }
 
-// addTaskTool offers the task tool with the session's agents.
+// addTaskTool offers the task tool with the session's agents (replacing
+// the one offered before, in place).
 func (s *Session) addTaskTool() {
-	list := make([]tools.TaskAgent, len(s.defs.agents))
-	for i, d := range s.defs.agents {
+	list := make([]tools.TaskAgent, len(s.defs().agents))
+	for i, d := range s.defs().agents {
 		list[i] = tools.TaskAgent{Name: d.Name, Description: d.Description}
 	}
 	s.st.catalog.Add(tools.NewTask(list, s.runTask))
@@ -70,7 +71,7 @@ func (s *Session) runTask(ctx context.Context, env *tools.Env, args tools.TaskAr
 }
 
 func (s *Session) agentNamed(name string) (custom.Subagent, bool) {
-	for _, d := range s.defs.agents {
+	for _, d := range s.defs().agents {
 		if d.Name == name {
 			return d, true
 		}
@@ -79,8 +80,8 @@ func (s *Session) agentNamed(name string) (custom.Subagent, bool) {
 }
 
 func (s *Session) agentNames() []string {
-	names := make([]string, len(s.defs.agents))
-	for i, d := range s.defs.agents {
+	names := make([]string, len(s.defs().agents))
+	for i, d := range s.defs().agents {
 		names[i] = d.Name
 	}
 	return names

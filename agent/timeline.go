@@ -113,6 +113,9 @@ func (s *Session) applyRewind(marker string) *TimelineRewindEvent {
 	if n == 0 && s.st.extra.instr != nil {
 		// Nothing the instructions tracker sent is left: send it again.
 		s.st.extra.instr.tr.Reset()
+		for _, rt := range s.st.extra.instr.roots {
+			rt.tr.Reset()
+		}
 	}
 	s.record(recRewind, markerRecord{Name: marker, Len: n})
 	return &TimelineRewindEvent{SessionID: s.id, Marker: marker, Removed: removed}

@@ -109,7 +109,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return refuse(tools.KindOther, fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", call.ToolName))
 	}
 	info := tool.Info()
-	if !s.defs.modes.exposes(t.mode, info.Group) {
+	if !s.defs().modes.exposes(t.mode, info.Group) {
 		return refuse(info.Kind, fmt.Sprintf("%s is not available in %s mode. Use one of the tools you were given.", info.Name, t.mode))
 	}
 	if !llm.IsObject(input) {
@@ -166,7 +166,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return fail(fmt.Sprintf("%s failed: %v", info.Name, err))
 	}
 	after := s.a.cfg.Pipeline.afterToolCall(ctx, ev, ToolResult{Output: res.Output, IsError: res.IsError})
-	res.Output, res.IsError = guardResult(s.a.cfg.Redact, after.Output), after.IsError
+	res.Output, res.IsError = guardResult(s.a.cfg.Redact, s.a.cfg.MaxResultBytes, after.Output), after.IsError
 	t.report(tc.ID, res, shown)
 
 	out := result(res.Output, res.IsError)
@@ -223,12 +223,14 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 	// the terminal itself, so repeating the same content says nothing new.
 	var termMu sync.Mutex
 	var announced string
+	ixs := s.rootIndexes()
 	return &tools.Env{
-		Root:   s.root,
-		Roots:  s.roots,
-		CallID: tc.ID,
-		Host:   editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
-		Index:  s.index(),
+		Root:        s.root,
+		Roots:       s.roots,
+		CallID:      tc.ID,
+		Host:        editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
+		Index:       ixs[0],
+		RootIndexes: ixs[1:],
 		Ask: func(ctx context.Context, a tools.Ask) error {
 			if a.Edit != nil {
 				shown.add(*a.Edit)

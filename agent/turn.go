@@ -281,7 +281,7 @@ func (t *turnRun) baseRequest() *llm.Request {
 		MaxTokens: s.a.cfg.MaxTokens,
 	}
 	t.sub.shape(t, req)
-	req.Tools = toolSpecs(s.defs.modes, mode, t.catalog)
+	req.Tools = toolSpecs(s.defs().modes, mode, t.catalog)
 	return req
 }
 

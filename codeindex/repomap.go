@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -27,6 +28,14 @@ type MapOptions struct {
 	// the conversation is about: ranking is personalised toward them.
 	// Paths outside the root or not indexed are ignored.
 	Focus []string
+	// PathPrefix is written before every file path (with its trailing
+	// slash), so a map of a root other than the one paths are relative to
+	// names files the way the reader's tools take them.
+	PathPrefix string
+	// Hidden, when set, names files (by absolute path) the reader may not
+	// see: they are left out entirely, their paths and definitions not
+	// shown and their references ranking nothing.
+	Hidden func(abs string) bool
 }
 
 // Map brings the index up to date and renders its repository map.
@@ -41,17 +50,34 @@ func (ix *Index) Map(ctx context.Context, opts MapOptions) (string, error) {
 			focus = append(focus, rel)
 		}
 	}
-	return renderMap(snap.refGraph(), focus, opts.Tokens), nil
+	g := snap.refGraph()
+	if opts.Hidden != nil {
+		if files := ix.visible(g.files, opts.Hidden); len(files) < len(g.files) {
+			g = buildGraph(files)
+		}
+	}
+	return renderMap(g, focus, opts.Tokens, opts.PathPrefix), nil
+}
+
+// visible is files without those hidden names.
+func (ix *Index) visible(files []*File, hidden func(string) bool) []*File {
+	out := files[:0:0]
+	for _, f := range files {
+		if !hidden(filepath.Join(ix.root, filepath.FromSlash(f.Path))) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // RenderMap ranks files (sorted by path, as Files returns them) and renders
 // the map within tokens; focus holds root-relative slash paths. It is Map
 // without an index, for files built some other way.
 func RenderMap(files []*File, focus []string, tokens int) string {
-	return renderMap(buildGraph(files), focus, tokens)
+	return renderMap(buildGraph(files), focus, tokens, "")
 }
 
-func renderMap(g *refGraph, focus []string, tokens int) string {
+func renderMap(g *refGraph, focus []string, tokens int, prefix string) string {
 	if tokens <= 0 {
 		tokens = DefaultMapTokens
 	}
@@ -82,10 +108,10 @@ func renderMap(g *refGraph, focus []string, tokens int) string {
 		if len(defs) == 0 {
 			continue
 		}
-		block := mapBlock(f, defs)
+		block := mapBlock(f, defs, prefix)
 		if out.Len()+len(block) > limit {
 			// The whole block does not fit; its best definition alone may.
-			block = mapBlock(f, defs[:1])
+			block = mapBlock(f, defs[:1], prefix)
 			if out.Len()+len(block) > limit {
 				break
 			}
@@ -119,11 +145,11 @@ func mapDefs(f *File, score []float64) []int {
 
 // mapBlock is one file's entry: its path, then the chosen definitions'
 // signature lines in source order, each after its line number.
-func mapBlock(f *File, defs []int) string {
+func mapBlock(f *File, defs []int, prefix string) string {
 	defs = slices.Clone(defs)
 	slices.Sort(defs)
 	var b strings.Builder
-	b.WriteString(f.Path + "\n")
+	b.WriteString(prefix + f.Path + "\n")
 	for _, i := range defs {
 		d := &f.Defs[i]
 		fmt.Fprintf(&b, "%s%d | %s\n", strings.Repeat("  ", d.Depth+1), d.Start, d.Signature)

@@ -31,6 +31,10 @@ type conn struct {
 }
 
 func newConn(s *Server, in io.Reader, out io.Writer, life context.Context) *conn {
+	maxOut := s.maxOut
+	if maxOut <= 0 {
+		maxOut = maxMessage
+	}
 	rpc := jsonrpc.NewConn(in, out, jsonrpc.Options{
 		Framing: jsonrpc.ContentLength,
 		Handler: s.serve,
@@ -39,7 +43,7 @@ func newConn(s *Server, in io.Reader, out io.Writer, life context.Context) *conn
 		// Nobody will read what a running prompt produces any more.
 		PeerClosed:  s.cancelPrompts,
 		MaxInbound:  maxMessage,
-		MaxOutbound: maxMessage,
+		MaxOutbound: maxOut,
 		Log:         s.log,
 	})
 	return &conn{rpc: rpc, life: life}

@@ -26,6 +26,11 @@ type Options struct {
 	Log *slog.Logger
 	// Version is reported in serverInfo.
 	Version string
+	// MaxFrameBytes caps one message the server writes (config.json
+	// maxFrameBytes). Zero: maxMessage, which is higher than ACP's
+	// default because whole-file edits of large buffers go out as one
+	// workspace/applyEdit.
+	MaxFrameBytes int
 }
 
 // lifecycle is where the server is in LSP's initialize/shutdown dance.
@@ -43,6 +48,7 @@ type Server struct {
 	agent   *agent.Agent
 	log     *slog.Logger
 	version string
+	maxOut  int // Options.MaxFrameBytes
 	conn    *conn
 	endConn context.CancelFunc // ends the connection (exit)
 	docs    *documents
@@ -78,6 +84,7 @@ func NewServer(o Options) *Server {
 		agent:    o.Agent,
 		log:      log,
 		version:  o.Version,
+		maxOut:   o.MaxFrameBytes,
 		docs:     newDocuments(),
 		enc:      edits.UTF16,
 		sessions: make(map[string]*session),

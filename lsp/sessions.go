@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/tandemhq/tandem/agent"
@@ -257,22 +258,30 @@ func (s *Server) didChangeWorkspaceFolders(_ context.Context, params json.RawMes
 	if err := decode(params, &p); err != nil {
 		return err
 	}
+	var removed []string
 	s.stateMu.Lock()
-	defer s.stateMu.Unlock()
 	for _, r := range p.Event.Removed {
 		if path, err := uriToPath(r.URI); err == nil {
 			for i, f := range s.folders {
 				if f == path {
 					s.folders = append(s.folders[:i], s.folders[i+1:]...)
+					removed = append(removed, path)
 					break
 				}
 			}
 		}
 	}
 	for _, a := range p.Event.Added {
-		if path, err := uriToPath(a.URI); err == nil {
+		if path, err := uriToPath(a.URI); err == nil && !slices.Contains(s.folders, path) {
 			s.folders = append(s.folders, path)
 		}
+	}
+	s.stateMu.Unlock()
+	// A removed folder's index goes; an added one is indexed when first
+	// searched. Sessions keep the roots they started with (their system
+	// prompt names them); sessions started later take the new folders.
+	for _, path := range removed {
+		s.indexes.drop(path)
 	}
 	return nil
 }

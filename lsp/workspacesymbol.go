@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -13,41 +12,6 @@ import (
 
 // maxWorkspaceSymbols caps one workspace/symbol answer.
 const maxWorkspaceSymbols = 500
-
-// indexes holds the code index of each workspace folder for the life of
-// the connection, acquired from the pool the sessions share.
-type indexes struct {
-	mu       sync.Mutex // guards held
-	held     map[string]*codeindex.Index
-	releases []func()
-}
-
-func (ix *indexes) get(ctx context.Context, pool *codeindex.Pool, root string) (*codeindex.Index, error) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if i := ix.held[root]; i != nil {
-		return i, nil
-	}
-	i, release, err := pool.Acquire(ctx, root)
-	if err != nil {
-		return nil, err
-	}
-	if ix.held == nil {
-		ix.held = map[string]*codeindex.Index{}
-	}
-	ix.held[root] = i
-	ix.releases = append(ix.releases, release)
-	return i, nil
-}
-
-func (ix *indexes) releaseAll() {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	for _, r := range ix.releases {
-		r()
-	}
-	ix.held, ix.releases = nil, nil
-}
 
 // workspaceSymbol serves workspace/symbol from the code index of every
 // workspace folder, best fuzzy matches first.

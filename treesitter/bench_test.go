@@ -75,7 +75,12 @@ func BenchmarkParseOnly(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		eachFile(b, files, func(p *Parser, lang *Language, src []byte) {
-			if t := p.parser(lang).Parse(nil, src); t != nil {
+			g, _, err := lang.load()
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if t := p.parser(lang, g).Parse(nil, src); t != nil {
 				t.Close()
 			}
 		})

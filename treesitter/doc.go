@@ -15,4 +15,8 @@
 // (node.go), because the bindings' per-node bookkeeping cost more than the
 // walk. Those C declarations must match the runtime of the pinned bindings
 // version; TestNodeLayout fails if they drift.
+//
+// The grammars are generated copies (internal/grammars, by `go generate`)
+// whose parse tables stay compressed until a language's first parse, which
+// keeps some 26 MB out of the binary.
 package treesitter

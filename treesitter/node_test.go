@@ -20,11 +20,15 @@ func TestNodeLayout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			g, tab, err := lang.load()
+			if err != nil {
+				t.Fatal(err)
+			}
 			p := NewParser()
 			defer p.Close()
-			tree := p.parser(lang).Parse(nil, src)
+			tree := p.parser(lang, g).Parse(nil, src)
 			defer tree.Close()
-			w := walker{tab: lang.tables(), src: src, cur: &p.cur}
+			w := walker{tab: tab, src: src, cur: &p.cur}
 			visited := compareNodes(t, &w, tree.RootNode(), rootNode(tree.RootNode()))
 			if visited < 20 {
 				t.Fatalf("compared only %d nodes", visited)

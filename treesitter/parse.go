@@ -91,7 +91,11 @@ func (p *Parser) parse(lang *Language, src []byte, withRefs bool) (defs []Defini
 		return nil, nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, len(src), MaxSource)
 	}
 	lang = lang.forSource(src)
-	ps := p.parser(lang)
+	g, tab, err := lang.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	ps := p.parser(lang, g)
 	budget := parseBudget(len(src))
 	ps.SetOperationLimit(int(budget / time.Microsecond))
 	parsed := src
@@ -108,7 +112,7 @@ func (p *Parser) parse(lang *Language, src []byte, withRefs bool) (defs []Defini
 	// halves peak memory when indexing a large tree.
 	defer tree.Close()
 	root := rootNode(tree.RootNode())
-	w := walker{tab: lang.tables(), src: src, cur: &p.cur, buf: p.buf[:0]}
+	w := walker{tab: tab, src: src, cur: &p.cur, buf: p.buf[:0]}
 	w.children(root, scope{})
 	p.buf = w.buf
 	if lang.spec.post != nil {
@@ -120,11 +124,11 @@ func (p *Parser) parse(lang *Language, src []byte, withRefs bool) (defs []Defini
 	return w.defs, refs, nil
 }
 
-func (p *Parser) parser(lang *Language) *sitter.Parser {
+func (p *Parser) parser(lang *Language, g *sitter.Language) *sitter.Parser {
 	ps := p.parsers[lang]
 	if ps == nil {
 		ps = sitter.NewParser()
-		ps.SetLanguage(lang.grammar())
+		ps.SetLanguage(g)
 		p.parsers[lang] = ps
 	}
 	return ps

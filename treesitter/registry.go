@@ -1,28 +1,29 @@
 package treesitter
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/bash"
-	"github.com/smacker/go-tree-sitter/c"
-	"github.com/smacker/go-tree-sitter/cpp"
-	"github.com/smacker/go-tree-sitter/csharp"
-	"github.com/smacker/go-tree-sitter/golang"
-	"github.com/smacker/go-tree-sitter/java"
-	"github.com/smacker/go-tree-sitter/javascript"
-	"github.com/smacker/go-tree-sitter/kotlin"
-	"github.com/smacker/go-tree-sitter/lua"
-	"github.com/smacker/go-tree-sitter/php"
-	"github.com/smacker/go-tree-sitter/python"
-	"github.com/smacker/go-tree-sitter/ruby"
-	"github.com/smacker/go-tree-sitter/rust"
-	"github.com/smacker/go-tree-sitter/scala"
-	"github.com/smacker/go-tree-sitter/swift"
-	"github.com/smacker/go-tree-sitter/typescript/tsx"
-	"github.com/smacker/go-tree-sitter/typescript/typescript"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/bash"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/c"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/cpp"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/csharp"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/golang"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/java"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/javascript"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/kotlin"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/lua"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/php"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/python"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/ruby"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/rust"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/scala"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/swift"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/tsx"
+	"github.com/tandemhq/tandem/treesitter/internal/grammars/typescript"
 )
 
 // Language is one entry of the registry.
@@ -31,43 +32,60 @@ type Language struct {
 	Name string
 	// Extensions, lower case with the dot, that select this language.
 	Extensions []string
-	grammar    func() *sitter.Language
+	grammar    func() (*sitter.Language, error)
 	spec       *spec
 	// dialect, if set, names the language a file of this one is parsed as
 	// when its source says so: a .h header may be C or C++.
 	dialect *dialect
 
-	tablesOnce sync.Once
-	tab        *grammarTables
+	loadOnce sync.Once
+	loaded   loaded
 }
 
-// tables returns the language's symbol and field tables, built on first use.
-func (l *Language) tables() *grammarTables {
-	l.tablesOnce.Do(func() { l.tab = newGrammarTables(l.grammar(), l.spec) })
-	return l.tab
+// loaded is what a language's first use builds.
+type loaded struct {
+	grammar *sitter.Language
+	tab     *grammarTables
+	err     error
+}
+
+// load returns the language's grammar and its symbol and field tables,
+// unpacking the grammar (internal/grammars) and building the tables on
+// first use. The error, which only a machine the tables do not fit can
+// cause, is the same on every call.
+func (l *Language) load() (*sitter.Language, *grammarTables, error) {
+	l.loadOnce.Do(func() {
+		g, err := l.grammar()
+		if err != nil {
+			l.loaded.err = fmt.Errorf("loading the %s grammar: %w", l.Name, err)
+			return
+		}
+		l.loaded = loaded{grammar: g, tab: newGrammarTables(g, l.spec)}
+	})
+	return l.loaded.grammar, l.loaded.tab, l.loaded.err
 }
 
 // registry is the one table of languages tandem knows. It is built once and
 // never modified.
 var registry = []*Language{
-	{Name: "go", Extensions: []string{".go"}, grammar: golang.GetLanguage, spec: goSpec},
-	{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.GetLanguage, spec: pythonSpec},
-	{Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"}, grammar: javascript.GetLanguage, spec: jsSpec},
-	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, grammar: typescript.GetLanguage, spec: tsSpec},
-	{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage, spec: tsSpec},
-	{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage, spec: rustSpec},
-	{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage, spec: javaSpec},
-	{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage, spec: cSpec,
+	{Name: "go", Extensions: []string{".go"}, grammar: golang.Language, spec: goSpec},
+	{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.Language, spec: pythonSpec},
+	{Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"}, grammar: javascript.Language, spec: jsSpec},
+	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, grammar: typescript.Language, spec: tsSpec},
+	{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.Language, spec: tsSpec},
+	{Name: "rust", Extensions: []string{".rs"}, grammar: rust.Language, spec: rustSpec},
+	{Name: "java", Extensions: []string{".java"}, grammar: java.Language, spec: javaSpec},
+	{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.Language, spec: cSpec,
 		dialect: &dialect{name: "cpp", match: looksLikeCpp}},
-	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, grammar: cpp.GetLanguage, spec: cppSpec},
-	{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.GetLanguage, spec: rubySpec},
-	{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.GetLanguage, spec: csharpSpec},
-	{Name: "php", Extensions: []string{".php"}, grammar: php.GetLanguage, spec: phpSpec},
-	{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, spec: kotlinSpec},
-	{Name: "swift", Extensions: []string{".swift"}, grammar: swift.GetLanguage, spec: swiftSpec},
-	{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.GetLanguage, spec: scalaSpec},
-	{Name: "lua", Extensions: []string{".lua"}, grammar: lua.GetLanguage, spec: luaSpec},
-	{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.GetLanguage, spec: bashSpec},
+	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, grammar: cpp.Language, spec: cppSpec},
+	{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.Language, spec: rubySpec},
+	{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.Language, spec: csharpSpec},
+	{Name: "php", Extensions: []string{".php"}, grammar: php.Language, spec: phpSpec},
+	{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.Language, spec: kotlinSpec},
+	{Name: "swift", Extensions: []string{".swift"}, grammar: swift.Language, spec: swiftSpec},
+	{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.Language, spec: scalaSpec},
+	{Name: "lua", Extensions: []string{".lua"}, grammar: lua.Language, spec: luaSpec},
+	{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.Language, spec: bashSpec},
 }
 
 var byExtension = func() map[string]*Language {

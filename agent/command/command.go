@@ -43,6 +43,10 @@ type Result struct {
 	// Blocked says what the sandbox refused the command, when its output
 	// shows a refusal the sandbox would cause; "" otherwise.
 	Blocked string
+	// Created are protected entries (absolute paths) the command created:
+	// missing when it started, so the sandbox could not keep them
+	// read-only (see sandbox.Unguarded). Reported, never undone.
+	Created []string
 }
 
 // Confinement is whether the commands a host runs are confined by

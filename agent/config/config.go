@@ -54,6 +54,10 @@ type Config struct {
 	// TANDEM_MCP_STARTUP_SECONDS: how long a turn's first request waits for
 	// MCP servers still starting (0: the default, negative: no wait).
 	MCPStartupWait time.Duration
+	// MaxFrameBytes caps one message tandem writes to the editor
+	// (config.json "maxFrameBytes" or TANDEM_MAX_FRAME_BYTES); 0: unset,
+	// each front door keeps its default. See frame.go.
+	MaxFrameBytes int
 }
 
 // Subagents is config.json's "subagents" object: the task tool's children.
@@ -96,6 +100,8 @@ type File struct {
 	// MCPStartupSeconds bounds the first request's wait for MCP servers
 	// still starting (0: 10 s; negative: no wait).
 	MCPStartupSeconds float64 `json:"mcpStartupSeconds"`
+	// MaxFrameBytes caps one outbound protocol message (0: the default).
+	MaxFrameBytes int `json:"maxFrameBytes"`
 }
 
 // DefaultCompactAt is the share of the context window a request may fill
@@ -207,6 +213,9 @@ func Load(getenv func(string) string) (Config, error) {
 		c.MCPStartupWait = time.Duration(n * float64(time.Second))
 	}
 	c.RepoMapTokens = f.RepoMap.Tokens
+	if c.MaxFrameBytes, err = loadMaxFrame(getenv, f.MaxFrameBytes); err != nil {
+		return c, err
+	}
 	if err := c.loadContext(getenv, f); err != nil {
 		return c, err
 	}

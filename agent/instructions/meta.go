@@ -42,6 +42,10 @@ type Meta struct {
 	Omitted []Omission `json:"omitted,omitempty"`
 	// Unavailable lists candidates that could not be probed or read.
 	Unavailable []Problem `json:"unavailable,omitempty"`
+	// Root is set by a caller that keeps one Tracker per workspace root
+	// (a session's additional roots), so Restore can be fed each root's
+	// metadata again; this package neither sets nor reads it.
+	Root string `json:"root,omitempty"`
 }
 
 // Change is one scope transition.

@@ -15,20 +15,7 @@ import (
 // may write its working directory, and nothing else outside it; in
 // read-only mode the additional roots stay read-only too.
 func TestSandboxWritesAdditionalRoots(t *testing.T) {
-	if ok, why := sandbox.Available(); !ok {
-		t.Fatalf("Landlock unavailable: %s", why)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := workspace(t)
-	// Outside the temp directory, which the sandbox leaves writable.
-	second, err := os.MkdirTemp(os.Getenv("HOME"), ".tandem-roots-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(second)
+	exe, dir, second := twoRoots(t)
 	target := filepath.Join(second, "made.txt")
 	run := func(mode string, roots []string) int {
 		res, err := Runner{Sandbox: sandbox.Settings{Helper: exe, Mode: mode}}.Run(context.Background(),
@@ -50,4 +37,56 @@ func TestSandboxWritesAdditionalRoots(t *testing.T) {
 	if data, _ := os.ReadFile(target); string(data) != "hi\n" {
 		t.Errorf("the additional root's file holds %q", data)
 	}
+}
+
+// An additional root's protected entries stay read-only inside the
+// sandbox, as the working directory's do, while its other files are
+// writable.
+func TestSandboxProtectsAdditionalRoots(t *testing.T) {
+	exe, dir, second := twoRoots(t)
+	for name, body := range map[string]string{"AGENTS.md": "be careful\n", ".git/hooks/pre-commit": "#!/bin/sh\n", "main.go": "package main\n"} {
+		p := filepath.Join(second, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(script string) int {
+		res, err := Runner{Sandbox: sandbox.Settings{Helper: exe}}.Run(context.Background(),
+			command.Spec{Command: script, Dir: dir, Roots: []string{second}, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.ExitCode
+	}
+	for _, rel := range []string{".git/hooks/x", "AGENTS.md"} {
+		if code := run("echo evil > '" + filepath.Join(second, rel) + "'"); code == 0 {
+			t.Errorf("a sandboxed command wrote the additional root's %s", rel)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(second, ".git/hooks/x")); err == nil {
+		t.Errorf(".git/hooks/x exists in the additional root")
+	}
+	if data, _ := os.ReadFile(filepath.Join(second, "AGENTS.md")); string(data) != "be careful\n" {
+		t.Errorf("the additional root's AGENTS.md holds %q", data)
+	}
+	if code := run("echo ok >> '" + filepath.Join(second, "main.go") + "'"); code != 0 {
+		t.Errorf("writing an ordinary file of the additional root failed: exit %d", code)
+	}
+}
+
+// twoRoots returns the sandbox helper (this test binary), a workspace and
+// an empty second root outside the temp directory, which the sandbox
+// leaves writable.
+func twoRoots(t *testing.T) (exe, dir, second string) {
+	t.Helper()
+	exe = sandboxHelper(t)
+	second, err := os.MkdirTemp(os.Getenv("HOME"), ".tandem-roots-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(second) })
+	return exe, workspace(t), second
 }

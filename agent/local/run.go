@@ -53,6 +53,12 @@ func (r Runner) Run(ctx context.Context, spec command.Spec) (command.Result, err
 		settings.Mode = sandbox.ModeOff
 	}
 	out, errOut := newHeadTail(spec.OutputLimit), newHeadTail(spec.OutputLimit)
+	confined, _ := settings.Confines()
+	guarded := confined && (settings.Mode == "" || settings.Mode == sandbox.ModeWorkspaceWrite)
+	var unguarded sandbox.Unguarded
+	if guarded {
+		unguarded = sandbox.Snapshot(append([]string{spec.Dir}, spec.Roots...))
+	}
 	cmd, err := start(settings, spec, out, errOut)
 	if err != nil {
 		return command.Result{ExitCode: -1}, err
@@ -113,8 +119,11 @@ loop:
 			res.ExitCode = st.ExitCode()
 		}
 	}
-	if confined, _ := settings.Confines(); confined {
+	if confined {
 		res.Blocked = blocked(settings, spec.Dir, res)
+	}
+	if guarded {
+		res.Created = unguarded.Created()
 	}
 	var exitErr *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) && ctxErr == nil && !res.TimedOut {

@@ -15,9 +15,9 @@ import (
 	"github.com/tandemhq/tandem/agent/sandbox"
 )
 
-// sandboxed runs script in dir under settings (the test binary is the
-// helper) and returns its output and exit code.
-func sandboxed(t *testing.T, s sandbox.Settings, dir, script string) (string, int) {
+// sandboxHelper is the sandbox helper for tests (this test binary, whose
+// TestMain serves as it); it fails the test where Landlock is missing.
+func sandboxHelper(t *testing.T) string {
 	t.Helper()
 	if ok, why := sandbox.Available(); !ok {
 		t.Fatalf("Landlock unavailable: %s", why)
@@ -26,7 +26,14 @@ func sandboxed(t *testing.T, s sandbox.Settings, dir, script string) (string, in
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Helper = exe
+	return exe
+}
+
+// sandboxed runs script in dir under settings (the test binary is the
+// helper) and returns its output and exit code.
+func sandboxed(t *testing.T, s sandbox.Settings, dir, script string) (string, int) {
+	t.Helper()
+	s.Helper = sandboxHelper(t)
 	res, err := Runner{Sandbox: s}.Run(context.Background(), command.Spec{Command: script, Dir: dir, Timeout: 2 * time.Minute})
 	if err != nil {
 		t.Fatal(err)

@@ -16,11 +16,13 @@ import (
 // is known (see agent/sandbox).
 func start(settings sandbox.Settings, spec command.Spec, out, errOut io.Writer) (*sandbox.Cmd, error) {
 	// The session's other roots are writable when the working directory is
-	// (workspace-write mode); they travel as extra writable paths.
-	if settings.Mode == "" || settings.Mode == sandbox.ModeWorkspaceWrite {
-		settings.WritablePaths = append(slices.Clone(settings.WritablePaths), spec.Roots...)
+	// (workspace-write mode), as roots: their protected entries stay
+	// read-only like the working directory's.
+	policy := sandbox.PolicyFor(settings, spec.Dir)
+	if policy.Mode == sandbox.ModeWorkspaceWrite {
+		policy.Roots = append(slices.Clone(policy.Roots), spec.Roots...)
 	}
-	cmd := sandbox.Command(sandbox.PolicyFor(settings, spec.Dir), settings.Helper, spec.Command)
+	cmd := sandbox.Command(policy, settings.Helper, spec.Command)
 	cmd.Dir = spec.Dir
 	cmd.Env = append(commandEnv(os.Environ(), settings.EnvAllow), spec.Env...)
 	cmd.Stdout = out

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -46,6 +47,9 @@ func (s *server) elicitHandler() func(context.Context, *sdk.ElicitRequest) (*sdk
 		e := Elicitation{Server: s.cfg.Name, Message: p.Message}
 		if p.Mode == "url" || p.URL != "" {
 			e.URL, e.ID = p.URL, p.ElicitationID
+			// Known before the answer leaves: the user may finish the step
+			// behind the link before tandem has sent it.
+			s.urls.add(e)
 		} else {
 			e.Content, e.Missing = formDefaults(p.RequestedSchema)
 			if b, err := json.Marshal(p.RequestedSchema); err == nil && len(b) > 0 && b[0] == '{' {
@@ -53,6 +57,9 @@ func (s *server) elicitHandler() func(context.Context, *sdk.ElicitRequest) (*sdk
 			}
 		}
 		a, err := s.m.opts.OnElicit(ctx, e)
+		if err != nil || a.Action != "accept" {
+			s.urls.take(e.ID) // nothing to complete
+		}
 		if err != nil {
 			return nil, fmt.Errorf("asking the user: %w", err)
 		}
@@ -64,6 +71,64 @@ func (s *server) elicitHandler() func(context.Context, *sdk.ElicitRequest) (*sdk
 		}
 		return &sdk.ElicitResult{Action: "decline"}, nil
 	}
+}
+
+// urlElicits are the url-mode elicitations of one server that the user
+// was shown and has not seen completed, by id.
+type urlElicits struct {
+	mu   sync.Mutex // guards byID
+	byID map[string]Elicitation
+}
+
+func (u *urlElicits) add(e Elicitation) {
+	if e.ID == "" {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.byID == nil {
+		u.byID = map[string]Elicitation{}
+	}
+	u.byID[e.ID] = e
+}
+
+// take removes and returns the elicitation id names.
+func (u *urlElicits) take(id string) (Elicitation, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	e, ok := u.byID[id]
+	delete(u.byID, id)
+	return e, ok
+}
+
+// elicitCompleteHandler passes a server's notifications/elicitation/complete
+// to Options.OnElicitDone, once, and only for a url-mode elicitation of
+// this server the user accepted: a server cannot make tandem announce a
+// step it never showed.
+func (s *server) elicitCompleteHandler() func(context.Context, *sdk.ElicitationCompleteNotificationRequest) {
+	if s.m.opts.OnElicitDone == nil {
+		return nil
+	}
+	return func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
+		if req.Params == nil {
+			return
+		}
+		if e, ok := s.urls.take(req.Params.ElicitationID); ok {
+			s.m.events.push(event{elicitDone: &e})
+		}
+	}
+}
+
+// capabilities is what tandem tells a server it supports: roots (the SDK's
+// default) and, when the session can ask the user, both elicitation
+// modes, a form and a link to open (url mode), which the editor shows
+// itself or tandem puts in its permission prompt.
+func (s *server) capabilities() *sdk.ClientCapabilities {
+	caps := &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true}}
+	if s.m.opts.OnElicit != nil {
+		caps.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}
+	}
+	return caps
 }
 
 // elicitSchema is the part of a form's flat schema tandem reads.

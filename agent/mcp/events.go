@@ -13,6 +13,8 @@ type event struct {
 	remove []string
 	notice string
 	offers bool // a server's prompts or resources changed
+	// elicitDone is a url-mode elicitation the server says is complete.
+	elicitDone *Elicitation
 	// delivered, if set, is closed when the loop reaches the event
 	// (flush's marker).
 	delivered chan struct{}
@@ -25,6 +27,8 @@ type dispatcher struct {
 	onTools  func(add []tools.Tool, remove []string)
 	onNotice func(msg string)
 	onOffers func()
+	// onElicitDone hears completed url-mode elicitations.
+	onElicitDone func(Elicitation)
 
 	mu      sync.Mutex // guards queue and stopped
 	queue   []event
@@ -34,8 +38,9 @@ type dispatcher struct {
 	done chan struct{} // closed when loop returns
 }
 
-func newDispatcher(onTools func([]tools.Tool, []string), onNotice func(string), onOffers func()) *dispatcher {
-	d := &dispatcher{onTools: onTools, onNotice: onNotice, onOffers: onOffers, wake: make(chan struct{}, 1), done: make(chan struct{})}
+func newDispatcher(onTools func([]tools.Tool, []string), onNotice func(string), onOffers func(), onElicitDone func(Elicitation)) *dispatcher {
+	d := &dispatcher{onTools: onTools, onNotice: onNotice, onOffers: onOffers, onElicitDone: onElicitDone,
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go d.loop()
 	return d
 }
@@ -102,6 +107,9 @@ func (d *dispatcher) deliver(e event) {
 	}
 	if e.offers && d.onOffers != nil {
 		d.onOffers()
+	}
+	if e.elicitDone != nil && d.onElicitDone != nil {
+		d.onElicitDone(*e.elicitDone)
 	}
 }
 

@@ -57,6 +57,10 @@ type Options struct {
 	// answer; nil: elicitation is not offered to servers. It is called
 	// from the server's connection while the server waits.
 	OnElicit func(ctx context.Context, e Elicitation) (Answer, error)
+	// OnElicitDone hears that a url-mode elicitation the user accepted is
+	// complete (notifications/elicitation/complete): Server, ID and URL
+	// are set. Same goroutine as OnTools.
+	OnElicitDone func(e Elicitation)
 	// OAuthFile keeps remote servers' sign-ins (OAuthFile(home)); empty:
 	// a sign-in lasts as long as the session.
 	OAuthFile string
@@ -120,7 +124,7 @@ func Start(ctx context.Context, o Options) *Manager {
 		log:    log,
 		ctx:    mctx,
 		cancel: cancel,
-		events: newDispatcher(o.OnTools, o.OnNotice, o.OnOffers),
+		events: newDispatcher(o.OnTools, o.OnNotice, o.OnOffers, o.OnElicitDone),
 		tokens: &tokenStore{path: o.OAuthFile},
 		ready:  make(chan struct{}),
 		names:  map[string]string{},

@@ -56,6 +56,8 @@ type server struct {
 	connectTime time.Duration
 	readyAt     time.Time // when the tools were first announced
 	restartAs   int       // set by the fault that failed it: the restart due, if any
+
+	urls urlElicits // url-mode elicitations awaiting completion
 }
 
 func newServer(m *Manager, cfg Server) *server {
@@ -201,9 +203,11 @@ func (s *server) connect() (*sdk.ClientSession, error) {
 		Logger: s.m.log.With("mcp_server", s.cfg.Name, "component", "mcp-sdk"),
 		// Listing from inside the SDK's handler could wait on the very
 		// reader that delivers the answer; the run loop lists instead.
-		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { s.wantRefresh() },
-		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { s.wantRefresh() },
-		ElicitationHandler:       s.elicitHandler(),
+		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { s.wantRefresh() },
+		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { s.wantRefresh() },
+		ElicitationHandler:         s.elicitHandler(),
+		ElicitationCompleteHandler: s.elicitCompleteHandler(),
+		Capabilities:               s.capabilities(),
 	})
 	// The session root is the server's one root, on purpose: the SDK
 	// advertises the roots capability, and servers that honour it confine

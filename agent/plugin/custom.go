@@ -43,3 +43,52 @@ func (r *Runtime) CustomSources(root string) []custom.Source {
 	}
 	return out
 }
+
+// Contributions are the modes, agents and rules of the plugins active for
+// a session rooted at root, each under its plugin's namespace and gated by
+// its permission: contributes.modes (permissions.modes), the agents/
+// folder, a Claude Code plugin's too (permissions.agent), and
+// contributes.rules (permissions.rules). It is agent.Config.Contributions;
+// sessions ask again when plugins.json changes (see stateWatch).
+func (r *Runtime) Contributions(root string) []custom.Contribution {
+	cat, err := r.Load(root)
+	if err != nil {
+		r.log.Warn("plugin modes, agents and rules skipped", "err", err)
+		return nil
+	}
+	var out []custom.Contribution
+	for _, s := range Active(cat.Statuses) {
+		p, c := s.Manifest.Permissions, s.Manifest.Contributes
+		if !p.Modes && !p.Agent && !p.Rules {
+			continue
+		}
+		dir, err := r.folder(s.Plugin)
+		if err != nil {
+			r.log.Warn("plugin modes, agents and rules skipped", "plugin", s.Manifest.Name, "err", err)
+			continue
+		}
+		file := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+		con := custom.Contribution{Namespace: s.Manifest.Name, Dir: dir}
+		if p.Modes {
+			for _, m := range c.Modes {
+				con.Modes = append(con.Modes, custom.NamedFile{Name: m.Name, Path: file(m.Path)})
+			}
+		}
+		if p.Agent {
+			agents := file("agents")
+			if s.Claude != nil {
+				agents = s.Claude.Agents
+			}
+			if agents != "" {
+				con.AgentDirs = []string{agents}
+			}
+		}
+		if p.Rules {
+			for _, rl := range c.Rules {
+				con.Rules = append(con.Rules, custom.RuleFile{Path: file(rl.Path), Modes: rl.Modes})
+			}
+		}
+		out = append(out, con)
+	}
+	return out
+}

@@ -205,6 +205,7 @@ func readClaude(dir string, scope Scope, data []byte) (*Plugin, error) {
 	// What the folder holds is what it asks for.
 	m.Permissions.Commands = parts.Commands != ""
 	m.Permissions.Skills = parts.Skills != ""
+	m.Permissions.Agent = parts.Agents != ""
 	m.Permissions.Lifecycle = parts.Hooks != ""
 	m.Permissions.MCPServers = parts.MCP != ""
 	return &Plugin{Manifest: m, Dir: dir, Scope: scope, Claude: parts}, nil

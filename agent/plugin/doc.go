@@ -3,12 +3,15 @@
 // user's consent (state.go), installs and packs plugins (install*.go), and
 // runs a plugin's code as a child process per session speaking JSON-RPC
 // over its stdio (process.go, instance.go), wired into the turn pipeline's
-// seams (runtime.go, hooks.go, tool.go, transform.go).
+// seams (runtime.go, hooks.go, tool.go, turn.go) and answering its calls
+// to the host (hostcalls.go, timeline.go, mcpcall.go, model.go).
 //
-// A plugin is a folder. Its declarative parts (modes, skills, commands,
-// rules, MCP servers) are recorded here and loaded by the customization
-// loaders; its code, when it has a "main", is a separate process in any
-// language. The wire types are those of plugin/sdk.
+// A plugin is a folder. Its declarative parts are handed to the agent as
+// folders and files to load, namespaced "<plugin>:": commands and skills
+// (custom.go, CustomSources), modes, agents and rules (Contributions),
+// MCP servers (mcp.go, attached to the session); its code, when it has a
+// "main", is a separate process in any language. The wire types are those
+// of plugin/sdk.
 //
 // What this package must never do: run a plugin the user has not enabled;
 // let a plugin's failure (crash, hang, garbage, a slow hook) fail a turn or

@@ -24,8 +24,10 @@ type front struct {
 	peer *testenv.Peer
 	cmd  *exec.Cmd
 
-	mu    sync.Mutex
-	asked []string // titles of the permission requests
+	mu      sync.Mutex
+	asked   []string          // titles of the permission requests
+	configs []json.RawMessage // configOptions of each ACP config_option_update
+	started []string          // titles of the ACP tool_call updates
 }
 
 var fronts = []string{"acp", "lsp"}
@@ -77,6 +79,23 @@ func (f *front) handle(method string, params json.RawMessage) (any, *testenv.RPC
 		f.asked = append(f.asked, p.ToolCall.Title)
 		f.mu.Unlock()
 		return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "allow_once"}}, nil
+	case "session/update":
+		var p struct {
+			Update struct {
+				SessionUpdate string          `json:"sessionUpdate"`
+				ConfigOptions json.RawMessage `json:"configOptions"`
+				Title         string          `json:"title"`
+			} `json:"update"`
+		}
+		json.Unmarshal(params, &p)
+		f.mu.Lock()
+		switch p.Update.SessionUpdate {
+		case "config_option_update":
+			f.configs = append(f.configs, p.Update.ConfigOptions)
+		case "tool_call":
+			f.started = append(f.started, p.Update.Title)
+		}
+		f.mu.Unlock()
 	}
 	return nil, nil
 }

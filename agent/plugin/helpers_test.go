@@ -130,7 +130,10 @@ type rig struct {
 	pipe agent.Pipeline
 }
 
-func newRig(t testing.TB) *rig {
+func newRig(t testing.TB) *rig { return newRigWith(t, nil) }
+
+// newRigWith is newRig with the agent's config adjusted by tune.
+func newRigWith(t testing.TB, tune func(*agent.Config)) *rig {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)
@@ -138,8 +141,11 @@ func newRig(t testing.TB) *rig {
 	provider := anthropic.New(anthropic.Options{APIKey: "test", BaseURL: srv.URL})
 	rt := plugin.New(plugin.Options{Home: home, Environ: os.Environ(), Backoff: 50 * time.Millisecond, Poll: 50 * time.Millisecond,
 		Provider: provider, Model: "m"})
-	cfg := agent.Config{Provider: provider, Model: "m", Home: home, CustomSources: rt.CustomSources}
+	cfg := agent.Config{Provider: provider, Model: "m", Home: home, CustomSources: rt.CustomSources, Contributions: rt.Contributions}
 	rt.Contribute(&cfg.Pipeline)
+	if tune != nil {
+		tune(&cfg)
+	}
 	a := agent.New(cfg)
 	t.Cleanup(func() { a.Close(context.Background()) })
 	return &rig{srv: srv, home: home, root: root, a: a, rt: rt, pipe: cfg.Pipeline}

@@ -65,11 +65,12 @@ func (i *instance) hostMethods() jsonrpc.Methods {
 			}
 			return struct{}{}, root.WriteFile(rel, []byte(p.Content), 0o600)
 		}),
-		sdk.HostModel:     jsonrpc.Typed(i.model),
-		sdk.HostApplyEdit: jsonrpc.Typed(i.applyEdit),
-		sdk.HostMarker:    jsonrpc.Typed(i.marker),
-		sdk.HostRewind:    jsonrpc.Typed(i.rewind),
-		sdk.HostDeliver:   jsonrpc.Typed(i.deliver),
+		sdk.HostModel:       jsonrpc.Typed(i.model),
+		sdk.HostApplyEdit:   jsonrpc.Typed(i.applyEdit),
+		sdk.HostMarker:      jsonrpc.Typed(i.marker),
+		sdk.HostRewind:      jsonrpc.Typed(i.rewind),
+		sdk.HostDeliver:     jsonrpc.Typed(i.deliver),
+		sdk.HostMCPCallTool: jsonrpc.Typed(i.mcpCall),
 		sdk.HostListFiles: jsonrpc.Typed(func(_ context.Context, p sdk.PathParams) (sdk.ListFilesResult, error) {
 			root, rel, err := i.scoped(p.Path, false)
 			if err != nil {

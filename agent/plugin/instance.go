@@ -36,7 +36,6 @@ type instance struct {
 	end  context.CancelFunc
 	wg   sync.WaitGroup // the restart goroutine
 
-	mcp      *mcp.Manager // the plugin's MCP servers; nil when none
 	mcpTools mcpTools
 
 	// mu guards everything below.
@@ -47,7 +46,9 @@ type instance struct {
 	toolNames []string
 	up        bool
 	restarts  int
-	overruns  int // hooks over budget in a row
+	overruns  int          // hooks over budget in a row
+	mcp       *mcp.Manager // the plugin's MCP servers; nil when none
+	detachMCP func()       // takes mcp out of the session's connections
 }
 
 func (i *instance) name() string { return i.st.Manifest.Name }
@@ -226,8 +227,12 @@ func (i *instance) fault(p *process, why string) {
 func (i *instance) close(removeTools bool) {
 	i.end()
 	i.wg.Wait()
-	if i.mcp != nil {
-		i.mcp.Close()
+	i.mu.Lock()
+	m, detach := i.mcp, i.detachMCP
+	i.mu.Unlock()
+	if m != nil {
+		detach()
+		m.Close()
 		if removeTools {
 			i.sess.s.UpdateTools(nil, i.mcpTools.all())
 		}

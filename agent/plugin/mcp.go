@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -82,8 +81,8 @@ func (t *mcpTools) all() []string {
 	return out
 }
 
-// startMCP connects the plugin's MCP servers; their tools join the
-// session as they come up. It runs once per instance.
+// startMCP connects the plugin's MCP servers and attaches them to the
+// session; their tools join it as they come up. It runs once per instance.
 func (i *instance) startMCP() {
 	dir, err := i.rt.folder(i.st.Plugin)
 	if err != nil {
@@ -97,7 +96,7 @@ func (i *instance) startMCP() {
 	if len(servers) == 0 {
 		return
 	}
-	i.mcp = mcp.Start(i.ctx, mcp.Options{
+	m := mcp.Start(i.ctx, mcp.Options{
 		Root: i.sess.root, Servers: servers, Log: i.log, Version: i.rt.o.Version,
 		OnTools: func(add []tools.Tool, remove []string) {
 			i.mcpTools.update(add, remove)
@@ -105,12 +104,11 @@ func (i *instance) startMCP() {
 		},
 		OnNotice: func(msg string) { i.log.Warn(msg) },
 	})
-	// The session's first request should offer their tools: wait a little.
-	t := time.NewTimer(i.rt.o.StartTimeout)
-	defer t.Stop()
-	select {
-	case <-i.mcp.Ready():
-	case <-t.C:
-	case <-i.ctx.Done():
-	}
+	// Attached to the session, its servers are waited for before a turn's
+	// first request like the user's own (mcpStartupSeconds, shown to the
+	// user), rather than here.
+	detach := i.sess.s.AttachMCP(m)
+	i.mu.Lock()
+	i.mcp, i.detachMCP = m, detach
+	i.mu.Unlock()
 }

@@ -59,7 +59,7 @@ func (w *stateWatch) loop(stop, done chan struct{}) {
 }
 
 // check reconciles every session when plugins.json changed since the
-// last look.
+// last look: its plugin processes, and its modes, agents and rules.
 func (w *stateWatch) check() {
 	w.checkMu.Lock()
 	defer w.checkMu.Unlock()
@@ -73,6 +73,7 @@ func (w *stateWatch) check() {
 	}
 	for _, ss := range w.r.all() {
 		ss.reconcile(false)
+		ss.s.RefreshDefinitions()
 	}
 }
 

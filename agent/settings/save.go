@@ -56,9 +56,17 @@ func editLocal(root string, create bool, change func(*Lists) bool) error {
 	if _, err := os.Lstat(path); !create && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
 		return nil
 	}
-	if err := ensureDir(filepath.Join(root, ".tandem")); err != nil {
+	dir := filepath.Join(root, ".tandem")
+	if err := ensureDir(dir); err != nil {
 		return err
 	}
+	// From the read to the rename, no other save may run: it would read
+	// the file before this change and write it back without it.
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	doc := map[string]json.RawMessage{}
 	fi, err := os.Lstat(path)
 	switch {
@@ -119,11 +127,14 @@ func editLocal(root string, create bool, change func(*Lists) bool) error {
 // none, so the rules saved there stay out of commits.
 func ensureDir(dir string) error {
 	fi, err := os.Lstat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			return fmt.Errorf("settings: %w", err)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Another process may make it between the two calls: then look
+		// again, so a symlink planted there is still refused.
+		if err = os.Mkdir(dir, 0o755); err == nil || errors.Is(err, fs.ErrExist) {
+			fi, err = os.Lstat(dir)
 		}
+	}
+	switch {
 	case err != nil:
 		return fmt.Errorf("settings: %w", err)
 	case !fi.IsDir():

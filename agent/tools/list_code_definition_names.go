@@ -21,7 +21,7 @@ const defsMaxLines = 400
 var listCodeDefinitionNamesDescription string
 
 type listCodeDefinitionNamesArgs struct {
-	Path string `json:"path" jsonschema:"Source file or directory, relative to the workspace root."`
+	Path string `json:"path" jsonschema:"Source file or directory, relative to the workspace root (absolute inside an additional root)."`
 }
 
 // NewListCodeDefinitionNames returns the list_code_definition_names tool.
@@ -59,6 +59,11 @@ func runListCodeDefinitionNames(ctx context.Context, env *Env, p listCodeDefinit
 		return failureErr(err), nil
 	}
 	shown := displayPath(env.Root, abs)
+	if env.Hidden != nil && env.Hidden(abs) {
+		// A file a rule denies reading (read_file(secrets/**) says the
+		// same of this tool): its definitions would read it in part.
+		return failure("a permission rule denies reading %s", shown), nil
+	}
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return failure("cannot list definitions of %s: %v", shown, err), nil
@@ -103,11 +108,12 @@ func listFileDefinitions(ctx context.Context, env *Env, abs, shown string, out *
 	return codeindex.WriteListing(out, []*codeindex.File{f}, codeindex.ListOptions{MaxDepth: -1})
 }
 
-// listDirDefinitions lists a directory through the session's index, brought
-// up to date first; without one (or outside its root) a throwaway index of
-// the directory alone is built.
+// listDirDefinitions lists a directory through the index of the session
+// root holding it, brought up to date first; without one a throwaway index
+// of the directory alone is built. Paths in an additional root are listed
+// absolute, as the model names them to the other tools.
 func listDirDefinitions(ctx context.Context, env *Env, abs string, out *strings.Builder) error {
-	ix := env.Index
+	ix := env.indexFor(abs)
 	if ix != nil {
 		if _, ok := within(ix.Root(), abs); !ok {
 			ix = nil
@@ -125,7 +131,7 @@ func listDirDefinitions(ctx context.Context, env *Env, abs string, out *strings.
 	if d := displayPath(env.Root, ix.Root()); d != "." {
 		prefix = d + "/"
 	}
-	return codeindex.WriteListing(out, ix.Files(abs), codeindex.ListOptions{
+	return codeindex.WriteListing(out, visibleFiles(env.Hidden, ix.Root(), ix.Files(abs)), codeindex.ListOptions{
 		MaxDepth: 1, SkipFields: true, MaxLines: defsMaxLines, PathPrefix: prefix,
 	})
 }

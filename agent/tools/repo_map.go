@@ -15,7 +15,7 @@ const RepoMapName = "repo_map"
 var repoMapDescription string
 
 type repoMapArgs struct {
-	Focus []string `json:"focus,omitempty" jsonschema:"Files or directories, relative to the workspace root, the ranking should favour."`
+	Focus []string `json:"focus,omitempty" jsonschema:"Files or directories, relative to the workspace root (absolute in an additional root), the ranking should favour."`
 }
 
 // NewRepoMap returns the repo_map tool.
@@ -37,27 +37,33 @@ func describeRepoMap(root string, p repoMapArgs) Preview {
 func runRepoMap(ctx context.Context, env *Env, p repoMapArgs) (Result, error) {
 	var focus []string
 	for _, f := range p.Focus {
-		abs, err := Resolve(env.Root, f)
+		abs, err := env.Resolve(f)
 		if err != nil {
 			return failureErr(err), nil
 		}
 		focus = append(focus, abs)
 	}
-	ix := env.Index
-	if ix == nil {
-		var err error
-		if ix, err = codeindex.Open(ctx, env.Root, codeindex.Options{}); err != nil {
+	// A root whose index the session has not built yet gets a throwaway one.
+	ixs := append([]*codeindex.Index{env.Index}, env.RootIndexes...)
+	ixs = append(ixs, make([]*codeindex.Index, 1+len(env.Roots)-len(ixs))...)
+	for i, root := range append([]string{env.Root}, env.Roots...) {
+		if ixs[i] != nil {
+			continue
+		}
+		ix, err := codeindex.Open(ctx, root, codeindex.Options{})
+		if err != nil {
 			if ctx.Err() != nil {
 				return Result{}, ctx.Err()
 			}
 			return failureErr(err), nil
 		}
+		ixs[i] = ix
 	}
-	m, err := ix.Map(ctx, codeindex.MapOptions{Focus: focus})
-	if err != nil {
-		if ctx.Err() != nil {
-			return Result{}, ctx.Err()
-		}
+	m, err := codeindex.MapRoots(ctx, MapParts(env.Root, env.Roots, ixs), codeindex.MapOptions{Focus: focus, Hidden: env.Hidden})
+	if ctx.Err() != nil {
+		return Result{}, ctx.Err()
+	}
+	if err != nil && m == "" {
 		return failureErr(err), nil
 	}
 	if m == "" {

@@ -2,6 +2,8 @@ package tools
 
 import (
 	"path/filepath"
+
+	"github.com/tandemhq/tandem/codeindex"
 )
 
 // Resolve turns a path the model gave into an absolute path inside one of
@@ -45,4 +47,39 @@ func rootHolding(roots []string, p string) string {
 		}
 	}
 	return ""
+}
+
+// indexFor returns the code index of the root holding abs, nil when that
+// root's index is not built.
+func (env *Env) indexFor(abs string) *codeindex.Index {
+	root := env.RootOf(abs)
+	if root == env.Root {
+		return env.Index
+	}
+	for i, r := range env.Roots {
+		if r == root && i < len(env.RootIndexes) {
+			return env.RootIndexes[i]
+		}
+	}
+	return nil
+}
+
+// MapParts pairs the roots with their code indexes for codeindex.MapRoots:
+// ixs[0] is root's, ixs[1:] are roots' in order. The primary root's paths
+// are written relative to it, every other root's as absolute paths (the
+// way the model names them to the file tools). A root without an index
+// (nil) is left out.
+func MapParts(root string, roots []string, ixs []*codeindex.Index) []codeindex.MapPart {
+	var parts []codeindex.MapPart
+	for i, ix := range ixs {
+		if ix == nil {
+			continue
+		}
+		p := codeindex.MapPart{Index: ix}
+		if i > 0 && i <= len(roots) {
+			p.Prefix = filepath.ToSlash(roots[i-1]) + "/"
+		}
+		parts = append(parts, p)
+	}
+	return parts
 }

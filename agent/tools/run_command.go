@@ -138,6 +138,10 @@ func formatCommandResult(cr CommandResult, timeout time.Duration) string {
 			b.WriteString("\n")
 		}
 	}
+	if len(cr.Created) > 0 {
+		fmt.Fprintf(&b, "\nNote: this command created %s: protected paths (hooks, instructions, tandem or editor settings) that did not exist when it started, "+
+			"so the sandbox could not keep them read-only. Tell the user, who should review them.\n", strings.Join(cr.Created, ", "))
+	}
 	if cr.Blocked != "" {
 		fmt.Fprintf(&b, "\n%s\nIf the task needs what was blocked, call run_command again with the same command and \"unsandboxed\": true; the user will be asked to approve running it outside the sandbox. Otherwise find a way that stays inside it.\n", cr.Blocked)
 	}

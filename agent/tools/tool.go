@@ -139,6 +139,9 @@ type Env struct {
 	Progress func(Progress)
 	// Index is the session root's code index. May be nil (no index available).
 	Index *codeindex.Index
+	// RootIndexes are the additional roots' code indexes, in the order of
+	// Roots; an entry is nil while its root's index is not built.
+	RootIndexes []*codeindex.Index
 	// Hidden reports whether the permission rules deny reading the file at
 	// abs; tools that list or search a directory leave such files out.
 	// Nil: nothing is hidden.

@@ -22,5 +22,5 @@ func runACP(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	defer m.closeAgent(a)
-	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Agent: a, Version: version, Log: m.logger()})
+	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Agent: a, Version: version, Log: m.logger(), MaxFrameBytes: a.MaxFrameBytes()})
 }

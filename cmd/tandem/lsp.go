@@ -24,7 +24,7 @@ func runLSP(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	defer m.closeAgent(a)
-	srv := lsp.NewServer(lsp.Options{Agent: a, Log: m.logger(), Version: version})
+	srv := lsp.NewServer(lsp.Options{Agent: a, Log: m.logger(), Version: version, MaxFrameBytes: a.MaxFrameBytes()})
 	err = srv.Serve(ctx, m.Stdin, m.Stdout)
 	if errors.Is(err, lsp.ErrExitWithoutShutdown) {
 		return exitCode(1)

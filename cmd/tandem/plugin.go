@@ -39,12 +39,14 @@ func (m *Main) pluginRuntime(home string, log *slog.Logger, provider llm.Provide
 }
 
 // withPlugins wires the plugin runtime into cfg: its contributors on the
-// turn pipeline and its command and skill folders. Plugins the user
+// turn pipeline, its command and skill folders, and its modes, agents and
+// rules. Plugins the user
 // allowed to make model calls use cfg.Provider.
 func (m *Main) withPlugins(cfg agent.Config, log *slog.Logger) agent.Config {
 	rt := m.pluginRuntime(cfg.Home, log, cfg.Provider, cfg.Model)
 	rt.Contribute(&cfg.Pipeline)
 	cfg.CustomSources = rt.CustomSources
+	cfg.Contributions = rt.Contributions
 	m.withHooks(&cfg, rt, log)
 	return cfg
 }

@@ -74,6 +74,7 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 		Log:             log,
 		Subagents:       agent.SubagentConfig{MaxParallel: cfg.Subagents.MaxParallel},
 		Redact:          redact.FromEnv(os.Environ(), cfg.AnthropicKey, cfg.OpenAIKey),
+		MaxFrameBytes:   cfg.MaxFrameBytes,
 	}
 	debugPipeline(&ac.Pipeline, log)
 	if edit != nil {

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 )
 
 // ID is a request id exactly as it appeared on the wire: a JSON string
@@ -18,13 +19,20 @@ func Int64ID(n int64) ID { return ID{raw: strconv.FormatInt(n, 10)} }
 // nullID is the id of an error answering a message whose id is unknown.
 var nullID = ID{raw: "null"}
 
-// parseID accepts the id member's raw JSON when it has a valid id type.
+// parseID accepts the id member's raw JSON when it has a valid id type. A
+// string holding bytes that are not UTF-8 is refused: JSON text is UTF-8,
+// and echoing the id exactly would send the peer invalid JSON.
 func parseID(raw json.RawMessage) (ID, bool) {
 	if len(raw) == 0 {
 		return ID{}, false
 	}
 	switch c := raw[0]; {
-	case c == '"', c == '-', c >= '0' && c <= '9':
+	case c == '"':
+		if !utf8.Valid(raw) {
+			return ID{}, false
+		}
+		return ID{raw: string(raw)}, true
+	case c == '-', c >= '0' && c <= '9':
 		return ID{raw: string(raw)}, true
 	case string(raw) == "null":
 		return nullID, true

@@ -89,7 +89,7 @@ func parse(frame []byte) (m *message, errID ID, perr *Error) {
 	if raw, ok := fields["id"]; ok {
 		id, ok := parseID(raw)
 		if !ok {
-			return invalid("the id must be a string, a number or null")
+			return invalid("the id must be a string (UTF-8), a number or null")
 		}
 		m.id = id
 	}

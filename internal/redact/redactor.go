@@ -19,6 +19,10 @@ const minSecret = 8
 // token patterns (in Text). It is immutable, so safe for concurrent use.
 type Redactor struct {
 	known *strings.Replacer // nil: no known values
+	// byFirst holds the known values' forms by their first byte, for
+	// Stream's look at a piece's tail; longest is the longest form.
+	byFirst [256][]string
+	longest int
 }
 
 // New returns a Redactor that hides the given values, in their common
@@ -43,7 +47,12 @@ func New(secrets ...string) *Redactor {
 	for _, f := range forms {
 		pairs = append(pairs, f, Mask)
 	}
-	return &Redactor{known: strings.NewReplacer(pairs...)}
+	r := &Redactor{known: strings.NewReplacer(pairs...)}
+	for _, f := range forms {
+		r.byFirst[f[0]] = append(r.byFirst[f[0]], f)
+		r.longest = max(r.longest, len(f))
+	}
+	return r
 }
 
 // FromEnv returns a Redactor for the extra values (the configured provider

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""A minimal MCP server on stdio, for a plugin's contributes.mcpServers."""
+"""A minimal MCP server on stdio, for a plugin's contributes.mcpServers.
+
+argv[1] is what its tool answers (root=...); argv[2], when given, is how
+many seconds it takes to start (answer initialize)."""
 import json
 import sys
+import time
 
 for line in sys.stdin:
     msg = json.loads(line)
@@ -9,6 +13,8 @@ for line in sys.stdin:
         continue
     method, rid = msg.get("method"), msg["id"]
     if method == "initialize":
+        if len(sys.argv) > 2:
+            time.sleep(float(sys.argv[2]))
         result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
                   "serverInfo": {"name": "echo", "version": "1"}}
     elif method == "tools/list":

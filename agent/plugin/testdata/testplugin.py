@@ -122,6 +122,11 @@ def handle(method, params):
         return {"prompt": params["prompt"] + "\n\n" + config["promptRule"]}
     if method == "tools/call":
         text = (params.get("arguments") or {}).get("text", "")
+        if config.get("mcpCall"):
+            answer = call_host("host/mcp/callTool", dict(config["mcpCall"], arguments={}))
+            if "error" in answer:
+                return {"content": [{"type": "text", "text": "refused (%d): %s" % (answer["error"]["code"], answer["error"]["message"])}], "isError": True}
+            return {"content": [{"type": "text", "text": "mcp said: " + "".join(c.get("text", "") for c in answer["result"]["content"])}]}
         if config.get("modelTool"):
             answer = call_host("host/model", {"system": "Answer briefly.", "messages": [{"role": "user", "text": text}]})
             if "error" in answer:

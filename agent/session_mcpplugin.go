@@ -1,0 +1,81 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/agent/tools"
+)
+
+// ErrNoMCPTool is returned by CallMCPTool for a tool the session's MCP
+// servers do not offer (now).
+var ErrNoMCPTool = errors.New("no such MCP tool")
+
+// CallMCPTool runs a tool of one of the session's MCP servers for a caller
+// other than the model (a plugin, named by caller), under the rules the
+// model's own call of it would meet: the mode must offer MCP tools, and
+// the permission policy judges it — a deny rule refuses it, and where the
+// policy would ask, the user is asked, the question naming the caller
+// (an editor that cannot ask means no). A refusal is an error wrapping
+// tools.ErrRejected. No tool-call hooks run and nothing joins the
+// conversation: the call is the caller's, not the model's. A result the
+// server marked as an error is a Result with IsError set.
+func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, args json.RawMessage) (tools.Result, error) {
+	name := mcp.ToolName(server, tool)
+	var (
+		tl tools.Tool
+		ok bool
+	)
+	s.read(func() { tl, ok = s.st.catalog.Get(name) })
+	if !ok || tl.Info().Group != tools.GroupMCP {
+		return tools.Result{}, fmt.Errorf("%w: %s of server %s", ErrNoMCPTool, tool, server)
+	}
+	info := tl.Info()
+	if mode := s.Mode(); !s.defs().modes.exposes(mode, info.Group) {
+		return tools.Result{}, fmt.Errorf("%w: MCP tools are not available in %s mode", tools.ErrRejected, mode)
+	}
+	id := "mcp_call_" + newMessageID()
+	var refused error
+	env := &tools.Env{Root: s.root, Roots: s.roots, CallID: id, Ask: func(ctx context.Context, a tools.Ask) error {
+		a.Title = caller + ": " + a.Title // the question says whose call it is
+		err := s.judgeAsk(ctx, ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false)
+		if errors.Is(err, tools.ErrRejected) {
+			refused = err
+		}
+		return err
+	}}
+	res, err := tl.Run(ctx, env, args)
+	switch {
+	case err != nil:
+		return tools.Result{}, err
+	case refused != nil:
+		if refused == tools.ErrRejected {
+			return tools.Result{}, fmt.Errorf("%w: the user said no", tools.ErrRejected)
+		}
+		return tools.Result{}, fmt.Errorf("%w: %v", tools.ErrRejected, refused)
+	}
+	res.Output = guardResult(s.a.cfg.Redact, s.a.cfg.MaxResultBytes, res.Output)
+	return res, nil
+}
+
+// AttachMCP makes m, a manager its caller started and owns (a plugin's
+// servers), one of the session's MCP connections: a turn's first request
+// waits for its servers as for the session's own (Config.MCPStartupWait,
+// each shown as a tool call), and their instructions reach the model with
+// the session's. detach takes it out again; the caller still closes m.
+func (s *Session) AttachMCP(m *mcp.Manager) (detach func()) {
+	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
+		return func() {}
+	}
+	return func() {
+		if s.change(func() {
+			s.st.extra.mcp = slices.DeleteFunc(s.st.extra.mcp, func(x *mcp.Manager) bool { return x == m })
+		}) == nil {
+			s.mcpOffersChanged()
+		}
+	}
+}
