@@ -12,7 +12,7 @@
 # usage: bench/turns.sh [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${1:-5}
+rounds=${1:-15}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/agent.test" ./agent
