@@ -2,11 +2,7 @@ package llm
 
 import (
 	"bytes"
-	"encoding/json"
-	"maps"
-	"slices"
 	"sync"
-	"unsafe"
 )
 
 // prefixEntries is how many recent conversations a PrefixCache keeps: one
@@ -35,8 +31,8 @@ type PrefixCache struct {
 type prefixEntry struct {
 	head  []byte
 	segs  [][]byte
-	msgs  []Message // clones of the messages encoded
-	ends  []int     // ends[i]: where message i's encoding ends, from the start of head
+	msgs  []keptMessage // what the encoded messages were, to recognise them
+	ends  []int         // ends[i]: where message i's encoding ends, from the start of head
 	grown bool
 }
 
@@ -59,14 +55,14 @@ func (c *PrefixCache) Encode(head []byte, msgs []Message, appendMsg AppendMessag
 	switch {
 	case prev == nil || same == 0:
 		e.segs = [][]byte{head}
-		e.msgs = make([]Message, 0, len(msgs))
+		e.msgs = make([]keptMessage, 0, len(msgs))
 		e.ends = make([]int, 0, len(msgs))
 	case inPlace:
 		e.segs = cutSegments(prev.segs, prev.ends[same-1])
 		e.msgs, e.ends = prev.msgs, prev.ends
 	default:
 		e.segs = cutSegments(prev.segs, prev.ends[same-1])
-		e.msgs = append(make([]Message, 0, len(msgs)+16), prev.msgs[:same]...)
+		e.msgs = append(make([]keptMessage, 0, len(msgs)+16), prev.msgs[:same]...)
 		e.ends = append(make([]int, 0, len(msgs)+16), prev.ends[:same]...)
 	}
 	end := 0
@@ -85,7 +81,7 @@ func (c *PrefixCache) Encode(head []byte, msgs []Message, appendMsg AppendMessag
 			return nil, err
 		}
 		e.ends = append(e.ends, end+len(buf))
-		e.msgs = append(e.msgs, cloneMessage(msgs[i]))
+		e.msgs = append(e.msgs, keep(&msgs[i]))
 	}
 	if len(buf) > 0 {
 		e.segs = mergeSegments(append(e.segs, buf))
@@ -135,7 +131,7 @@ func (c *PrefixCache) lookup(head []byte, msgs []Message) (best *prefixEntry, n 
 			continue
 		}
 		k := 0
-		for k < len(e.msgs) && k < len(msgs) && sameMessage(&e.msgs[k], &msgs[k]) {
+		for k < len(e.msgs) && k < len(msgs) && e.msgs[k].same(&msgs[k]) {
 			k++
 		}
 		if k > bestN {
@@ -163,71 +159,4 @@ func (c *PrefixCache) store(old, e *prefixEntry) {
 		}
 	}
 	c.entries = kept
-}
-
-// sameMessage compares everything an encoder reads of two messages.
-// Strings shared with the history compare by pointer first, so a long
-// unchanged history is checked quickly.
-func sameMessage(a, b *Message) bool {
-	if !sameString(string(a.Role), string(b.Role)) || len(a.Content) != len(b.Content) {
-		return false
-	}
-	for i := range a.Content {
-		if !samePart(&a.Content[i], &b.Content[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// samePart compares two parts field by field. Most fields of a part are
-// empty and most strings of a long history are shared with the cached
-// copy, so lengths and pointers decide before any content is compared;
-// Extra is ranged over only when it holds something (ranging over even an
-// empty map costs more than all the other fields).
-func samePart(a, b *Part) bool {
-	if !sameString(string(a.Type), string(b.Type)) || !sameString(a.Text, b.Text) ||
-		!sameString(a.ToolCallID, b.ToolCallID) || !sameString(a.ToolName, b.ToolName) ||
-		!sameString(a.MediaType, b.MediaType) || !sameString(a.Data, b.Data) ||
-		!sameString(a.Signature, b.Signature) || !sameString(a.Redacted, b.Redacted) ||
-		!bytes.Equal(a.Input, b.Input) || a.IsError != b.IsError ||
-		len(a.Images) != len(b.Images) || len(a.Extra) != len(b.Extra) ||
-		len(a.Extra) > 0 && !maps.EqualFunc(a.Extra, b.Extra, sameRaw) {
-		return false
-	}
-	for i := range a.Images {
-		if !samePart(&a.Images[i], &b.Images[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameString is a == b without a call into the runtime for the common
-// cases: different lengths, empty, or the same bytes.
-func sameString(a, b string) bool {
-	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
-}
-
-func sameRaw(a, b json.RawMessage) bool { return bytes.Equal(a, b) }
-
-// cloneMessage copies what the cache compares, so a history changed in
-// place later (a part rewritten) no longer matches the bytes kept for it.
-// Strings are immutable and stay shared with the history.
-func cloneMessage(m Message) Message {
-	m.Content = slices.Clone(m.Content)
-	for i := range m.Content {
-		p := &m.Content[i]
-		p.Input = bytes.Clone(p.Input)
-		if p.Images != nil {
-			p.Images = cloneMessage(Message{Content: p.Images}).Content
-		}
-		if p.Extra != nil {
-			p.Extra = maps.Clone(p.Extra)
-			for k, v := range p.Extra {
-				p.Extra[k] = bytes.Clone(v)
-			}
-		}
-	}
-	return m
 }

@@ -14,7 +14,7 @@ import (
 // tool result with an image), a fork, a compacted history, a changed tool
 // list, tool schema (in place), model, token limit, effort and system
 // prompt, and histories changed in place after they were sent (a text, a
-// tool input, a replayed field). Each request
+// tool input, a replayed field, an image added). Each request
 // is valid for both wire formats. Steps that change a history in place
 // do so after the previous request was yielded, so a test must encode
 // each request before asking for the next.
@@ -85,6 +85,10 @@ func PrefixSteps() iter.Seq2[string, *llm.Request] {
 			func() (string, *llm.Request) {
 				a[7].Content[0].Extra["reasoning_content"] = json.RawMessage(`"another plan"`)
 				return "replayed field rewritten in place", req(a)
+			},
+			func() (string, *llm.Request) {
+				a[8].Content[0].Images = []llm.Part{{Type: llm.PartImage, MediaType: "image/png", Data: "R0lGODlh"}}
+				return "image added to a result in place", req(a)
 			})
 		for _, step := range steps {
 			if !yield(step()) {
