@@ -41,3 +41,41 @@ func TestSameHeadComparesEveryField(t *testing.T) {
 		t.Errorf("tools differing in their schema have the same head")
 	}
 }
+
+// A part changed in any field no longer matches what was kept of it, so
+// a field added to Part cannot be left out of keep and samePart.
+func TestKeptPartComparesEveryField(t *testing.T) {
+	typ := reflect.TypeFor[Part]()
+	for _, rare := range []bool{false, true} {
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			orig := Part{Type: PartText, Text: "t"}
+			if rare {
+				orig.Signature = "s" // kept whole
+			}
+			changed := orig
+			v := reflect.ValueOf(&changed).Elem().Field(i)
+			switch {
+			case v.Kind() == reflect.String:
+				v.SetString(v.String() + "x")
+			case v.Kind() == reflect.Bool:
+				v.SetBool(true)
+			case v.Type() == reflect.TypeFor[json.RawMessage]():
+				v.SetBytes([]byte(`{}`))
+			case v.Type() == reflect.TypeFor[[]Part]():
+				v.Set(reflect.ValueOf([]Part{{Type: PartImage, Data: "d"}}))
+			case v.Kind() == reflect.Map:
+				v.Set(reflect.ValueOf(map[string]json.RawMessage{"k": json.RawMessage(`1`)}))
+			default:
+				t.Fatalf("Part.%s is a %s: teach this test (and keep) about it", f.Name, v.Type())
+			}
+			k := keep(&Message{Role: RoleUser, Content: []Part{orig}})
+			if k.same(&Message{Role: RoleUser, Content: []Part{changed}}) {
+				t.Errorf("rare %v: a part changed in %s still matches", rare, f.Name)
+			}
+			if !k.same(&Message{Role: RoleUser, Content: []Part{orig}}) {
+				t.Errorf("rare %v: the part itself does not match", rare)
+			}
+		}
+	}
+}
