@@ -129,6 +129,11 @@ type Agent struct {
 	modelsMu   sync.Mutex
 	discovered []string // model ids the provider listed (AddModels)
 
+	// homeMu guards homeReal: Home with its symlinks resolved, found the
+	// first time Home exists (every edit asks whether it lies in Home).
+	homeMu   sync.Mutex
+	homeReal string
+
 	// stopBackground ends the agent's own goroutine (model discovery);
 	// backgroundDone closes when it has returned.
 	stopBackground context.CancelFunc

@@ -108,8 +108,13 @@ func permissionRequest(tc ToolCall, a tools.Ask, v policy.Verdict) PermissionReq
 // judge runs the policy against the rules in force (see rules), with the
 // user's home filled in for rules written ~/….
 func (s *Session) judge(m policy.Mode, call policy.Call) policy.Verdict {
+	return judgeWith(m, call, s.rules(context.Background()))
+}
+
+// judgeWith is judge under rules the caller fetched already.
+func judgeWith(m policy.Mode, call policy.Call, rs policy.Rules) policy.Verdict {
 	call.Home, _ = os.UserHomeDir()
-	return policy.Decide(m, call, s.rules(context.Background()))
+	return policy.Decide(m, call, rs)
 }
 
 // grant remembers an "always" answer for the rest of the session only.

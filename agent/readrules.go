@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -16,8 +15,9 @@ import (
 // a rule such as read_file(.env) or Claude Code's Read(secrets/**) refuses
 // them. The path is resolved first, so a symlink to a denied file is
 // denied too. A path that does not resolve is left to the tool, which
-// refuses it with its own message.
-func (s *Session) checkRead(e ToolCallEvent) error {
+// refuses it with its own message. mode and rs are the session's mode
+// and rules as the call's checks found them.
+func (s *Session) checkRead(mode Mode, e ToolCallEvent, rs policy.Rules) error {
 	if e.Tool.Group != tools.GroupRead {
 		return nil
 	}
@@ -31,7 +31,7 @@ func (s *Session) checkRead(e ToolCallEvent) error {
 	if err != nil {
 		return nil
 	}
-	v := s.judge(policy.Mode(s.Mode()), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.RootOf(abs), Path: abs})
+	v := judgeWith(policy.Mode(mode), policy.Call{Tool: e.Tool.Name, Group: e.Tool.Group, Root: s.RootOf(abs), Path: abs}, rs)
 	if v.Decision == policy.Deny {
 		return errors.New(strings.TrimSuffix(v.Reason, "."))
 	}
@@ -40,13 +40,13 @@ func (s *Session) checkRead(e ToolCallEvent) error {
 
 // readHidden is the test tools.Env.Hidden runs for a read tool: a file is
 // hidden when a deny rule refuses reading it with this tool or with
-// read_file (searching a file reads it). Nil when no deny rule names a
-// read tool, which is the common case and costs nothing per file.
-func (s *Session) readHidden(ctx context.Context, info tools.Info) func(string) bool {
+// read_file (searching a file reads it), under the rules rs. Nil when no
+// deny rule names a read tool, which is the common case and costs nothing
+// per file.
+func (s *Session) readHidden(info tools.Info, rs policy.Rules) func(string) bool {
 	if info.Group != tools.GroupRead {
 		return nil
 	}
-	rs := s.rules(ctx)
 	if !slices.ContainsFunc(rs.Deny, func(r policy.Rule) bool { return r.Tool == info.Name || r.Tool == tools.ReadFileName }) {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -43,9 +44,11 @@ func (p *Pipeline) afterResponse(ctx context.Context, e ResponseEvent) {
 
 // beforeToolCall returns the arguments to run the call with, or why not.
 // The mode check comes first: a tool the mode does not offer never reaches
-// a contributor.
-func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent) (json.RawMessage, error) {
-	if mode := s.Mode(); !s.defs().modes.exposes(mode, e.Tool.Group) {
+// a contributor. rs are the rules in force for a read tool (its deny
+// rules apply), empty for any other.
+func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent, rs policy.Rules) (json.RawMessage, error) {
+	mode := s.Mode()
+	if !s.defs().modes.exposes(mode, e.Tool.Group) {
 		return nil, fmt.Errorf("the tool %s is not available in %s mode", e.Tool.Name, mode)
 	}
 	for _, f := range s.a.cfg.Pipeline.BeforeToolCall {
@@ -57,7 +60,7 @@ func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent) (json.Raw
 			e.Input = in
 		}
 	}
-	if err := s.checkRead(e); err != nil {
+	if err := s.checkRead(mode, e, rs); err != nil {
 		return nil, err
 	}
 	return e.Input, nil

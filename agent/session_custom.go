@@ -47,12 +47,27 @@ func (s *Session) inTandemHome(path string) bool {
 	if _, ok := pathx.Within(s.a.cfg.Home, path); ok {
 		return true
 	}
-	real, err := filepath.EvalSymlinks(s.a.cfg.Home)
-	if err != nil {
+	real, ok := s.a.realHome()
+	if !ok {
 		return false
 	}
-	_, ok := pathx.Within(real, path)
+	_, ok = pathx.Within(real, path)
 	return ok
+}
+
+// realHome is Home with its symlinks resolved, once Home exists; where
+// $TANDEM_HOME lives does not change while tandem runs.
+func (a *Agent) realHome() (string, bool) {
+	a.homeMu.Lock()
+	defer a.homeMu.Unlock()
+	if a.homeReal == "" {
+		real, err := filepath.EvalSymlinks(a.cfg.Home)
+		if err != nil {
+			return "", false
+		}
+		a.homeReal = real
+	}
+	return a.homeReal, true
 }
 
 // builtinCommand reports whether name is one of tandem's own slash commands.

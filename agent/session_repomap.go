@@ -42,7 +42,7 @@ func (t *turnRun) addRepoMap() {
 		return
 	}
 	// The files a deny rule keeps the model from reading stay out of the map.
-	hidden := s.readHidden(ctx, tools.Info{Name: tools.RepoMapName, Group: tools.GroupRead})
+	hidden := s.readHidden(tools.Info{Name: tools.RepoMapName, Group: tools.GroupRead}, s.rules(ctx))
 	m, err := codeindex.MapRoots(ctx, parts, codeindex.MapOptions{Tokens: tokens, Hidden: hidden})
 	if err != nil && ctx.Err() == nil {
 		s.a.log.Warn("repository map", "session", s.id, "err", err)

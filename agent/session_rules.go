@@ -67,8 +67,15 @@ func (s *Session) refreshRules(ctx context.Context, force bool) {
 // rules are the rules in force: the settings files' (with the project's
 // allow rules only once accepted) and the session's own grants.
 func (s *Session) rules(ctx context.Context) policy.Rules {
-	s.refreshRules(ctx, false)
+	// One trip to the actor when nothing changed, the common case: every
+	// tool call asks for the rules, some twice.
+	var cur settings.Set
 	var rs policy.Rules
+	s.read(func() { cur, rs = s.st.rules.set, s.st.rules.set.Rules().Merge(s.st.grants) })
+	if !cur.Stale() {
+		return rs
+	}
+	s.refreshRules(ctx, false)
 	s.read(func() { rs = s.st.rules.set.Rules().Merge(s.st.grants) })
 	return rs
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
@@ -134,7 +135,13 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return result(msg, true)
 	}
 	ev := ToolCallEvent{SessionID: s.id, ToolCallID: tc.ID, Tool: info, Input: input}
-	input, err := s.beforeToolCall(ctx, ev)
+	// A read's deny rules are checked before it runs and again for each
+	// file it lists or searches: the rules are fetched once for both.
+	var rs policy.Rules
+	if info.Group == tools.GroupRead {
+		rs = s.rules(ctx)
+	}
+	input, err := s.beforeToolCall(ctx, ev, rs)
 	if err != nil {
 		return fail(fmt.Sprintf("%s was not run: %v.", info.Name, err))
 	}
@@ -154,7 +161,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	if !mayAsk(info.Group) {
 		start()
 	}
-	res, err := tool.Run(ctx, t.toolEnv(tc, info, start, shown), input)
+	res, err := tool.Run(ctx, t.toolEnv(tc, info, start, shown, rs), input)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -217,7 +224,7 @@ func (t *turnRun) report(id string, res tools.Result, shown *shownEdits) {
 
 // toolEnv builds the environment one call runs in. Its Host is wrapped so
 // the edit seams see every edit; its Ask runs the ask seams.
-func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *shownEdits) *tools.Env {
+func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *shownEdits, rs policy.Rules) *tools.Env {
 	s := t.s
 	// A terminal is announced once: its output reaches the client through
 	// the terminal itself, so repeating the same content says nothing new.
@@ -260,6 +267,6 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 			u.Content = []ToolContent{TextContent(p.Output)}
 			t.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
-		Hidden: s.readHidden(t.ctx, info),
+		Hidden: s.readHidden(info, rs),
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
 // turnRun is one prompt turn. It runs on its own goroutine so the actor
@@ -29,7 +30,10 @@ type turnRun struct {
 	catalog []tools.Tool // the session's tools at the latest request
 	mode    Mode         // the mode of the latest request: which of them were offered
 	sub     *subagent    // set when this is a child turn run by the task tool
-	result  chan turnResult
+	// edits defers the fsync of files the local host writes during the
+	// turn (ctx carries it, children's calls included) to the turn's end.
+	edits  *atomicfile.Batch
+	result chan turnResult
 }
 
 type turnResult struct {
@@ -46,8 +50,9 @@ func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRu
 	case s.st.turn != nil:
 		return nil, ErrBusy
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	t := &turnRun{s: s, ctx: ctx, cancel: cancel, prompt: prompt,
+	edited := &atomicfile.Batch{}
+	ctx, cancel := context.WithCancel(atomicfile.WithBatch(ctx, edited))
+	t := &turnRun{s: s, ctx: ctx, cancel: cancel, prompt: prompt, edits: edited,
 		history: s.st.history, instr: s.st.extra.instr, result: make(chan turnResult, 1)}
 	s.st.history, s.st.extra.instr = nil, nil
 	s.st.turn = t
@@ -102,8 +107,16 @@ func (t *turnRun) run() {
 	// Live only: a replay is followed by session/list's own title and time.
 	s.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
-	// The turn is on stable storage before Prompt returns; a failure to
-	// save it ends the turn with that error rather than losing it.
+	// The turn is on stable storage before Prompt returns, its edits and
+	// its log; a failure to save either ends the turn with that error
+	// rather than losing it. Edits are synced here, once per file, rather
+	// than once per edit: a tool step never waits for the disk.
+	if err := t.edits.Sync(); err != nil {
+		s.a.log.Error("syncing edited files failed", "session", s.id, "err", err)
+		if r.err == nil {
+			r.err = fmt.Errorf("could not save the edited files: %w", err)
+		}
+	}
 	if err := s.out.flush(); err != nil && r.err == nil {
 		r.err = err
 	}

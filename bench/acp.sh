@@ -35,7 +35,9 @@ fi
 
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
-go build -o "$bin/tandem" ./cmd/tandem
+# tandem built by README's build line (static and stripped on Linux).
+build=$(sed -n 's/^\(go build.*\) -o tandem \.\/cmd\/tandem.*/\1/p' README.md | head -1)
+eval "${build:-go build} -o '$bin/tandem' ./cmd/tandem"
 go build -o "$bin/acpprobe" ./bench/acpprobe
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); node $(node --version); $("$bin/tandem" version)"

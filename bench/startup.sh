@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Process start to exit of `tandem version`, beside two floors measured in
-# the same run: a Go hello world, and a Go hello world that links net/http
-# and crypto/tls as every HTTPS client must. Beside the binary README's
-# `go build` makes, it times a stripped, statically linked build (when the C
-# library's static archive is installed: libc6-dev) and prints both sizes.
+# Process start-up of tandem beside the Go floors measured in the same run:
+# `tandem version` (spawn to exit) against a Go hello world and a Go hello
+# world that links net/http and crypto/tls as every HTTPS client must; and
+# `tandem acp` from spawn to its initialize reply against a Go program that
+# answers the same first exchange with encoding/json (the floor the issue
+# names). tandem is built the way README's build line builds it; with
+# STARTUP_DYNAMIC=1 the plain dynamic `go build` is timed beside it.
 # usage: bench/startup.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +13,7 @@ runs=${1:-100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-mkdir -p "$tmp/hello" "$tmp/https"
+mkdir -p "$tmp/hello" "$tmp/https" "$tmp/hello-acp" "$tmp/home"
 printf 'module hello\ngo 1.26\n' > "$tmp/hello/go.mod"
 printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' > "$tmp/hello/main.go"
 printf 'module https\ngo 1.26\n' > "$tmp/https/go.mod"
@@ -28,25 +30,64 @@ var _, _ = http.Get, tls.Client
 
 func main() { fmt.Println("hello") }
 GO
-(cd "$tmp/hello" && go build -o hello .)
-(cd "$tmp/https" && go build -o https .)
-go build -o "$tmp/tandem" ./cmd/tandem
+printf 'module helloacp\ngo 1.26\n' > "$tmp/hello-acp/go.mod"
+cat > "$tmp/hello-acp/main.go" <<'GO'
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+)
+
+// Answers one initialize request the way an agent does, then waits for
+// the editor to go away.
+func main() {
+	in := bufio.NewReader(os.Stdin)
+	line, err := in.ReadBytes('\n')
+	if err != nil {
+		os.Exit(1)
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params map[string]any  `json:"params"`
+	}
+	if json.Unmarshal(line, &req) != nil || req.Method != "initialize" {
+		os.Exit(1)
+	}
+	reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{
+		"protocolVersion": 1, "agentCapabilities": map[string]any{}, "authMethods": []any{}}})
+	os.Stdout.Write(append(reply, '\n'))
+	for {
+		if _, err := in.ReadBytes('\n'); err != nil {
+			return
+		}
+	}
+}
+GO
+for p in hello https hello-acp; do (cd "$tmp/$p" && go build -o "$p" .); done
 go build -o "$tmp/startup" ./bench/startup
-cmds=("$tmp/hello/hello" "$tmp/https/https" "$tmp/tandem version")
-# -s -w drops the symbol table and DWARF; the static link saves the dynamic
-# loader's work (libc lookup and relocation) at every start. netgo and
-# osusergo keep the resolver and user lookups in Go, so nothing needs glibc's
-# run-time loading (NSS).
-libc=$(gcc -print-file-name=libc.a 2>/dev/null || true)
-if [ -f "$libc" ] && [ "$libc" != libc.a ]; then
-  go build -tags netgo,osusergo -ldflags '-s -w -linkmode external -extldflags -static' -o "$tmp/tandem-static" ./cmd/tandem 2>"$tmp/static.log" ||
-    { cat "$tmp/static.log" >&2; exit 1; }
-  cmds+=("$tmp/tandem-static version")
-else
-  echo "startup.sh: no static libc (apt-get install libc6-dev); the static build is left out" >&2
+# README's build line, word for word (see README: static and stripped).
+build=$(sed -n 's/^\(go build.*\) -o tandem \.\/cmd\/tandem.*/\1/p' README.md | head -1)
+[ -n "$build" ] || { echo "startup.sh: no build line in README.md" >&2; exit 1; }
+eval "$build -o '$tmp/tandem' ./cmd/tandem" 2>"$tmp/build.log" || { cat "$tmp/build.log" >&2; exit 1; }
+cmds=("$tmp/hello/hello" "$tmp/https/https" "$tmp/tandem version"
+  "acp:$tmp/hello-acp/hello-acp" "acp:$tmp/tandem acp")
+if [ "${STARTUP_DYNAMIC:-}" = 1 ]; then
+  go build -o "$tmp/tandem-dynamic" ./cmd/tandem
+  cmds+=("$tmp/tandem-dynamic version" "acp:$tmp/tandem-dynamic acp")
 fi
 
-echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs; ratios to hello (goal: tandem <= 1.5x)"
-"$tmp/startup" -n "$runs" "${cmds[@]}"
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs, interleaved; tandem: $build"
+# A fresh home and a dummy key: acp starts as for a new user, offline.
+TANDEM_HOME=$tmp/home ANTHROPIC_API_KEY=dummy "$tmp/startup" -n "$runs" "${cmds[@]}" | tee "$tmp/out"
+ms() { awk -v k="$1" 'index($0, k) == 1 { print $(NF-2) }' "$tmp/out" | head -1; }
+verdict() { # name tandem-ms floor-ms
+  awk -v n="$1" -v t="$2" -v f="$3" 'BEGIN { r = t / f; printf "%s: %.2fx the floor (goal <= 1.5x): %s\n", n, r, r <= 1.5 ? "met" : "NOT met" }'
+}
+verdict "tandem version vs hello" "$(ms "tandem version")" "$(ms "hello ")"
+verdict "tandem version vs https hello" "$(ms "tandem version")" "$(ms "https")"
+verdict "tandem acp → initialize vs hello-acp" "$(ms "tandem acp")" "$(ms "hello-acp")"
 mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN{printf "%.1f MB", b/1e6}'; }
-echo "binary: go build $(mb "$tmp/tandem")$([ -f "$tmp/tandem-static" ] && echo "; static, -s -w $(mb "$tmp/tandem-static")")   (goal <= 30 MB)"
+echo "binary: $(mb "$tmp/tandem")   (goal <= 30 MB)"

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tandemhq/tandem/internal/pathx"
 )
@@ -23,7 +24,7 @@ const (
 
 // slugPattern is what a mode slug or agent name may look like: it becomes
 // an id editors and the model see, so it stays plain.
-var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var slugPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 // defFile is one Markdown file of a definitions folder.
 type defFile struct {
@@ -95,7 +96,7 @@ func readDefFile(dir, path string) ([]byte, error) {
 
 // checkSlug reports why s cannot be an id.
 func checkSlug(s string) error {
-	if !slugPattern.MatchString(s) {
+	if !slugPattern().MatchString(s) {
 		return fmt.Errorf("%q is not a valid name: use lower-case letters, digits, '.', '-' and '_' (at most 64)", s)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tandemhq/tandem/internal/frontmatter"
 )
@@ -37,7 +38,7 @@ type skillHeader struct {
 
 // skillName is the Agent Skills rule for names: lower-case letters, digits
 // and single hyphens, at most 64 characters.
-var skillName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var skillName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
 
 // maxDescription is the Agent Skills limit on a description; longer ones
 // are cut, since every session's prompt carries them.
@@ -95,7 +96,7 @@ func readSkill(path string, src Source) (Skill, error) {
 	if name == "" {
 		name = filepath.Base(dir)
 	}
-	if len(name) > 64 || !skillName.MatchString(name) {
+	if len(name) > 64 || !skillName().MatchString(name) {
 		return Skill{}, fmt.Errorf("skill name %q: use lower-case letters, digits and hyphens, at most 64 characters", name)
 	}
 	desc := strings.Join(strings.Fields(h.Description), " ")

@@ -33,7 +33,7 @@ func (Host) ReadFile(ctx context.Context, path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("read %q: %w", path, ErrNotAbsolute)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readWhole(path)
 	if err != nil {
 		return "", err
 	}
@@ -44,6 +44,8 @@ func (Host) ReadFile(ctx context.Context, path string) (string, error) {
 // reason) when the path lies outside Root or the file no longer matches
 // what the agent read, as an editor would. A created file gets its missing
 // parent directories; writes replace a file atomically and keep its mode.
+// A write is on stable storage when ApplyEdit returns, unless ctx carries
+// an atomicfile.Batch: then when the batch is synced.
 func (h Host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return edits.Result{}, err
@@ -84,8 +86,13 @@ func (h Host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, er
 		}
 	}
 	// The write goes through r too: a symlink swapped in on the way
-	// (while a permission prompt was open, say) cannot lead it out.
-	if err := atomicfile.WriteIn(r, filepath.ToSlash(name), []byte(e.New), 0o644); err != nil {
+	// (while a permission prompt was open, say) cannot lead it out. Under
+	// a turn's batch the fsync waits for the turn's end, one per file.
+	write := atomicfile.WriteIn
+	if b := atomicfile.BatchFrom(ctx); b != nil {
+		write = b.WriteIn
+	}
+	if err := write(r, filepath.ToSlash(name), []byte(e.New), 0o644); err != nil {
 		return edits.Result{}, err
 	}
 	return edits.Result{Applied: true}, nil

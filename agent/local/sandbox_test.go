@@ -157,3 +157,60 @@ func TestSandboxNetworkDeny(t *testing.T) {
 		t.Fatalf("network deny: connected: exit %d %q", code, out)
 	}
 }
+
+// A command killed by a signal under the helper is reported with the
+// signal's name, which only the helper's status pipe carries.
+func TestSandboxReportsSignal(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Runner{Sandbox: sandbox.Settings{Helper: exe}}.Run(context.Background(),
+		command.Spec{Command: "echo before; kill -9 $$", Dir: t.TempDir(), Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Signal != "killed" || res.ExitCode != -1 || res.Output != "before\n" {
+		t.Fatalf("got %+v, want killed", res)
+	}
+}
+
+// Hidden entries read as empty: a directory as an empty one, a file as
+// /dev/null; the files beside them stay readable.
+func TestSandboxHides(t *testing.T) {
+	home := t.TempDir()
+	for name, body := range map[string]string{"sessions/s1.jsonl": "conversation", "config.json": "sk-key", "plugins/p.txt": "visible"} {
+		p := filepath.Join(home, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := sandbox.Settings{Hidden: []string{filepath.Join(home, "sessions"), filepath.Join(home, "config.json")}}
+	out, code := sandboxed(t, s, t.TempDir(), "ls -A "+home+"/sessions; cat "+home+"/config.json; cat "+home+"/plugins/p.txt")
+	if code != 0 || out != "visible" {
+		t.Fatalf("exit %d, output %q; want only the visible file's text", code, out)
+	}
+}
+
+// A protected name that is a symlink protects its target when the target
+// is inside the workspace, and a dangling one does not stop the command.
+func TestSandboxProtectsSymlinkedEntries(t *testing.T) {
+	dir := workspace(t)
+	if err := os.WriteFile(filepath.Join(dir, "real-agents.md"), []byte("rules\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "AGENTS.md"))
+	if err := os.Symlink("real-agents.md", filepath.Join(dir, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("missing", filepath.Join(dir, "CLAUDE.md")); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := sandboxed(t, sandbox.Settings{}, dir, "echo pwned > AGENTS.md"); code == 0 {
+		t.Fatalf("write through the link succeeded: %q", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "real-agents.md")); string(b) != "rules\n" {
+		t.Errorf("target changed to %q", b)
+	}
+}

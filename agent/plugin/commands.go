@@ -51,7 +51,7 @@ func (i *instance) commandDefs() []sdk.CommandDef {
 	}
 	var out []sdk.CommandDef
 	for _, d := range i.offer.Commands {
-		if toolNameRE.MatchString(d.Name) {
+		if toolNameRE().MatchString(d.Name) {
 			out = append(out, d)
 		}
 	}

@@ -184,7 +184,7 @@ func readClaude(dir string, scope Scope, data []byte) (*Plugin, error) {
 	if err := json.Unmarshal(data, &cm); err != nil {
 		return nil, fmt.Errorf(".claude-plugin/plugin.json: %w", err)
 	}
-	if !nameRE.MatchString(cm.Name) {
+	if !nameRE().MatchString(cm.Name) {
 		return nil, fmt.Errorf(".claude-plugin/plugin.json: name %q must be lower-case letters, digits and '-'", cm.Name)
 	}
 	if cm.Version == "" {

@@ -16,12 +16,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
 // pinRE finds a content pin in an archive's file name:
 // anything-sha256-<64 hex>.tar.gz.
-var pinRE = regexp.MustCompile(`sha256-([0-9a-fA-F]{64})`)
+var pinRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`sha256-([0-9a-fA-F]{64})`) })
 
 // InstallOptions say where a plugin goes.
 type InstallOptions struct {
@@ -160,7 +161,7 @@ func loopback(host string) bool {
 
 // checkPin verifies the sha256 a file name carries, if any.
 func checkPin(name string, data []byte) error {
-	m := pinRE.FindStringSubmatch(name)
+	m := pinRE().FindStringSubmatch(name)
 	if m == nil {
 		return nil
 	}

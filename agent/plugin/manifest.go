@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -83,7 +84,7 @@ var (
 	ruleFields         = []string{"path", "modes"}
 )
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
 
 // ParseManifest reads and checks a plugin.json. Unknown fields fail it
 // (fail closed), and the error names every one of them.

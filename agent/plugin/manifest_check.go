@@ -13,7 +13,7 @@ func (m *Manifest) check() error {
 	switch {
 	case m.Name == "":
 		return errNoName
-	case !nameRE.MatchString(m.Name):
+	case !nameRE().MatchString(m.Name):
 		return fmt.Errorf("name %q must be lower-case letters, digits and '-' (at most 64)", m.Name)
 	case m.Version == "":
 		return fmt.Errorf("version is required")
@@ -41,7 +41,7 @@ func (m *Manifest) check() error {
 		}
 	}
 	for _, d := range m.Dependencies {
-		if !nameRE.MatchString(d) || d == m.Name {
+		if !nameRE().MatchString(d) || d == m.Name {
 			return fmt.Errorf("dependency %q is not another plugin's name", d)
 		}
 	}
@@ -70,7 +70,7 @@ func (m *Manifest) checkContributes() error {
 	}
 	for _, list := range [][]Contribution{c.Modes, c.Skills, c.Commands} {
 		for _, x := range list {
-			if !nameRE.MatchString(x.Name) {
+			if !nameRE().MatchString(x.Name) {
 				return fmt.Errorf("contribution name %q must be lower-case letters, digits and '-'", x.Name)
 			}
 			if err := insidePath(x.Path); err != nil {

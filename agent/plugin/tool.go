@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/tools"
@@ -14,7 +15,7 @@ import (
 
 // toolNameRE is what a plugin may call a tool; the model sees
 // plugin__<plugin>__<tool>, which providers cap at 64 characters.
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var toolNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 const maxToolName = 64
 
@@ -46,7 +47,7 @@ func (i *instance) tools(defs []sdk.ToolDef) []tools.Tool {
 	var out []tools.Tool
 	for _, d := range defs {
 		name := ToolName(i.name(), d.Name)
-		if !toolNameRE.MatchString(d.Name) || len(name) > maxToolName {
+		if !toolNameRE().MatchString(d.Name) || len(name) > maxToolName {
 			i.log.Warn("tool not used: its name must be [A-Za-z0-9_-] and fit 64 characters with its prefix", "tool", d.Name)
 			continue
 		}

@@ -1,10 +1,10 @@
 package sandbox
 
 import (
-	"errors"
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -40,56 +40,40 @@ type Cmd struct {
 // helper (an executable that calls Main first, tandem itself), the command
 // runs under an init of its own PID namespace whose death (with tandem's,
 // even by kill -9) kills every process left in it, confined by Landlock
-// unless p's mode is off or the kernel lacks Landlock. Without a helper it
-// is a plain process-group child that dies with tandem.
+// unless p's mode is off or the kernel lacks Landlock; where the kernel
+// refuses unprivileged namespaces the helper runs it as a plain child,
+// which a setsid daemon can escape. Without a helper it is a plain
+// process-group child that dies with tandem. The helper makes the
+// namespaces itself, so starting it is a cheap vfork (see helper_linux.c).
 func Command(p Policy, helper, script string) *Cmd {
+	var c *exec.Cmd
 	if helper == "" {
-		c := exec.Command("sh", "-c", script)
-		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		return &Cmd{Cmd: c}
+		c = exec.Command("sh", "-c", script)
+	} else {
+		c = exec.Command(helper, append([]string{HelperArg}, helperArgs(p, "sh", "-c", script)...)...)
 	}
-	// A user namespace even for root: the command keeps its uid but holds
-	// capabilities only inside the namespace, so root's CAP_SYS_PTRACE
-	// cannot read tandem's non-dumpable /proc/<pid>/environ or memory.
-	attr := &syscall.SysProcAttr{
-		Setpgid:                    true,
-		Pdeathsig:                  syscall.SIGKILL,
-		Cloneflags:                 syscall.CLONE_NEWNS | syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID,
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}},
-		GidMappingsEnableSetgroups: false,
-	}
-	c := exec.Command(helper, HelperArg, encodePolicy(p), "sh", "-c", script)
-	c.SysProcAttr = attr
-	return &Cmd{Cmd: c, helped: true}
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return &Cmd{Cmd: c, helped: helper != ""}
 }
 
 // Start starts the command, with the status pipe when a helper runs it.
-// Where the kernel refuses the namespaces it falls back to a plain
-// process-group child, which a setsid daemon can escape.
 func (c *Cmd) Start() error {
-	if c.helped {
-		r, w, err := os.Pipe()
-		if err != nil {
-			return err
-		}
-		c.ExtraFiles = []*os.File{w}
-		err = c.Cmd.Start()
-		w.Close()
-		if err == nil {
-			c.status = r
-			return nil
-		}
-		r.Close()
-		if !namespaceRefused(err) {
-			return err
-		}
-		plain := exec.Command("sh", "-c", c.Args[len(c.Args)-1])
-		plain.Dir, plain.Env, plain.Stdout, plain.Stderr, plain.WaitDelay = c.Dir, c.Env, c.Stdout, c.Stderr, c.WaitDelay
-		plain.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		c.Cmd, c.helped = plain, false
+	if !c.helped {
+		return c.Cmd.Start()
 	}
-	return c.Cmd.Start()
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	c.ExtraFiles = []*os.File{w}
+	err = c.Cmd.Start()
+	w.Close()
+	if err != nil {
+		r.Close()
+		return err
+	}
+	c.status = r
+	return nil
 }
 
 // Signal is the signal that ended the command under the helper ("" when
@@ -100,9 +84,9 @@ func (c *Cmd) Signal() string {
 	}
 	defer c.status.Close()
 	b, _ := io.ReadAll(c.status)
-	return string(b)
-}
-
-func namespaceRefused(err error) bool {
-	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC)
+	n, err := strconv.Atoi(string(b))
+	if err != nil || n <= 0 {
+		return ""
+	}
+	return syscall.Signal(n).String()
 }

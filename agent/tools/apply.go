@@ -66,9 +66,9 @@ func applyChange(ctx context.Context, env *Env, title string, fe edits.FileEdit,
 // perhaps outside the root), the file replaced by something that is not a
 // regular file, or a file appearing where a new one was to be created. The check is repeated right
 // before the write, after the user's answer, so an approval covers only
-// the file that was shown.
+// the file that was shown. root is one of the Env's roots, a real path.
 func changedSince(root string, fe edits.FileEdit) string {
-	now, err := Resolve(root, fe.Path)
+	now, err := resolveIn(root, fe.Path)
 	if err != nil {
 		return "its path no longer resolves inside the workspace"
 	}

@@ -37,7 +37,22 @@ func Resolve(root, p string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("session root %q: %w", root, err)
 	}
-	root = filepath.Clean(root)
+	return resolveReal(filepath.Clean(root), realRoot, p)
+}
+
+// resolveIn is Resolve for a root that is its own real path (an Env's
+// roots are), which spares resolving the root again on every call: a tool
+// step resolves a path several times.
+func resolveIn(realRoot, p string) (string, error) {
+	if err := checkSpelling(p); err != nil {
+		return "", err
+	}
+	return resolveReal(realRoot, realRoot, p)
+}
+
+// resolveReal is Resolve after the spelling check, with root (as spelled,
+// cleaned) and realRoot (its real path) both known.
+func resolveReal(root, realRoot, p string) (string, error) {
 
 	var lexical string
 	if filepath.IsAbs(p) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -105,20 +106,30 @@ func numberLines(content string, offset, limit int) (string, error) {
 	}
 	end := min(offset-1+limit, len(lines)) // exclusive, 0-based
 	var b strings.Builder
-	width := len(fmt.Sprint(end))
-	width = max(width, 6)
+	width := max(len(strconv.Itoa(end)), 6)
+	// Every line once, its number padded like %*d: no formatting per line
+	// (a read is the commonest tool step).
+	b.Grow(min(len(content)+(end-offset+1)*(width+2), readMaxBytes+256))
+	var num [20]byte
 	next := 0
 	for i := offset - 1; i < end; i++ {
 		line := strings.ToValidUTF8(lines[i], "\uFFFD")
 		if cut, ok := truncateRunes(line, readMaxLineBytes); ok {
 			line = fmt.Sprintf("%s… [line cut, %d more bytes]", cut, len(line)-len(cut))
 		}
-		entry := fmt.Sprintf("%*d\t%s\n", width, i+1, line)
-		if b.Len()+len(entry) > readMaxBytes && i > offset-1 {
+		digits := strconv.AppendInt(num[:0], int64(i+1), 10)
+		pad := max(width-len(digits), 0)
+		if b.Len()+pad+len(digits)+1+len(line)+1 > readMaxBytes && i > offset-1 {
 			next = i + 1
 			break
 		}
-		b.WriteString(entry)
+		for range pad {
+			b.WriteByte(' ')
+		}
+		b.Write(digits)
+		b.WriteByte('\t')
+		b.WriteString(line)
+		b.WriteByte('\n')
 	}
 	if next == 0 && end < len(lines) {
 		next = end + 1

@@ -11,12 +11,12 @@ import (
 // (env.Root); an absolute one may lie in any root, with the same symlink
 // and spelling rules as the primary root's (see the package Resolve).
 func (env *Env) Resolve(p string) (string, error) {
-	abs, err := Resolve(env.Root, p)
+	abs, err := resolveIn(env.Root, p)
 	if err == nil || !filepath.IsAbs(p) {
 		return abs, err
 	}
 	if r := rootHolding(env.Roots, filepath.Clean(p)); r != "" {
-		return Resolve(r, p)
+		return resolveIn(r, p)
 	}
 	return "", err
 }

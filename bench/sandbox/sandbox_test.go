@@ -36,7 +36,9 @@ func perRun(b *testing.B, r local.Runner) time.Duration {
 // BenchmarkSandboxCost runs both and reports the sandboxed run's extra
 // milliseconds (goal: under 5) and the ratio. The helper is this test
 // binary, or the tandem binary named by BENCH_SANDBOX_HELPER, which is
-// what production runs (larger, so slower to start).
+// what production runs. Either way the helper is the C constructor of
+// agent/sandbox, which runs before Go starts; the binary's size and
+// linking still count through exec and, for a dynamic build, the loader.
 func BenchmarkSandboxCost(b *testing.B) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -49,7 +51,12 @@ func BenchmarkSandboxCost(b *testing.B) {
 	b.Run("plain", func(b *testing.B) { plain = perRun(b, local.Runner{}) })
 	b.Run("sandboxed", func(b *testing.B) { boxed = perRun(b, local.Runner{Sandbox: sandbox.Settings{Helper: exe}}) })
 	if plain > 0 {
-		fmt.Printf("sandbox: plain %v, sandboxed %v, added %.2f ms, ratio %.2f\n",
-			plain, boxed, float64(boxed-plain)/1e6, float64(boxed)/float64(plain))
+		added := float64(boxed-plain) / 1e6
+		verdict := "met"
+		if added >= 5 {
+			verdict = "NOT met"
+		}
+		fmt.Printf("sandbox: plain %v, sandboxed %v, added %.2f ms (goal < 5 ms: %s), ratio %.2f\n",
+			plain, boxed, added, verdict, float64(boxed)/float64(plain))
 	}
 }

@@ -15,6 +15,12 @@ import (
 // even one swapped in while the caller was deciding — can lead the write
 // out of r's directory.
 func WriteIn(r *os.Root, name string, data []byte, perm fs.FileMode) error {
+	return writeIn(r, name, data, perm, true)
+}
+
+// writeIn is WriteIn; without sync the content is not flushed before the
+// rename, which the caller's Batch makes up for later.
+func writeIn(r *os.Root, name string, data []byte, perm fs.FileMode, sync bool) error {
 	if fi, err := r.Stat(name); err == nil {
 		perm = fi.Mode().Perm()
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -32,7 +38,7 @@ func WriteIn(r *os.Root, name string, data []byte, perm fs.FileMode) error {
 	if err == nil {
 		err = tmp.Chmod(perm)
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {

@@ -63,5 +63,20 @@ var textShapes = sync.OnceValue(func() []*regexp.Regexp {
 // called, is a credential of a known shape (a GitHub token in a variable
 // named GH, say).
 func LooksSecretValue(v string) bool {
-	return len(v) >= 16 && wholeTokenRE().MatchString(strings.TrimSpace(v))
+	v = strings.TrimSpace(v)
+	return len(v) >= 16 && hasTokenPrefix(v) && wholeTokenRE().MatchString(v)
+}
+
+// tokenPrefixes are the fixed starts of tokenShapes. Checking them first
+// keeps the regexp from compiling at start-up, where every environment
+// variable's value is looked at and almost none is a token.
+var tokenPrefixes = []string{"sk-", "gh", "github_pat_", "glpat-", "xox", "AKIA", "ASIA", "AIza", "npm_", "hf_"}
+
+func hasTokenPrefix(v string) bool {
+	for _, p := range tokenPrefixes {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
 }

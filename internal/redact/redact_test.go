@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -117,5 +118,33 @@ func TestLooksSecret(t *testing.T) {
 	}
 	if !LooksSecretValue("xoxb-1234567890-abcdef") || LooksSecretValue("/usr/local/bin") {
 		t.Error("LooksSecretValue")
+	}
+}
+
+// TestEveryTokenShapeHasAPrefix keeps tokenPrefixes in step with
+// tokenShapes: a shape whose start is not listed would never be seen.
+func TestEveryTokenShapeHasAPrefix(t *testing.T) {
+	samples := []string{
+		"sk-ant-" + strings.Repeat("a", 24),
+		"sk-proj-" + strings.Repeat("b", 40),
+		"ghp_" + strings.Repeat("c", 36),
+		"github_pat_" + strings.Repeat("d", 50),
+		"glpat-" + strings.Repeat("e", 24),
+		"xoxb-" + strings.Repeat("1", 20),
+		"AKIA" + strings.Repeat("Q", 16),
+		"AIza" + strings.Repeat("f", 35),
+		"npm_" + strings.Repeat("g", 36),
+		"hf_" + strings.Repeat("h", 34),
+	}
+	if len(samples) != len(tokenShapes) {
+		t.Fatalf("%d samples for %d token shapes: add one for the new shape", len(samples), len(tokenShapes))
+	}
+	for i, s := range samples {
+		if !regexp.MustCompile(`^(?:` + tokenShapes[i] + `)$`).MatchString(s) {
+			t.Errorf("sample %q does not match shape %q", s, tokenShapes[i])
+		}
+		if !LooksSecretValue(s) {
+			t.Errorf("LooksSecretValue(%q) = false: its prefix is missing from tokenPrefixes", s)
+		}
 	}
 }

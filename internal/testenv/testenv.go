@@ -68,7 +68,19 @@ var (
 	buildOut  []byte
 )
 
-// Tandem builds cmd/tandem once per test binary and returns its path.
+// BuildFlags are the flags of README's build line: on Linux a static,
+// stripped binary (faster to start, which every sandboxed command does),
+// elsewhere none. Tests build tandem with them so that they run what users
+// run; TestBuildFlagsMatchREADME keeps the two the same.
+func BuildFlags() []string {
+	if runtime.GOOS != "linux" {
+		return nil
+	}
+	return []string{"-tags", "netgo,osusergo", "-ldflags", "-s -w -linkmode external -extldflags -static"}
+}
+
+// Tandem builds cmd/tandem once per test binary, as README builds it, and
+// returns its path.
 func Tandem(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -78,7 +90,8 @@ func Tandem(t testing.TB) string {
 			return
 		}
 		buildPath = filepath.Join(dir, "tandem")
-		cmd := exec.Command("go", "build", "-o", buildPath, "./cmd/tandem")
+		args := append(append([]string{"build"}, BuildFlags()...), "-o", buildPath, "./cmd/tandem")
+		cmd := exec.Command("go", args...)
 		cmd.Dir = RepoRoot(t)
 		buildOut, buildErr = cmd.CombinedOutput()
 	})
