@@ -55,7 +55,8 @@ func TestContributedMCPServer(t *testing.T) {
 }
 
 // A plugin's MCP servers are handled like the session's own: a server's
-// question (elicitation) reaches the user and its answer the server, its
+// question (elicitation) reaches the user (${TANDEM_PLUGIN_DATA} is its
+// data folder) and its answer the server, its
 // prompt and resources are announced (the editor's command list, the
 // resource tools) and its prompt runs as /mcp:<plugin>:<server>:<prompt>,
 // and a server that cannot start is reported in the
@@ -70,7 +71,7 @@ func TestContributedMCPServerEvents(t *testing.T) {
 	writeJSON(t, filepath.Join(dir, "plugin.json"), map[string]any{
 		"name": "echo", "version": "1.0.0", "permissions": map[string]any{"mcpServers": true},
 		"contributes": map[string]any{"mcpServers": map[string]any{
-			"where":  map[string]any{"command": "python3", "args": []string{"${TANDEM_PLUGIN_ROOT}/server.py", "here", "0", "extras"}},
+			"where":  map[string]any{"command": "python3", "args": []string{"${TANDEM_PLUGIN_ROOT}/server.py", "${TANDEM_PLUGIN_DATA}", "0", "extras"}},
 			"broken": map[string]any{"command": filepath.Join(dir, "no-such-server")},
 		}},
 	})
@@ -88,7 +89,7 @@ func TestContributedMCPServerEvents(t *testing.T) {
 	if len(reqs) != 3 || !strings.Contains(reqs[2].LastUserText(), "BRIEF-TEXT") {
 		t.Errorf("the server's prompt as a command: %d requests, last %q", len(reqs), reqs[len(reqs)-1].LastUserText())
 	}
-	if got := reqs[1].LastUserText(); got != "root=here asked=accept" {
+	if got, want := reqs[1].LastUserText(), "root="+filepath.Join(r.home, "plugin-data", "echo")+" asked=accept"; got != want {
 		t.Errorf("result %q", got)
 	}
 	if !slices.Contains(reqs[1].Tools, mcp.ListResourcesName) {
