@@ -94,7 +94,8 @@ func TestToolAndTransform(t *testing.T) {
 }
 
 // A hook past its budget is skipped; a plugin killed mid-hook and one that
-// prints garbage lose their hooks; the turn completes every time.
+// prints garbage lose their hooks (and tools) and are restarted after a
+// backoff; the turn completes every time.
 func TestFailingPlugins(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -136,6 +137,17 @@ func TestFailingPlugins(t *testing.T) {
 				}
 				if slices.Contains(reqs[1].Tools, "plugin__bad__upper") {
 					t.Errorf("the failed plugin's tool is still offered: %v", reqs[1].Tools)
+				}
+				// Restarted after the backoff, it offers its tool again.
+				for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+					if log, _ := os.ReadFile(filepath.Join(r.home, "logs", "plugin-bad.log")); strings.Count(string(log), "initialized for "+s.ID()) == 2 {
+						break
+					}
+				}
+				r.srv.Enqueue(llmtest.Reply{Text: []string{"again"}})
+				prompt(t, s, "again")
+				if got := r.srv.Requests()[2].Tools; !slices.Contains(got, "plugin__bad__upper") {
+					t.Errorf("the restarted plugin's tool is not back: %v", got)
 				}
 			}
 		})
