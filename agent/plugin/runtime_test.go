@@ -330,3 +330,30 @@ func TestHostSessionCalls(t *testing.T) {
 		t.Error("wrote outside its grants")
 	}
 }
+
+// A plugin that answers its hooks too late three times in a row counts as
+// hung: it is taken out of the session like a crashed one, and the turn
+// goes on.
+func TestHungPlugin(t *testing.T) {
+	r := newRig(t)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "slow", map[string]any{"permissions": hookPerms, "hookTimeoutMs": 50})
+	enable(t, r.home, "slow", dir, map[string]any{"hooks": []string{"beforeToolCall"}, "beforeToolCall": map[string]any{"sleepMs": 200}})
+	var replies []llmtest.Reply
+	for range 3 {
+		replies = append(replies, llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo ran"}`}}})
+	}
+	r.srv.Enqueue(append(replies, llmtest.Reply{Text: []string{"done"}})...)
+	s, _ := r.session(t, agent.ModeFullAuto)
+	if got := prompt(t, s, "go"); got != agent.StopEndTurn {
+		t.Fatalf("stop %q", got)
+	}
+	for i, q := range r.srv.Requests()[1:] {
+		if !strings.Contains(q.LastUserText(), "ran") {
+			t.Errorf("call %d did not run: %q", i+1, q.LastUserText())
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(r.home, "logs", "plugin-slow.log"))
+	if strings.Count(string(log), "over its budget; skipped") < 3 || !strings.Contains(string(log), "3 calls in a row ran over budget") {
+		t.Errorf("log: %s", log)
+	}
+}
