@@ -15,11 +15,17 @@ import (
 
 // A declarative plugin whose command and skill live where only its
 // manifest's contributes entries point (not in commands/ or skills/):
-// under a real `tandem acp` the command is offered as /notes:summarize
-// and expands, with the manifest's description; the skill is offered as
-// notes:style and the skill tool loads it. A file its commands/ folder
-// also holds is offered once, under the entry's name.
+// under a real `tandem acp` (and `tandem lsp`) the command is offered as
+// /notes:summarize (ACP's available_commands_update) and expands; the
+// skill is offered as notes:style and the skill tool loads it. A file its
+// commands/ folder also holds is offered once, under the entry's name.
 func TestFrontContributedCommandsAndSkills(t *testing.T) {
+	for _, kind := range fronts {
+		t.Run(kind, func(t *testing.T) { testContributedCommandsAndSkills(t, kind) })
+	}
+}
+
+func testContributedCommandsAndSkills(t *testing.T, kind string) {
 	home, root, src := t.TempDir(), t.TempDir(), t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)
 	dir := filepath.Join(src, "notes")
@@ -49,28 +55,30 @@ func TestFrontContributedCommandsAndSkills(t *testing.T) {
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "skill", Args: `{"name":"notes:style"}`}}},
 		llmtest.Reply{Text: []string{"styled"}},
 	)
-	f := startFront(t, "acp", home, root, srv)
+	f := startFront(t, kind, home, root, srv)
 	sid := f.newSession(t, root, "code")
-	var offered []string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		f.mu.Lock()
-		if n := len(f.offered); n > 0 {
-			offered = f.offered[n-1]
+	if kind == "acp" {
+		var offered []string
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			f.mu.Lock()
+			if n := len(f.offered); n > 0 {
+				offered = f.offered[n-1]
+			}
+			f.mu.Unlock()
+			if offered != nil {
+				break
+			}
 		}
-		f.mu.Unlock()
-		if offered != nil {
-			break
+		for _, want := range []string{"notes:summarize", "notes:check"} {
+			if !slices.Contains(offered, want) {
+				t.Errorf("available_commands_update lacks %s: %v", want, offered)
+			}
 		}
-	}
-	for _, want := range []string{"notes:summarize", "notes:check"} {
-		if !slices.Contains(offered, want) {
-			t.Errorf("available_commands_update lacks %s: %v", want, offered)
+		if slices.Contains(offered, "notes:audit") {
+			t.Errorf("the file named by an entry is offered twice: %v", offered)
 		}
-	}
-	if slices.Contains(offered, "notes:audit") {
-		t.Errorf("the file named by an entry is offered twice: %v", offered)
-	}
 
+	}
 	f.prompt(t, sid, "/notes:summarize main.go")
 	reqs := srv.Requests()
 	if got := reqs[0].LastUserText(); !strings.Contains(got, "SUMMARIZE-BODY: summarize main.go.") {
