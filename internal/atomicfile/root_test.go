@@ -57,7 +57,7 @@ func testDirRefuses(t *testing.T, fast bool) {
 		"outdir":   outside,
 		"outfile":  secret,
 		"relout":   "../" + filepath.Base(outside) + "/secret.txt",
-		"magic":    "/proc/self/cwd",
+		"magic":    "/proc/self/root" + outside,
 		"inside":   "sub/real.txt",
 		"insidedn": "sub",
 	} {
