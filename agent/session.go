@@ -64,6 +64,9 @@ type Session struct {
 	// indexes is what rootIndexes returns, published by the actor as each
 	// root's code index is built (see publishIndexes); nil before.
 	indexes atomic.Pointer[[]*codeindex.Index]
+	// rulesNow is what rules returns until the settings files change (see
+	// publishRules); nil until they are first loaded.
+	rulesNow atomic.Pointer[rulesSnapshot]
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
