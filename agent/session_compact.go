@@ -35,19 +35,20 @@ func (a *Agent) compactAt() float64 {
 }
 
 // compactIfFull compacts when a request of estimate tokens would pass the
-// threshold of model's window. Only a cancellation stops the request.
-func (t *turnRun) compactIfFull(model string, estimate int) error {
+// threshold of model's window, and says whether it tried (the history may
+// have changed). Only a cancellation stops the request.
+func (t *turnRun) compactIfFull(model string, estimate int) (bool, error) {
 	if float64(estimate) <= t.s.a.compactAt()*float64(t.s.a.window(model)) {
-		return nil
+		return false, nil
 	}
 	_, err := t.compact(compactAuto, "")
 	if err != nil && t.ctx.Err() == nil {
 		// The threshold leaves room below the window: the request goes as
 		// it is and the provider decides. An overflow compacts again.
 		t.s.a.log.Warn("automatic compaction failed; sending the request as it is", "session", t.s.id, "err", err)
-		return nil
+		return true, nil
 	}
-	return err
+	return true, err
 }
 
 // compact shortens the turn's history for good: the editor sees it run,

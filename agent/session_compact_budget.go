@@ -8,6 +8,7 @@ import (
 	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
 )
 
 // compactionRecordVersion is the shape of a recCompaction record; a record
@@ -97,7 +98,8 @@ func (t *turnRun) summarizer(b compactBudget) func(ctx context.Context, system, 
 		if err != nil {
 			return "", err
 		}
-		t.recordUsage(ctx, req, s.a.est.Estimate(req), resp)
+		m := models.MeasureOf(req)
+		t.recordUsage(ctx, req, m, s.a.est.EstimateMeasure(m), resp)
 		var text strings.Builder
 		for _, p := range resp.Message.Content {
 			if p.Type == llm.PartText {

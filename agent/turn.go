@@ -10,6 +10,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/internal/atomicfile"
@@ -304,25 +305,27 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 	s, ctx := t.s, t.ctx
 	req := t.baseRequest()
 	req.Messages = t.history
-	// The estimate walks the whole history: taken again only when the
-	// request may have changed since.
-	estimate := s.a.est.Estimate(req)
+	// Measuring walks the whole history: it is redone only when the
+	// request may have changed, so a long session's turn stays flat.
+	m := models.MeasureOf(req)
 	if mayCompact {
-		if err := t.compactIfFull(req.Model, estimate); err != nil {
+		tried, err := t.compactIfFull(req.Model, s.a.est.EstimateMeasure(m))
+		if err != nil {
 			return nil, "", err
 		}
-		if len(t.history) != len(req.Messages) || len(t.history) > 0 && &t.history[0] != &req.Messages[0] {
-			req.Messages = t.history // compacted
-			estimate = s.a.est.Estimate(req)
+		if tried {
+			req.Messages = t.history
+			m = models.MeasureOf(req)
 		}
 	}
-	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: estimate}
+	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.EstimateMeasure(m)}
 	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
 		return nil, "", err
 	}
 	if len(s.a.cfg.Pipeline.BeforeRequest) > 0 {
-		estimate = s.a.est.Estimate(req) // a contributor may have changed it
+		m = models.MeasureOf(req) // a contributor may have changed it
 	}
+	estimate := s.a.est.EstimateMeasure(m)
 	var text strings.Builder
 	msgID := newMessageID()
 	resp, err = p.Stream(ctx, req, func(e llm.Event) {
@@ -337,7 +340,7 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 	if err != nil {
 		return nil, text.String(), err
 	}
-	t.accountUsage(ctx, req, estimate, resp)
+	t.accountUsage(ctx, req, m, estimate, resp)
 	s.a.cfg.Pipeline.afterResponse(ctx, ResponseEvent{SessionID: s.id, Response: resp})
 	return resp, "", nil
 }

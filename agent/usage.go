@@ -88,9 +88,9 @@ func (a *Agent) window(model string) int { return a.cfg.Windows.Window(model) }
 
 // accountUsage is the built-in after-response step: it records the
 // request's usage and tells the editor how full the context is.
-func (t *turnRun) accountUsage(ctx context.Context, req *llm.Request, estimate int, resp *llm.Response) {
+func (t *turnRun) accountUsage(ctx context.Context, req *llm.Request, m models.Measure, estimate int, resp *llm.Response) {
 	s, u := t.s, resp.Usage
-	total := t.recordUsage(ctx, req, estimate, resp)
+	total := t.recordUsage(ctx, req, m, estimate, resp)
 	cu := &ContextUsage{Used: models.Reported(u) + u.OutputTokens, Size: s.a.window(req.Model)}
 	if total.Priced {
 		cu.Cost = &Cost{Amount: total.Cost, Currency: "USD"}
@@ -103,10 +103,11 @@ func (t *turnRun) accountUsage(ctx context.Context, req *llm.Request, estimate i
 // recordUsage calibrates the estimator, logs the request's usage and adds
 // it to the session's totals, which it returns. Side requests (a
 // compaction's summaries) use it alone: they cost tokens but say nothing
-// about how full the conversation is.
-func (t *turnRun) recordUsage(ctx context.Context, req *llm.Request, estimate int, resp *llm.Response) UsageTotals {
+// about how full the conversation is. m is req's measure, estimate the
+// tokens it was expected to cost.
+func (t *turnRun) recordUsage(ctx context.Context, req *llm.Request, m models.Measure, estimate int, resp *llm.Response) UsageTotals {
 	s, u := t.s, resp.Usage
-	s.a.est.Observe(req, models.Reported(u))
+	s.a.est.ObserveMeasure(m, models.Reported(u))
 	s.record(recUsage, usageRecord{V: usageRecordVersion, Model: req.Model, Usage: u, Estimate: estimate})
 	var total UsageTotals
 	// The request was paid for even when the turn is being cancelled.

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/internal/testenv"
@@ -55,7 +56,13 @@ func fakeModel(t *testing.T, script string) (*llmtest.Server, []string) {
 	}
 	srv := llmtest.NewServer(t)
 	srv.Use(sc)
-	return srv, testenv.ModelEnv(t.TempDir(), srv.BaseURL(llmtest.Anthropic))
+	home := t.TempDir()
+	// An editor may exit before the tandem it started has finished closing
+	// its sessions; wait for that tandem, or the home directory's removal
+	// races its last writes. (Cleanups run last first: this one before
+	// the directory goes.)
+	t.Cleanup(func() { testenv.WaitNoProcess(t, "TANDEM_HOME="+home, 10*time.Second) })
+	return srv, testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic))
 }
 
 // requestText is every text part of a model request, for checking what

@@ -1,12 +1,12 @@
 package llm
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -35,7 +35,10 @@ type HTTPRequest struct {
 	Key      string // scrubbed from any message a server echoes back
 	URL      string
 	Header   http.Header
-	Body     []byte
+	// Body is the request body in segments sent back to back, so a
+	// provider can send the encoding it keeps of a history's prefix as it
+	// is, without copying it into each request.
+	Body [][]byte
 }
 
 // DefaultIdleTimeout is how long a response stream may stay silent. A
@@ -97,9 +100,22 @@ func Post(ctx context.Context, r HTTPRequest) (*http.Response, error) {
 }
 
 func (r *HTTPRequest) send(ctx context.Context, client *http.Client) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, bytes.NewReader(r.Body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, http.NoBody)
 	if err != nil {
 		return nil, err
+	}
+	for _, b := range r.Body {
+		req.ContentLength += int64(len(b))
+	}
+	if req.ContentLength > 0 {
+		// Each attempt (and a redirect) reads its own copy of the segment
+		// list: reading net.Buffers consumes it.
+		body := func() (io.ReadCloser, error) {
+			bufs := append(net.Buffers(nil), r.Body...)
+			return io.NopCloser(&bufs), nil
+		}
+		req.Body, _ = body()
+		req.GetBody = body
 	}
 	req.Header = r.Header.Clone()
 	if req.Header == nil {

@@ -47,7 +47,7 @@ func TestPostRetryAfterTooLong(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Reply{Status: 429, RetryAfter: "3600", Message: "quota exhausted", Times: -1})
 	_, err := llm.Post(context.Background(), llm.HTTPRequest{
-		Provider: "openai", URL: srv.BaseURL(llmtest.OpenAI) + "/chat/completions", Body: []byte(`{}`),
+		Provider: "openai", URL: srv.BaseURL(llmtest.OpenAI) + "/chat/completions", Body: [][]byte{[]byte(`{}`)},
 		Transport: llm.Transport{Retry: llm.RetryPolicy{MaxDelay: time.Minute, Sleep: func(context.Context, time.Duration) error {
 			t.Error("slept although Retry-After exceeds MaxDelay")
 			return nil

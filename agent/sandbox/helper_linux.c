@@ -373,9 +373,56 @@ static void helper(int argc, char **argv) {
 	_exit(WEXITSTATUS(ws));
 }
 
+#if defined(__GLIBC__) && !defined(TANDEM_CMDLINE_ARGS) // the define tests the other path on glibc
 // glibc passes argc and argv to constructors, in static and dynamic
 // executables alike.
 __attribute__((constructor)) static void tandemSandboxHelper(int argc, char **argv) {
 	if (argc >= 2 && argv != NULL && strcmp(argv[1], HELPER_ARG) == 0)
 		helper(argc, argv);
 }
+#else
+// Other C libraries (musl) pass constructors nothing, so the arguments are
+// read back from /proc/self/cmdline: NUL-terminated, in order.
+__attribute__((constructor)) static void tandemSandboxHelper(void) {
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap + 1);
+	for (ssize_t n; buf != NULL; len += (size_t)n) {
+		if (len == cap) {
+			char *grown = realloc(buf, 2 * cap + 1);
+			if (grown == NULL) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = grown;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n <= 0)
+			break;
+	}
+	close(fd);
+	if (buf == NULL)
+		return;
+	buf[len] = '\0';
+	const char *first = memchr(buf, '\0', len) ? buf + strlen(buf) + 1 : NULL;
+	if (first == NULL || first >= buf + len || strcmp(first, HELPER_ARG) != 0) {
+		free(buf);
+		return;
+	}
+	int argc = 0;
+	for (size_t i = 0; i < len; i++)
+		argc += buf[i] == '\0';
+	char **argv = calloc((size_t)argc + 1, sizeof *argv);
+	if (argv == NULL)
+		fail("arguments", NULL, ENOMEM);
+	for (int i = 0, off = 0; i < argc; i++) {
+		argv[i] = buf + off;
+		off += (int)strlen(buf + off) + 1;
+	}
+	helper(argc, argv);
+}
+#endif

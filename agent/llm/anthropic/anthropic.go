@@ -44,8 +44,7 @@ type Options struct {
 // Provider is the Anthropic implementation of llm.Provider.
 type Provider struct {
 	opts   Options
-	head   headCache
-	prefix prefixCache
+	prefix llm.PrefixCache
 }
 
 var _ llm.Provider = (*Provider)(nil)

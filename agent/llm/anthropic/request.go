@@ -116,31 +116,34 @@ func thinkingBudget(e llm.Effort, configured int) int {
 	return configured
 }
 
-// encode serializes req deterministically: same history, same bytes.
-func (p *Provider) encode(req *llm.Request) ([]byte, error) {
-	head, err := p.encodeHead(req)
+// encode serializes req deterministically, in segments sent back to back:
+// same history, same bytes. What comes before the messages is encoded
+// once for as long as it stays the same.
+func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
+	head, err := p.prefix.Head(req, func() ([]byte, error) { return p.encodeHead(req) })
 	if err != nil {
 		return nil, err
 	}
 	return p.encodeMessages(head, req.Messages)
 }
 
-// encodeHead encodes everything before the messages whole, up to
-// `"messages":[`; the messages are spliced in after it, mostly from the
-// prefix cache.
-func encodeHead(k *headKey) ([]byte, error) {
-	w := wireRequest{Model: k.model, MaxTokens: k.maxTokens, Stream: true}
-	if k.budget > 0 {
-		w.Thinking = &wireThinking{Type: "enabled", BudgetTokens: k.budget}
-		if w.MaxTokens <= k.budget {
+// encodeHead encodes req up to and including `"messages":[`.
+func (p *Provider) encodeHead(req *llm.Request) ([]byte, error) {
+	w := wireRequest{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true}
+	if w.MaxTokens <= 0 {
+		w.MaxTokens = p.opts.MaxTokens
+	}
+	if budget := thinkingBudget(req.Effort, p.opts.ThinkingBudget); budget > 0 {
+		w.Thinking = &wireThinking{Type: "enabled", BudgetTokens: budget}
+		if w.MaxTokens <= budget {
 			// The budget counts against max_tokens and must stay below it.
-			w.MaxTokens = k.budget + answerTokens
+			w.MaxTokens = budget + answerTokens
 		}
 	}
-	if k.system != "" {
-		w.System = []textBlock{{Type: "text", Text: k.system, CacheControl: ephemeral}}
+	if req.System != "" {
+		w.System = []textBlock{{Type: "text", Text: req.System, CacheControl: ephemeral}}
 	}
-	for _, t := range k.tools {
+	for _, t := range req.Tools {
 		schema := t.InputSchema
 		if len(schema) == 0 {
 			schema = json.RawMessage(`{"type":"object"}`)
@@ -150,6 +153,8 @@ func encodeHead(k *headKey) ([]byte, error) {
 	if n := len(w.Tools); n > 0 {
 		w.Tools[n-1].CacheControl = ephemeral
 	}
+	// Everything before the messages is encoded whole; the messages are
+	// spliced in after `"messages":[`, mostly from the prefix cache.
 	w.Messages = []wireMessage{}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

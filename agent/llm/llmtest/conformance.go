@@ -39,6 +39,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 			Transport: llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 4, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Second, Sleep: sl.sleep}}})
 		return srv, p, sl
 	}
+	runPrefixTests(t, format, newProvider)
 
 	t.Run("text", func(t *testing.T) {
 		srv, p, _ := setup(t)

@@ -23,10 +23,13 @@ func Size(req *llm.Request) (bytes, fixed int) {
 	for _, t := range req.Tools {
 		bytes += len(t.Name) + len(t.Description) + len(t.InputSchema)
 	}
-	for _, m := range req.Messages {
+	// By index: a Part is large, and a long history would be copied part
+	// by part on every estimate.
+	for i := range req.Messages {
+		m := &req.Messages[i]
 		fixed += messageOverhead
-		for _, p := range m.Content {
-			b, f := partSize(p)
+		for j := range m.Content {
+			b, f := partSize(&m.Content[j])
 			bytes += b
 			fixed += f
 		}
@@ -34,13 +37,13 @@ func Size(req *llm.Request) (bytes, fixed int) {
 	return bytes, fixed
 }
 
-func partSize(p llm.Part) (bytes, fixed int) {
+func partSize(p *llm.Part) (bytes, fixed int) {
 	if p.Type == llm.PartImage {
 		return 0, imageTokens
 	}
 	bytes = len(p.Text) + len(p.ToolName) + len(p.ToolCallID) + len(p.Input)
-	for _, img := range p.Images {
-		_, f := partSize(img)
+	for i := range p.Images {
+		_, f := partSize(&p.Images[i])
 		fixed += f
 	}
 	return bytes, fixed
@@ -54,18 +57,39 @@ type Estimator struct {
 	ratio map[string]float64 // tokens per byte, by model
 }
 
-// Estimate returns the input tokens req is expected to cost.
-func (e *Estimator) Estimate(req *llm.Request) int {
+// Measure is what the estimator reads of a request: its model and Size.
+// Measuring walks the whole history, so a caller that both estimates a
+// request and calibrates from it measures once.
+type Measure struct {
+	Model        string
+	Bytes, Fixed int
+}
+
+// MeasureOf measures req.
+func MeasureOf(req *llm.Request) Measure {
 	bytes, fixed := Size(req)
-	return int(math.Ceil(float64(bytes)*e.ratioOf(req.Model))) + fixed
+	return Measure{Model: req.Model, Bytes: bytes, Fixed: fixed}
+}
+
+// Estimate returns the input tokens req is expected to cost.
+func (e *Estimator) Estimate(req *llm.Request) int { return e.EstimateMeasure(MeasureOf(req)) }
+
+// EstimateMeasure returns the input tokens a request measuring m is
+// expected to cost.
+func (e *Estimator) EstimateMeasure(m Measure) int {
+	return int(math.Ceil(float64(m.Bytes)*e.ratioOf(m.Model))) + m.Fixed
 }
 
 // Observe calibrates the model's ratio from a request the provider
-// reported: input counts every prompt token, cached or not. Consecutive
-// requests of a session share most of their bytes, so the last request's
-// ratio predicts the next one well; a short average damps outliers.
-func (e *Estimator) Observe(req *llm.Request, input int) {
-	bytes, fixed := Size(req)
+// reported: input counts every prompt token, cached or not.
+func (e *Estimator) Observe(req *llm.Request, input int) { e.ObserveMeasure(MeasureOf(req), input) }
+
+// ObserveMeasure calibrates the model's ratio from a request measuring m
+// that the provider reported input tokens for. Consecutive requests of a
+// session share most of their bytes, so the last request's ratio predicts
+// the next one well; a short average damps outliers.
+func (e *Estimator) ObserveMeasure(m Measure, input int) {
+	bytes, fixed := m.Bytes, m.Fixed
 	if bytes < 256 || input <= fixed {
 		return // too small to say anything about the ratio
 	}
@@ -78,10 +102,10 @@ func (e *Estimator) Observe(req *llm.Request, input int) {
 	if e.ratio == nil {
 		e.ratio = map[string]float64{}
 	}
-	if old, ok := e.ratio[req.Model]; ok {
+	if old, ok := e.ratio[m.Model]; ok {
 		r = 0.3*old + 0.7*r
 	}
-	e.ratio[req.Model] = r
+	e.ratio[m.Model] = r
 }
 
 func (e *Estimator) ratioOf(model string) float64 {

@@ -44,7 +44,8 @@ type Options struct {
 
 // Provider is the OpenAI-compatible implementation of llm.Provider.
 type Provider struct {
-	opts Options
+	opts   Options
+	prefix llm.PrefixCache
 }
 
 var _ llm.Provider = (*Provider)(nil)

@@ -11,10 +11,25 @@ import (
 	"github.com/tandemhq/tandem/agent/llm/models"
 )
 
-// encode serializes req deterministically. messages is the last field, so
-// a request body minus its closing "]}" is a byte prefix of the next
-// request of the same session.
-func (p *Provider) encode(req *llm.Request) ([]byte, error) {
+// encode serializes req deterministically, in segments sent back to back.
+// messages is the last field, so a request body minus its closing "]}" is
+// a byte prefix of the next request of the same session. What comes
+// before the history is encoded once for as long as it stays the same.
+func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
+	head, err := p.prefix.Head(req, func() ([]byte, error) { return p.encodeHead(req) })
+	if err != nil {
+		return nil, err
+	}
+	body, err := p.prefix.Encode(head, req.Messages, p.appendMessage)
+	if err != nil {
+		return nil, err
+	}
+	return append(body, []byte("]}")), nil
+}
+
+// encodeHead encodes req up to the history: the fields, `"messages":[`
+// and the system message.
+func (p *Provider) encodeHead(req *llm.Request) ([]byte, error) {
 	var o object
 	o.field("model", req.Model)
 	o.field("stream", true)
@@ -38,31 +53,38 @@ func (p *Provider) encode(req *llm.Request) ([]byte, error) {
 		}
 		o.field("tools", tools)
 	}
-	var msgs []json.RawMessage
-	if req.System != "" {
-		msgs = append(msgs, mustMarshal(textMessage{Role: "system", Content: req.System}))
-	}
-	for i, m := range req.Messages {
-		var out []json.RawMessage
-		var err error
-		if m.Role == llm.RoleAssistant {
-			out, err = p.assistant(m)
-		} else {
-			out, err = user(m)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("openai: message %d: %w", i, err)
-		}
-		msgs = append(msgs, out...)
-	}
-	if msgs == nil {
-		msgs = []json.RawMessage{}
-	}
-	o.field("messages", msgs)
 	if o.err != nil {
 		return nil, fmt.Errorf("openai: encoding request: %w", o.err)
 	}
-	return o.bytes(), nil
+	head := append(o.buf.Bytes(), `,"messages":[`...)
+	if req.System != "" {
+		head = append(head, mustMarshal(textMessage{Role: "system", Content: req.System})...)
+	}
+	return head, nil
+}
+
+// appendMessage appends the wire messages of history message i to dst,
+// each after a comma unless it opens the array (prev, the byte before it,
+// is the array's "[").
+func (p *Provider) appendMessage(dst []byte, prev byte, i int, m *llm.Message) ([]byte, error) {
+	var out []json.RawMessage
+	var err error
+	if m.Role == llm.RoleAssistant {
+		out, err = p.assistant(*m)
+	} else {
+		out, err = user(*m)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("openai: message %d: %w", i, err)
+	}
+	for _, w := range out {
+		if prev != '[' {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, w...)
+		prev = '}'
+	}
+	return dst, nil
 }
 
 type wireTool struct {

@@ -1,0 +1,81 @@
+package llm
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// sameHead tells apart two requests differing in any field but Messages,
+// so a field added to Request cannot be left out of the head cache's key.
+func TestSameHeadComparesEveryField(t *testing.T) {
+	typ := reflect.TypeFor[Request]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		var a, b Request
+		v := reflect.ValueOf(&b).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString("x")
+		case reflect.Int:
+			v.SetInt(1)
+		case reflect.Slice:
+			if f.Name == "Messages" {
+				b.Messages = []Message{Text(RoleUser, "q")}
+				if !sameHead(&a, &b) {
+					t.Errorf("requests differing only in Messages have different heads")
+				}
+				continue
+			}
+			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		default:
+			t.Fatalf("Request.%s is a %s: teach this test (and sameHead) about it", f.Name, v.Kind())
+		}
+		if sameHead(&a, &b) {
+			t.Errorf("requests differing in %s have the same head", f.Name)
+		}
+	}
+	x := []ToolSpec{{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	y := []ToolSpec{{Name: "t", InputSchema: json.RawMessage(`{"type":"objecT"}`)}}
+	if sameHead(&Request{Tools: x}, &Request{Tools: y}) {
+		t.Errorf("tools differing in their schema have the same head")
+	}
+}
+
+// A part changed in any field no longer matches what was kept of it, so
+// a field added to Part cannot be left out of keep and samePart.
+func TestKeptPartComparesEveryField(t *testing.T) {
+	typ := reflect.TypeFor[Part]()
+	for _, rare := range []bool{false, true} {
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			orig := Part{Type: PartText, Text: "t"}
+			if rare {
+				orig.Signature = "s" // kept whole
+			}
+			changed := orig
+			v := reflect.ValueOf(&changed).Elem().Field(i)
+			switch {
+			case v.Kind() == reflect.String:
+				v.SetString(v.String() + "x")
+			case v.Kind() == reflect.Bool:
+				v.SetBool(true)
+			case v.Type() == reflect.TypeFor[json.RawMessage]():
+				v.SetBytes([]byte(`{}`))
+			case v.Type() == reflect.TypeFor[[]Part]():
+				v.Set(reflect.ValueOf([]Part{{Type: PartImage, Data: "d"}}))
+			case v.Kind() == reflect.Map:
+				v.Set(reflect.ValueOf(map[string]json.RawMessage{"k": json.RawMessage(`1`)}))
+			default:
+				t.Fatalf("Part.%s is a %s: teach this test (and keep) about it", f.Name, v.Type())
+			}
+			k := keep(&Message{Role: RoleUser, Content: []Part{orig}})
+			if k.same(&Message{Role: RoleUser, Content: []Part{changed}}) {
+				t.Errorf("rare %v: a part changed in %s still matches", rare, f.Name)
+			}
+			if !k.same(&Message{Role: RoleUser, Content: []Part{orig}}) {
+				t.Errorf("rare %v: the part itself does not match", rare)
+			}
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"testing"
+	"unsafe"
+
+	"github.com/tandemhq/tandem/agent/llm"
+)
+
+// BenchmarkSessionMemory plays 500 real turns in one session (the store
+// on, as in production) and reports what the heap keeps per turn between
+// turn 10 and turn 500 (heap-B/turn: live bytes after a collection)
+// against what the history grows per turn (hist-B/turn: the request
+// body's growth, the history as it travels); msgs-B/turn is the part of
+// the heap's growth that is the history itself as llm.Messages. The live heap, not the RSS,
+// because the RSS of a Go process is the live heap plus collector
+// headroom that the runtime sizes from the live heap (GOGC) and returns
+// to the system when it likes: it follows the live heap, noisily. The
+// model server keeps no requests and the host drops its updates, so only
+// the session's own memory counts. Run it with -benchtime 1x.
+func BenchmarkSessionMemory(b *testing.B) {
+	for i, p := range benchProviders {
+		b.Run("provider="+string(p.format), func(b *testing.B) {
+			for range b.N {
+				benchSessionMemory(b, i)
+			}
+		})
+	}
+}
+
+func benchSessionMemory(b *testing.B, provider int) {
+	const from, to = 10, 500
+	s, srv := newLongSession(b, provider, true)
+	ctx := context.Background()
+	var heap, hist, held [2]float64
+	for turn := 1; turn <= to; turn++ {
+		if _, err := s.Prompt(ctx, prompt(fmt.Sprintf("question %d about the code", turn))); err != nil {
+			b.Fatal(err)
+		}
+		if turn != from && turn != to {
+			continue
+		}
+		k := min(turn/to, 1)
+		hist[k] = float64(srv.lastLen.Load())
+		if err := s.do(ctx, func() { held[k] = float64(heldBytes(s.st.history)) }); err != nil {
+			b.Fatal(err)
+		}
+		heap[k] = liveHeap()
+		if path := os.Getenv("BENCH_HEAP_PROFILE"); path != "" && turn == to {
+			writeHeapProfile(b, fmt.Sprintf("%s.%d", path, provider))
+		}
+	}
+	b.ReportMetric((heap[1]-heap[0])/(to-from), "heap-B/turn")
+	b.ReportMetric((hist[1]-hist[0])/(to-from), "hist-B/turn")
+	b.ReportMetric((held[1]-held[0])/(to-from), "msgs-B/turn")
+	b.ReportMetric((heap[1]-heap[0])/(hist[1]-hist[0]), "heap/hist")
+}
+
+// heldBytes is what a history takes as llm.Messages, at least: the
+// message headers, the parts (a Part is a large struct, whatever it
+// holds) and the bytes of their strings.
+func heldBytes(h []llm.Message) int {
+	n := len(h) * int(unsafe.Sizeof(llm.Message{}))
+	for _, m := range h {
+		n += cap(m.Content) * int(unsafe.Sizeof(llm.Part{}))
+		for _, p := range m.Content {
+			n += len(p.Text) + len(p.Data) + len(p.Signature) + len(p.Redacted) + len(p.ToolCallID) + len(p.ToolName) + len(p.Input)
+		}
+	}
+	return n
+}
+
+// writeHeapProfile writes what the heap holds now to path, to find what
+// a session keeps (go tool pprof -sample_index=inuse_space).
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// liveHeap is the bytes the heap holds after two collections (the second
+// frees what finalizers of the first released).
+func liveHeap() float64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return float64(m.HeapAlloc)
+}
