@@ -119,5 +119,5 @@ func judgeWith(m policy.Mode, call policy.Call, rs policy.Rules) policy.Verdict 
 
 // grant remembers an "always" answer for the rest of the session only.
 func (s *Session) grant(d policy.Decision, rules []policy.Rule) {
-	s.do(context.Background(), func() { s.st.grants.Add(d, rules...) })
+	s.do(context.Background(), func() { s.st.grants.Add(d, rules...); s.publishRules() })
 }
