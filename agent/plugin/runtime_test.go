@@ -227,6 +227,29 @@ func TestBeforeAskDeny(t *testing.T) {
 	}
 }
 
+// A plugin's approval stands in for the user's where an allow rule could,
+// and not for a protected file.
+func TestBeforeAskApprove(t *testing.T) {
+	r := newRig(t)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "yes", map[string]any{"permissions": hookPerms})
+	enable(t, r.home, "yes", dir, map[string]any{"hooks": []string{"beforeAsk"}, "approveAsk": true})
+	r.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"n.txt","content":"x"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"AGENTS.md","content":"x"}`}}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	s, h := r.session(t, agent.ModeCode)
+	prompt(t, s, "write")
+	if b, err := os.ReadFile(filepath.Join(r.root, "n.txt")); err != nil || string(b) != "x" {
+		t.Errorf("n.txt = %q, %v", b, err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.asked) != 1 || !strings.Contains(h.asked[0].ToolCall.Title, "AGENTS.md") {
+		t.Errorf("asked %+v, want only the protected AGENTS.md", h.asked)
+	}
+}
+
 // The observing hooks arrive as notifications, in the turn's order.
 func TestObservers(t *testing.T) {
 	r := newRig(t)

@@ -147,6 +147,8 @@ def handle(method, params):
     if method == "hooks/beforeAsk":
         if config.get("denyAsk"):
             return {"decision": "deny", "reason": config["denyAsk"]}
+        if config.get("approveAsk"):
+            return {"decision": "approve"}
         return {"decision": "ask"}
     if method == "hooks/beforeFileEdit":
         deny = config.get("denyEdit")
