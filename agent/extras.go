@@ -77,6 +77,7 @@ func (s *Session) stopExtras() {
 		}
 	}
 	x.mcp = nil
+	s.indexes.Store(nil) // they are released now
 	x.stopIndexes()
 }
 

@@ -49,7 +49,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		// A custom mode whose file is gone since leaves the session in
 		// the default mode rather than unloadable.
 		if m, err := s.defs().modes.parse(meta.Mode); err == nil {
-			s.st.mode = m
+			s.setMode(m)
 		} else {
 			a.log.Warn("stored session mode is gone; using the default", "session", meta.ID, "err", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/store"
@@ -60,6 +61,12 @@ type outbox struct {
 	max  int              // caps each text of an update (Config.MaxResultBytes)
 	ch   chan outItem
 	done chan struct{}
+	// queued counts items put and not yet handled, holding says a streamed
+	// reply's tail is held back: with neither, all that was queued before
+	// has been handed to Send, and drain need not wait for the goroutine
+	// (a tool step's read and edit usually find it so).
+	queued  atomic.Int64
+	holding atomic.Bool
 
 	pending *Update // coalesced chunk not yet logged; the goroutine's own
 	err     error   // first failure to save since the last sync; the goroutine's own
@@ -84,14 +91,21 @@ func startOutbox(h Host, l *store.Log, warn *slog.Logger, red *redact.Redactor, 
 
 // put queues it; after stop it is dropped (nothing is left to send it).
 func (o *outbox) put(it outItem) {
+	o.queued.Add(1)
 	select {
 	case o.ch <- it:
 	case <-o.done:
+		o.queued.Add(-1)
 	}
 }
 
 // drain returns once everything queued before it was handed to Send.
-func (o *outbox) drain() { o.wait(opDrain) }
+func (o *outbox) drain() {
+	if o.queued.Load() == 0 && !o.holding.Load() {
+		return
+	}
+	o.wait(opDrain)
+}
 
 // flush returns once everything queued before it is sent, logged and on
 // stable storage. Its error is the first failure to save since the last
@@ -127,41 +141,50 @@ func (o *outbox) setMeta(m store.Meta) { o.put(outItem{op: opMeta, v: m}) }
 func (o *outbox) run() {
 	defer close(o.done)
 	for it := range o.ch {
-		if it.op == opSend && o.streamed(*it.u) {
-			continue
-		}
-		if it.op != opMeta { // the sidecar is no part of the stream's order
-			o.endStream()
-		}
-		switch it.op {
-		case opSend:
-			u := guardUpdate(o.red, o.max, *it.u)
-			o.logUpdate(u)
-			o.host.Send(u)
-		case opLog:
-			o.logUpdate(guardUpdate(o.red, o.max, *it.u))
-		case opLive:
-			o.host.Send(guardUpdate(o.red, o.max, *it.u))
-		case opRecord:
-			r := it.v.(*logRecord)
-			o.flushPending()
-			o.appendRaw(r.kind, r.data)
-		case opMeta:
-			if o.log != nil {
-				if err := o.log.SetMeta(it.v.(store.Meta)); err != nil {
-					o.failed("session meta", err)
-				}
-			}
-		case opDrain:
-			close(it.v.(chan struct{}))
-		case opSync:
-			o.sync()
-			it.v.(chan error) <- o.err
-			o.err = nil
-		case opStop:
-			o.sync()
+		o.handle(it)
+		o.holding.Store(o.streamOf != nil) // before the count drain reads first
+		o.queued.Add(-1)
+		if it.op == opStop {
 			return
 		}
+	}
+}
+
+// handle does what one item asks, on the goroutine.
+func (o *outbox) handle(it outItem) {
+	if it.op == opSend && o.streamed(*it.u) {
+		return
+	}
+	if it.op != opMeta { // the sidecar is no part of the stream's order
+		o.endStream()
+	}
+	switch it.op {
+	case opSend:
+		u := guardUpdate(o.red, o.max, *it.u)
+		o.logUpdate(u)
+		o.host.Send(u)
+	case opLog:
+		o.logUpdate(guardUpdate(o.red, o.max, *it.u))
+	case opLive:
+		o.host.Send(guardUpdate(o.red, o.max, *it.u))
+	case opRecord:
+		r := it.v.(*logRecord)
+		o.flushPending()
+		o.appendRaw(r.kind, r.data)
+	case opMeta:
+		if o.log != nil {
+			if err := o.log.SetMeta(it.v.(store.Meta)); err != nil {
+				o.failed("session meta", err)
+			}
+		}
+	case opDrain:
+		close(it.v.(chan struct{}))
+	case opSync:
+		o.sync()
+		it.v.(chan error) <- o.err
+		o.err = nil
+	case opStop:
+		o.sync()
 	}
 }
 

@@ -10,19 +10,18 @@ import (
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// ask decides whether a tool call may go ahead. agent/policy judges it
-// against the mode and the rules in force (see rules); only when the verdict is "ask"
-// does the host put the question to the user, and an "always" answer is
-// remembered as the rule the option named. A host that cannot ask
-// (ErrCannotAsk) gets the policy's refusal instead.
-func (s *Session) ask(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask) error {
-	return s.judgeAsk(ctx, tc, info, a, true)
-}
-
-// judgeAsk is ask for a call made in a turn (inTurn: the session shows it
-// awaits permission, and a withdrawn question cancels the turn) or
-// outside one (a plugin's call, which must not touch the turn's state).
-func (s *Session) judgeAsk(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask, inTurn bool) error {
+// judgeAsk decides whether a tool call may go ahead. agent/policy judges
+// it against the mode and the rules in force (see rules); only when the
+// verdict is "ask" does the host put the question to the user, and an
+// "always" answer is remembered as the rule the option named. A host that
+// cannot ask (ErrCannotAsk) gets the policy's refusal instead.
+//
+// inTurn is a call made in a turn (the session shows it awaits permission,
+// and a withdrawn question cancels the turn) rather than outside one (a
+// plugin's call, which must not touch the turn's state). approved is a
+// BeforeAsk contributor's yes, which stands in for the user's only where
+// an allow rule could have.
+func (s *Session) judgeAsk(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask, inTurn, approved bool) error {
 	root := s.RootOf(a.Path)
 	call := policy.Call{Tool: info.Name, Group: info.Group, Root: root, Path: a.Path, Command: a.Command,
 		Protected:   a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path)),
@@ -33,6 +32,10 @@ func (s *Session) judgeAsk(ctx context.Context, tc ToolCall, info tools.Info, a 
 		return nil
 	case policy.Deny:
 		return policy.Refusal(v.Reason)
+	}
+	if approved && v.Approvable {
+		s.a.log.Info("permission given by a before-ask contributor", "session", s.id, "tool", info.Name)
+		return nil
 	}
 
 	if inTurn {
@@ -119,5 +122,5 @@ func judgeWith(m policy.Mode, call policy.Call, rs policy.Rules) policy.Verdict 
 
 // grant remembers an "always" answer for the rest of the session only.
 func (s *Session) grant(d policy.Decision, rules []policy.Rule) {
-	s.do(context.Background(), func() { s.st.grants.Add(d, rules...) })
+	s.do(context.Background(), func() { s.st.grants.Add(d, rules...); s.publishRules() })
 }

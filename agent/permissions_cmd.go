@@ -94,6 +94,7 @@ func (s *Session) removeRule(ctx context.Context, text string) string {
 					dropped = s.st.grants.Remove(d, r) || dropped
 				}
 			}
+			s.publishRules()
 		})
 		if dropped {
 			where = append(where, policy.SourceSession)

@@ -112,8 +112,19 @@ type BeforeToolCallFunc func(ctx context.Context, e ToolCallEvent) (json.RawMess
 
 // BeforeAskFunc runs when a tool is about to ask for permission, before the
 // policy asks the user. An error refuses the call without asking; the tool
-// reports it to the model as a rejection.
-type BeforeAskFunc func(ctx context.Context, e AskEvent) error
+// reports it to the model as a rejection. AskApprove answers yes for the
+// user, but only where an allow rule could have (policy.Verdict.Approvable):
+// a deny rule still refuses, and a protected path, an ask rule or a run
+// outside the sandbox still asks.
+type BeforeAskFunc func(ctx context.Context, e AskEvent) (AskAnswer, error)
+
+// AskAnswer is a BeforeAsk contributor's say on a question.
+type AskAnswer int
+
+const (
+	AskAsUsual AskAnswer = iota // the policy decides and may ask the user
+	AskApprove                  // yes, where an allow rule could say it
+)
 
 // BeforeEditFunc runs before each edit reaches the editor, with the file's
 // old content in e.Edit.Old; the edit waits for it. An error refuses the

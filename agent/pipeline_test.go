@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/edits"
@@ -52,9 +53,9 @@ func (r *recorder) attach(p *Pipeline, disk string) {
 		r.add("before-tool %s %s", e.Tool.Name, e.ToolCallID)
 		return nil, nil
 	})
-	p.BeforeAsk = append(p.BeforeAsk, func(_ context.Context, e AskEvent) error {
+	p.BeforeAsk = append(p.BeforeAsk, func(_ context.Context, e AskEvent) (AskAnswer, error) {
 		r.add("before-ask %s %s", e.Tool.Name, filepath.Base(e.Ask.Path))
-		return nil
+		return AskAsUsual, nil
 	})
 	p.AfterAsk = append(p.AfterAsk, func(_ context.Context, e AskEvent, err error) {
 		r.add("after-ask %s %v", e.Tool.Name, err)
@@ -248,8 +249,8 @@ func TestBeforeEditRefuses(t *testing.T) {
 // A before-ask refusal answers without bothering the user.
 func TestBeforeAskRefuses(t *testing.T) {
 	f, s, h, _ := pipelineSession(t, func(p *Pipeline, _ string) {
-		p.BeforeAsk = append(p.BeforeAsk, func(_ context.Context, e AskEvent) error {
-			return errors.New("sandbox forbids it")
+		p.BeforeAsk = append(p.BeforeAsk, func(_ context.Context, e AskEvent) (AskAnswer, error) {
+			return AskAsUsual, errors.New("sandbox forbids it")
 		})
 	})
 	f.srv.Enqueue(
@@ -263,6 +264,62 @@ func TestBeforeAskRefuses(t *testing.T) {
 		t.Errorf("asks = %d, want 0", h.askCount())
 	}
 	if r, ok := toolResult(f.srv.Requests(), "c1"); !ok || !r.IsError {
+		t.Errorf("model read %+v", r)
+	}
+}
+
+// A before-ask approval answers for the user where an allow rule could
+// have, and nowhere else: a protected file still asks, and a later
+// contributor's refusal still wins.
+func TestBeforeAskApproves(t *testing.T) {
+	var refuse atomic.Bool
+	f, s, h, dir := pipelineSession(t, func(p *Pipeline, _ string) {
+		p.BeforeAsk = append(p.BeforeAsk,
+			func(context.Context, AskEvent) (AskAnswer, error) { return AskApprove, nil },
+			func(context.Context, AskEvent) (AskAnswer, error) {
+				if refuse.Load() {
+					return AskAsUsual, errors.New("not this one")
+				}
+				return AskAsUsual, nil
+			})
+	})
+	f.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w1", "write_file", `{"path":"n.txt","content":"x"}`)}},
+		llmtest.Reply{Text: []string{"ok"}},
+	)
+	if _, err := s.Prompt(context.Background(), prompt("write")); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.askCount(); n != 0 {
+		t.Errorf("an approved write asked the user %d times", n)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "n.txt")); err != nil || string(b) != "x" {
+		t.Errorf("n.txt = %q, %v", b, err)
+	}
+
+	f.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w2", "write_file", `{"path":"AGENTS.md","content":"be bold"}`)}},
+		llmtest.Reply{Text: []string{"ok"}},
+	)
+	if _, err := s.Prompt(context.Background(), prompt("write the instructions")); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.askCount(); n != 1 {
+		t.Errorf("a protected file asked %d times, want 1", n)
+	}
+
+	refuse.Store(true)
+	f.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("w3", "write_file", `{"path":"m.txt","content":"y"}`)}},
+		llmtest.Reply{Text: []string{"ok"}},
+	)
+	if _, err := s.Prompt(context.Background(), prompt("write again")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.txt")); err == nil {
+		t.Error("a refused write happened")
+	}
+	if r, ok := toolResult(f.srv.Requests(), "w3"); !ok || !r.IsError || !strings.Contains(r.Text, "not this one") {
 		t.Errorf("model read %+v", r)
 	}
 }

@@ -74,20 +74,24 @@ func (p *Pipeline) afterToolCall(ctx context.Context, e ToolCallEvent, r ToolRes
 }
 
 // beforeAsk runs the BeforeAsk contributors and then the permission policy
-// (Session.ask), which may ask the user; AfterAsk contributors see the
+// (Session.judgeAsk), which may ask the user; AfterAsk contributors see the
 // outcome. A contributor's refusal reaches the tool as tools.ErrRejected.
 func (s *Session) beforeAsk(ctx context.Context, e AskEvent) error {
 	p := &s.a.cfg.Pipeline
 	err := func() error {
+		approved := false
 		for _, f := range p.BeforeAsk {
-			if err := f(ctx, e); err != nil {
+			a, err := f(ctx, e)
+			if err != nil {
 				if errors.Is(err, tools.ErrRejected) || ctx.Err() != nil {
 					return err
 				}
 				return fmt.Errorf("%w: %w", tools.ErrRejected, err)
 			}
+			// An approval does not stop the others: a later refusal wins.
+			approved = approved || a == AskApprove
 		}
-		return s.ask(ctx, e.Call, e.Tool, e.Ask)
+		return s.judgeAsk(ctx, e.Call, e.Tool, e.Ask, true, approved)
 	}()
 	for _, f := range p.AfterAsk {
 		f(ctx, e, err)

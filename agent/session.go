@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tandemhq/tandem/codeindex"
 	"os"
 	"path/filepath"
 	"sync"
@@ -56,6 +57,16 @@ type Session struct {
 	// bounds how many subagents run at once.
 	current atomic.Pointer[definitions]
 	tasks   chan struct{}
+	// mode mirrors st.mode, stored by whoever sets it (setMode): every
+	// permission decision reads the mode, and a trip to the actor for
+	// it cost each tool step a goroutine round trip or two.
+	mode atomic.Pointer[Mode]
+	// indexes is what rootIndexes returns, published by the actor as each
+	// root's code index is built (see publishIndexes); nil before.
+	indexes atomic.Pointer[[]*codeindex.Index]
+	// rulesNow is what rules returns until the settings files change (see
+	// publishRules); nil until they are first loaded.
+	rulesNow atomic.Pointer[rulesSnapshot]
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -177,6 +188,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		},
 	}
 	s.current.Store(&defs)
+	s.setMode(mode)
 	s.st.extra.instr = s.newInstrState()
 	s.addTaskTool()
 	return s, nil
@@ -227,9 +239,12 @@ func (s *Session) State() (l Lifecycle, o Outcome) {
 }
 
 // Mode returns the current mode.
-func (s *Session) Mode() (m Mode) {
-	s.read(func() { m = s.st.mode })
-	return m
+func (s *Session) Mode() Mode { return *s.mode.Load() }
+
+// setMode sets the mode and its mirror; on the actor, or before it runs.
+func (s *Session) setMode(m Mode) {
+	s.st.mode = m
+	s.mode.Store(&m)
 }
 
 // Model returns the current model id.
@@ -252,7 +267,7 @@ func (s *Session) SetMode(m Mode) error {
 	var meta *store.Meta
 	err := s.change(func() {
 		if s.st.mode != m {
-			s.st.mode = m
+			s.setMode(m)
 			meta = s.meta()
 		}
 	})

@@ -53,9 +53,26 @@ func (s *Session) buildIndex(ctx context.Context, root string, done chan struct{
 		}
 		return
 	}
-	if s.change(func() { ri := s.st.extra.indexes[root]; ri.ix, ri.release = ix, release }) != nil {
+	if s.change(func() {
+		ri := s.st.extra.indexes[root]
+		ri.ix, ri.release = ix, release
+		s.publishIndexes()
+	}) != nil {
 		release() // the session closed meanwhile
 	}
+}
+
+// publishIndexes stores a fresh copy of the built indexes for rootIndexes
+// to read without a trip to the actor; on the actor. A published slice is
+// never changed afterwards.
+func (s *Session) publishIndexes() {
+	out := make([]*codeindex.Index, 1+len(s.roots))
+	for i, root := range s.allRoots() {
+		if ri := s.st.extra.indexes[root]; ri != nil {
+			out[i] = ri.ix
+		}
+	}
+	s.indexes.Store(&out)
 }
 
 // indexesDone returns the channels that close when the roots' builders
@@ -73,17 +90,14 @@ func (s *Session) indexesDone() (done []chan struct{}) {
 
 // rootIndexes returns every root's code index, primary root first, in the
 // order of allRoots; an entry is nil while that root's index is not built
-// (a tool then parses what it lists on its own).
+// (a tool then parses what it lists on its own). Every tool call asks, so
+// it reads what the actor published rather than asking the actor; the
+// caller must not change the slice.
 func (s *Session) rootIndexes() []*codeindex.Index {
-	out := make([]*codeindex.Index, 1+len(s.roots))
-	s.read(func() {
-		for i, root := range s.allRoots() {
-			if ri := s.st.extra.indexes[root]; ri != nil {
-				out[i] = ri.ix
-			}
-		}
-	})
-	return out
+	if p := s.indexes.Load(); p != nil {
+		return *p
+	}
+	return make([]*codeindex.Index, 1+len(s.roots))
 }
 
 // stopIndexes stops the builders and releases the indexes; it runs once

@@ -17,18 +17,7 @@ func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
 	if len(servers) == 0 {
 		return
 	}
-	m := mcp.Start(ctx, mcp.Options{
-		Root:         s.root,
-		Roots:        s.roots,
-		Servers:      servers,
-		Log:          s.a.log.With("session", s.id),
-		OnTools:      s.updateCatalog,
-		OnNotice:     s.notice,
-		OnOffers:     s.mcpOffersChanged,
-		OnElicit:     s.elicit,
-		OnElicitDone: s.elicitDone,
-		OAuthFile:    oauthFile(s.a.cfg.Home),
-	})
+	m := mcp.Start(ctx, s.MCPOptions(mcp.Options{Root: s.root, Servers: servers, Log: s.a.log.With("session", s.id)}))
 	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
 		m.Close() // the session closed meanwhile; not on the actor, which m may be waiting for
 	}

@@ -75,10 +75,11 @@ func (t *turnRun) mcpRunner(name string) (func(arg string) (StopReason, error), 
 	if !found {
 		return nil, false
 	}
-	server, prompt, _ := strings.Cut(rest, ":")
+	// Matched whole: a plugin's server names hold a ':' themselves
+	// (/mcp:<plugin>:<server>:<prompt>).
 	for _, m := range t.s.mcpManagers() {
 		for _, p := range m.Prompts() {
-			if p.Server == server && p.Name == prompt {
+			if p.Server+":"+p.Name == rest {
 				return func(arg string) (StopReason, error) { return t.runMCPPrompt(m, p, name, arg) }, true
 			}
 		}

@@ -42,7 +42,7 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 	var refused error
 	env := &tools.Env{Root: s.root, Roots: s.roots, CallID: id, Ask: func(ctx context.Context, a tools.Ask) error {
 		a.Title = caller + ": " + a.Title // the question says whose call it is
-		err := s.judgeAsk(ctx, ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false)
+		err := s.judgeAsk(ctx, ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false, false)
 		if errors.Is(err, tools.ErrRejected) {
 			refused = err
 		}
@@ -62,6 +62,30 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 	return res, nil
 }
 
+// MCPOptions returns o with the session's handling of what its MCP
+// servers tell it, for a manager someone else starts and attaches
+// (AttachMCP): notices shown in the conversation, prompt and resource
+// changes announced (the resource tools, the editor's command list),
+// elicitations put to the user and their completion passed on, remote
+// sign-ins kept with the session's own. OnTools, when o has none, puts the
+// servers' tools in the session's catalog. Roots, when o has none, are the
+// session's additional roots, so its servers list every root (roots/list).
+// The session's own servers are started with the same options.
+func (s *Session) MCPOptions(o mcp.Options) mcp.Options {
+	if o.Roots == nil {
+		o.Roots = s.roots
+	}
+	if o.OnTools == nil {
+		o.OnTools = s.updateCatalog
+	}
+	o.OnNotice, o.OnOffers = s.notice, s.mcpOffersChanged
+	o.OnElicit, o.OnElicitDone = s.elicit, s.elicitDone
+	if o.OAuthFile == "" {
+		o.OAuthFile = oauthFile(s.a.cfg.Home)
+	}
+	return o
+}
+
 // AttachMCP makes m, a manager its caller started and owns (a plugin's
 // servers), one of the session's MCP connections: a turn's first request
 // waits for its servers as for the session's own (Config.MCPStartupWait,
@@ -70,6 +94,11 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 func (s *Session) AttachMCP(m *mcp.Manager) (detach func()) {
 	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
 		return func() {}
+	}
+	// A server that came up before m joined the session announced its
+	// prompts or resources to a session that did not list m yet.
+	if len(m.Prompts()) > 0 || m.HasResources() {
+		s.mcpOffersChanged()
 	}
 	return func() {
 		if s.change(func() {

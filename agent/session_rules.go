@@ -58,6 +58,7 @@ func (s *Session) refreshRules(ctx context.Context, force bool) {
 			}
 		}
 		s.st.rules.set = set
+		s.publishRules()
 	})
 	for _, p := range news {
 		s.notice(p)
@@ -67,17 +68,29 @@ func (s *Session) refreshRules(ctx context.Context, force bool) {
 // rules are the rules in force: the settings files' (with the project's
 // allow rules only once accepted) and the session's own grants.
 func (s *Session) rules(ctx context.Context) policy.Rules {
-	// One trip to the actor when nothing changed, the common case: every
+	// No trip to the actor when nothing changed, the common case: every
 	// tool call asks for the rules, some twice.
-	var cur settings.Set
-	var rs policy.Rules
-	s.read(func() { cur, rs = s.st.rules.set, s.st.rules.set.Rules().Merge(s.st.grants) })
-	if !cur.Stale() {
-		return rs
+	if p := s.rulesNow.Load(); p != nil && !p.set.Stale() {
+		return p.rules
 	}
 	s.refreshRules(ctx, false)
+	var rs policy.Rules
 	s.read(func() { rs = s.st.rules.set.Rules().Merge(s.st.grants) })
 	return rs
+}
+
+// rulesSnapshot is the rules in force and the settings they came from,
+// as the actor last changed them.
+type rulesSnapshot struct {
+	set   settings.Set
+	rules policy.Rules
+}
+
+// publishRules stores what rules returns while the settings files stay
+// as they are; on the actor, after every change to the settings rules,
+// their acceptance or the session's grants.
+func (s *Session) publishRules() {
+	s.rulesNow.Store(&rulesSnapshot{set: s.st.rules.set, rules: s.st.rules.set.Rules().Merge(s.st.grants)})
 }
 
 // remember keeps an "always" answer: saved to the project's
@@ -154,6 +167,7 @@ func (s *Session) askProjectRules(ctx context.Context) error {
 		s.change(func() {
 			s.st.rules.accepted = set.Digest
 			s.st.rules.set.Accept(set.Digest)
+			s.publishRules()
 		})
 	default:
 		s.notice("The allow rules in " + where + " are not in force; the calls they name will ask. /permissions lists them.")

@@ -92,6 +92,26 @@ func BenchmarkToolSteps(b *testing.B) {
 // provider alone: the same replies, a history growing by the same tool
 // results (the file's text for a read, a line for an edit).
 func BenchmarkToolStepsFloor(b *testing.B) {
+	benchToolStepsFloor(b, &llm.Request{Model: "m"})
+}
+
+// BenchmarkToolStepsFloorSameHead is BenchmarkToolStepsFloor with the
+// agent's own system prompt, tools and limits in every request, so the
+// provider sends and the fake model reads as many bytes as the agent's
+// requests carry: what is left is what the agent does around the exchange.
+func BenchmarkToolStepsFloorSameHead(b *testing.B) {
+	a := New(Config{Provider: toolStepProvider(b), Model: "claude-sonnet-4-5-20250929", Home: b.TempDir()})
+	s, err := a.NewSession(context.Background(), SessionOptions{Cwd: b.TempDir(), Mode: ModeFullAuto, Host: &testHost{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	head := (&turnRun{s: s}).baseRequest()
+	s.Close()
+	benchToolStepsFloor(b, &llm.Request{Model: head.Model, System: head.System, Tools: head.Tools, MaxTokens: head.MaxTokens, Effort: head.Effort})
+}
+
+// benchToolStepsFloor runs the floor's turns, each request shaped as head.
+func benchToolStepsFloor(b *testing.B, head *llm.Request) {
 	p := toolStepProvider(b)
 	ctx := context.Background()
 	c := cpuTime()
@@ -99,7 +119,9 @@ func BenchmarkToolStepsFloor(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		msgs := []llm.Message{llm.Text(llm.RoleUser, "go")}
 		for {
-			resp, err := p.Stream(ctx, &llm.Request{Model: "m", Messages: msgs}, func(llm.Event) {})
+			req := *head
+			req.Messages = msgs
+			resp, err := p.Stream(ctx, &req, func(llm.Event) {})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -48,9 +48,12 @@ type commandHeader struct {
 // no commands and no problem; a file that does not parse is a Problem.
 // Commands come back sorted by name.
 func LoadCommands(src Source) ([]Command, []Problem) {
+	if src.Entries != nil {
+		return loadCommandEntries(src)
+	}
 	var out []Command
 	var problems []Problem
-	walkMarkdown(src.Dir, src.Scope != ScopeProject, func(path, rel string, err error) {
+	walkMarkdown(src.Dir, src.Scope == ScopeUser, func(path, rel string, err error) {
 		if err != nil {
 			problems = append(problems, Problem{Path: path, Err: err})
 			return
@@ -71,12 +74,18 @@ func readCommand(path, rel string, src Source) (Command, error) {
 	if err != nil {
 		return Command{}, err
 	}
+	name := strings.ReplaceAll(strings.TrimSuffix(filepath.ToSlash(rel), ".md"), "/", ":")
+	return parseCommand(data, path, name, src)
+}
+
+// parseCommand makes the command name (before its namespace) of a file's
+// bytes.
+func parseCommand(data []byte, path, name string, src Source) (Command, error) {
 	var h commandHeader
 	body, err := parseHeader(data, &h)
 	if err != nil {
 		return Command{}, err
 	}
-	name := strings.ReplaceAll(strings.TrimSuffix(filepath.ToSlash(rel), ".md"), "/", ":")
 	if err := checkName(name); err != nil {
 		return Command{}, err
 	}

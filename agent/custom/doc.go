@@ -9,7 +9,8 @@
 //
 // The loaders take a Source: a root folder, where it sits (project, user,
 // plugin) and an optional namespace, so a plugin can hand its own folders
-// to the same code and get names of the form <plugin>:<name>; a plugin's
+// (or the files its manifest names, as Entries confined to its folder) to
+// the same code and get names of the form <plugin>:<name>; a plugin's
 // modes, agents and rules come as a Contribution (LoadContributions), whose
 // names are all namespaced so that none can shadow another's. Set merges
 // the sources of one session in precedence order and remembers a cheap

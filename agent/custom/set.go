@@ -33,6 +33,7 @@ func Load(sources []Source, builtin func(name string) bool) *Set {
 	set := &Set{stamp: Stamp(sources)}
 	cmds := map[string]bool{}
 	skills := map[string]bool{}
+	files := loaded{}
 	for _, src := range sources {
 		switch src.Kind {
 		case KindCommands:
@@ -43,7 +44,7 @@ func Load(sources []Source, builtin func(name string) bool) *Set {
 				case builtin(c.Name):
 					set.Problems = append(set.Problems, Problem{Path: c.Path,
 						Err: fmt.Errorf("/%s is a built-in command, so this file is not offered; rename it", c.Name)})
-				case !cmds[c.Name]:
+				case !cmds[c.Name] && files.first(src, c.Path):
 					cmds[c.Name] = true
 					set.Commands = append(set.Commands, c)
 				}
@@ -52,7 +53,7 @@ func Load(sources []Source, builtin func(name string) bool) *Set {
 			list, problems := LoadSkills(src)
 			set.Problems = append(set.Problems, problems...)
 			for _, s := range list {
-				if !skills[s.Name] {
+				if !skills[s.Name] && files.first(src, s.Path) {
 					skills[s.Name] = true
 					set.Skills = append(set.Skills, s)
 				}
@@ -112,6 +113,16 @@ func Stamp(sources []Source) string {
 	}
 	for _, src := range sources {
 		fmt.Fprintf(h, "source %s\n", src.Dir)
+		if src.Entries != nil {
+			for _, e := range src.Entries {
+				if src.Kind == KindSkills {
+					note(skillFileOf(e.Path))
+				} else {
+					note(e.Path)
+				}
+			}
+			continue
+		}
 		real, err := filepath.EvalSymlinks(src.Dir)
 		if err != nil {
 			continue
@@ -132,4 +143,25 @@ func Stamp(sources []Source) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// loaded is the files a namespace's sources have yielded. A contributor
+// that names a file of its commands/ or skills/ folder in its entries
+// gets it once, under the entry's name (entries come first), not again
+// under the file's.
+type loaded map[string]bool
+
+func (l loaded) first(src Source, path string) bool {
+	if src.Namespace == "" {
+		return true
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	k := src.Namespace + "\x00" + path
+	if l[k] {
+		return false
+	}
+	l[k] = true
+	return true
 }

@@ -49,6 +49,9 @@ const maxDescription = 1024
 // SKILL.md that does not parse or lacks a description is a Problem.
 // Skills come back sorted by name.
 func LoadSkills(src Source) ([]Skill, []Problem) {
+	if src.Entries != nil {
+		return loadSkillEntries(src)
+	}
 	real, err := filepath.EvalSymlinks(src.Dir)
 	if err != nil {
 		return nil, nil
@@ -61,8 +64,8 @@ func LoadSkills(src Source) ([]Skill, []Problem) {
 	var problems []Problem
 	for _, e := range entries {
 		dir := filepath.Join(real, e.Name())
-		if e.Type()&os.ModeSymlink != 0 && src.Scope == ScopeProject {
-			continue // a repository's link could point anywhere
+		if e.Type()&os.ModeSymlink != 0 && src.Scope != ScopeUser {
+			continue // a repository's or a plugin's link could point anywhere
 		}
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			continue
@@ -87,12 +90,22 @@ func readSkill(path string, src Source) (Skill, error) {
 	if err != nil {
 		return Skill{}, err
 	}
+	return parseSkill(data, path, Entry{}, src)
+}
+
+// parseSkill makes a skill of a SKILL.md's bytes. It is named (before its
+// namespace) and described by e when e says so, else by its frontmatter;
+// failing that it takes its folder's name.
+func parseSkill(data []byte, path string, e Entry, src Source) (Skill, error) {
 	var h skillHeader
 	if _, err := parseHeader(data, &h); err != nil {
 		return Skill{}, err
 	}
 	dir := filepath.Dir(path)
-	name := strings.TrimSpace(h.Name)
+	name := e.Name
+	if name == "" {
+		name = strings.TrimSpace(h.Name)
+	}
 	if name == "" {
 		name = filepath.Base(dir)
 	}
@@ -100,6 +113,9 @@ func readSkill(path string, src Source) (Skill, error) {
 		return Skill{}, fmt.Errorf("skill name %q: use lower-case letters, digits and hyphens, at most 64 characters", name)
 	}
 	desc := strings.Join(strings.Fields(h.Description), " ")
+	if e.Description != "" {
+		desc = strings.Join(strings.Fields(e.Description), " ")
+	}
 	if desc == "" {
 		return Skill{}, errors.New("the frontmatter has no description: the model would not know when to use the skill")
 	}

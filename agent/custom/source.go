@@ -31,6 +31,20 @@ type Source struct {
 	// Namespace, when set, prefixes every name as "<namespace>:<name>"
 	// (a plugin's name), so sources with different namespaces never clash.
 	Namespace string
+	// Entries, when set, are read instead of walking Dir: the files a
+	// contributor names one by one (a plugin's contributes.commands or
+	// contributes.skills), each under its own name behind Namespace. Dir
+	// is then the contributor's folder, which every entry must resolve
+	// inside: a link out of it is refused.
+	Entries []Entry
+}
+
+// Entry is one command file, or one skill (its folder or its SKILL.md),
+// a contributor names explicitly.
+type Entry struct {
+	Name        string
+	Path        string // absolute
+	Description string // when set, replaces the file's own
 }
 
 // Problem is a file that could not be used, and why. It is reported to the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/tandemhq/tandem/agent/command"
@@ -16,8 +17,8 @@ import (
 // Host reads and writes files on disk and runs commands with Run.
 type Host struct {
 	// Root confines edits: one to a path outside it is refused, and the
-	// edit's reads, directories and deletes go through an os.Root, so a
-	// symlink cannot lead them out either.
+	// edit's reads, writes, directories and deletes stay beneath it
+	// (atomicfile.Dir), so a symlink cannot lead them out either.
 	// Empty: the caller has confined the path already (a front door that
 	// checked it against its session root).
 	Root string
@@ -33,7 +34,7 @@ func (Host) ReadFile(ctx context.Context, path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("read %q: %w", path, ErrNotAbsolute)
 	}
-	data, err := readWhole(path)
+	data, err := atomicfile.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
@@ -57,16 +58,17 @@ func (h Host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, er
 	if top == "" {
 		top = existingParent(e.Path)
 	}
-	r, err := os.OpenRoot(top)
+	d, err := atomicfile.OpenDir(top)
 	if err != nil {
 		return edits.Result{}, fmt.Errorf("open %s: %w", top, err)
 	}
-	defer r.Close()
-	name, err := filepath.Rel(top, e.Path)
+	defer d.Close()
+	rel, err := filepath.Rel(top, e.Path)
 	if err != nil {
 		return edits.Result{}, fmt.Errorf("edit %s: %w", e.Path, err)
 	}
-	current, err := r.ReadFile(name)
+	name := filepath.ToSlash(rel)
+	current, err := d.ReadFile(name)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return edits.Result{}, fmt.Errorf("read %s: %w", e.Path, err)
@@ -75,24 +77,24 @@ func (h Host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, er
 		return edits.Result{Reason: reason}, nil
 	}
 	if e.Delete {
-		if err := r.Remove(name); err != nil {
+		if err := d.Remove(name); err != nil {
 			return edits.Result{}, fmt.Errorf("delete %s: %w", e.Path, err)
 		}
 		return edits.Result{Applied: true}, nil
 	}
 	if e.Create {
-		if err := r.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		if err := d.MkdirAll(path.Dir(name), 0o755); err != nil {
 			return edits.Result{}, fmt.Errorf("create directory for %s: %w", e.Path, err)
 		}
 	}
-	// The write goes through r too: a symlink swapped in on the way
+	// The write stays beneath d too: a symlink swapped in on the way
 	// (while a permission prompt was open, say) cannot lead it out. Under
 	// a turn's batch the fsync waits for the turn's end, one per file.
 	write := atomicfile.WriteIn
 	if b := atomicfile.BatchFrom(ctx); b != nil {
 		write = b.WriteIn
 	}
-	if err := write(r, filepath.ToSlash(name), []byte(e.New), 0o644); err != nil {
+	if err := write(d, name, []byte(e.New), 0o644); err != nil {
 		return edits.Result{}, err
 	}
 	return edits.Result{Applied: true}, nil

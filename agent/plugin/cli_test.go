@@ -2,9 +2,12 @@ package plugin_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // The CLI as a user meets it: a Claude Code plugin folder installs and is
@@ -72,5 +75,35 @@ func TestCLISettings(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(home, "plugins.json")); !strings.Contains(string(b), `"n": 2`) || strings.Contains(string(b), "extreme") {
 		t.Errorf("plugins.json: %s", b)
+	}
+}
+
+// `tandem plugin list` finds plugins in every folder: the user's, the
+// project's .tandem/plugins, and the absolute entries of
+// TANDEM_PLUGIN_DIRS (a relative one is ignored).
+func TestCLIListsEveryFolder(t *testing.T) {
+	home, root, prov := t.TempDir(), t.TempDir(), t.TempDir()
+	for _, p := range []struct{ dir, name string }{
+		{filepath.Join(home, "plugins"), "mine"}, {filepath.Join(root, ".tandem", "plugins"), "proj"},
+		{prov, "prov"}, {filepath.Join(root, "rel"), "relative"},
+	} {
+		must(t, os.MkdirAll(filepath.Join(p.dir, p.name), 0o755))
+		writeJSON(t, filepath.Join(p.dir, p.name, "plugin.json"), map[string]any{"name": p.name, "version": "1.0.0"})
+	}
+	cmd := exec.Command(testenv.Tandem(t), "plugin", "list")
+	cmd.Env = append(os.Environ(), "TANDEM_HOME="+home, "TANDEM_PLUGIN_DIRS="+prov+string(os.PathListSeparator)+"rel")
+	cmd.Dir = root
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	flat := strings.Join(strings.Fields(string(b)), " ")
+	for _, want := range []string{"mine 1.0.0 user disabled", "proj 1.0.0 project disabled", "prov 1.0.0 provisioned disabled"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("list lacks %q:\n%s", want, b)
+		}
+	}
+	if strings.Contains(flat, "relative") {
+		t.Errorf("a relative TANDEM_PLUGIN_DIRS entry was read:\n%s", b)
 	}
 }

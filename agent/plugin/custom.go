@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 
 	"github.com/tandemhq/tandem/agent/custom"
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
-// CustomSources are the command and skill folders of the plugins that run
-// for a session rooted at root: each plugin's commands/ and skills/ (a
+// CustomSources are the commands and skills of the plugins that run for a
+// session rooted at root: each plugin's contributes.commands and
+// contributes.skills entries, then its commands/ and skills/ folders (a
 // Claude Code plugin's too), with the matching permission, namespaced
 // "<plugin>:" so they never collide with each other or shadow the user's.
 // It is agent.Config.CustomSources, asked at every prompt, so enabling or
@@ -30,13 +32,29 @@ func (r *Runtime) CustomSources(root string) []custom.Source {
 			r.log.Warn("plugin commands and skills skipped", "plugin", s.Manifest.Name, "err", err)
 			continue
 		}
+		c := s.Manifest.Contributes
 		for _, k := range []struct {
 			granted bool
 			kind    custom.Kind
 			sub     string
-		}{{p.Commands, custom.KindCommands, "commands"}, {p.Skills, custom.KindSkills, "skills"}} {
+			listed  []Contribution
+		}{{p.Commands, custom.KindCommands, "commands", c.Commands}, {p.Skills, custom.KindSkills, "skills", c.Skills}} {
+			if !k.granted {
+				continue
+			}
+			// The manifest's entries come first: a file they name is that
+			// command or skill, under the entry's name, and the folder
+			// scan passes it over (custom.Load keeps a file once).
+			if len(k.listed) > 0 {
+				src := custom.Source{Dir: dir, Kind: k.kind, Scope: custom.ScopePlugin, Namespace: s.Manifest.Name}
+				for _, e := range k.listed {
+					src.Entries = append(src.Entries, custom.Entry{Name: e.Name, Description: e.Description,
+						Path: filepath.Join(dir, filepath.FromSlash(e.Path))})
+				}
+				out = append(out, src)
+			}
 			d := filepath.Join(dir, k.sub)
-			if st, err := os.Stat(d); k.granted && err == nil && st.IsDir() {
+			if st, err := os.Stat(d); err == nil && st.IsDir() && inside(dir, d) {
 				out = append(out, custom.Source{Dir: d, Kind: k.kind, Scope: custom.ScopePlugin, Namespace: s.Manifest.Name})
 			}
 		}
@@ -91,4 +109,19 @@ func (r *Runtime) Contributions(root string) []custom.Contribution {
 		out = append(out, con)
 	}
 	return out
+}
+
+// inside reports whether path resolves inside dir: a plugin's commands/ or
+// skills/ folder that links out of the plugin is not read.
+func inside(dir, path string) bool {
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	_, ok := pathx.Within(realDir, real)
+	return ok
 }

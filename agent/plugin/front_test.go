@@ -28,6 +28,7 @@ type front struct {
 	asked   []string          // titles of the permission requests
 	configs []json.RawMessage // configOptions of each ACP config_option_update
 	started []string          // titles of the ACP tool_call updates
+	offered [][]string        // command names of each available_commands_update
 }
 
 var fronts = []string{"acp", "lsp"}
@@ -85,6 +86,9 @@ func (f *front) handle(method string, params json.RawMessage) (any, *testenv.RPC
 				SessionUpdate string          `json:"sessionUpdate"`
 				ConfigOptions json.RawMessage `json:"configOptions"`
 				Title         string          `json:"title"`
+				Commands      []struct {
+					Name string `json:"name"`
+				} `json:"availableCommands"`
 			} `json:"update"`
 		}
 		json.Unmarshal(params, &p)
@@ -94,6 +98,12 @@ func (f *front) handle(method string, params json.RawMessage) (any, *testenv.RPC
 			f.configs = append(f.configs, p.Update.ConfigOptions)
 		case "tool_call":
 			f.started = append(f.started, p.Update.Title)
+		case "available_commands_update":
+			var names []string
+			for _, c := range p.Update.Commands {
+				names = append(names, c.Name)
+			}
+			f.offered = append(f.offered, names)
 		}
 		f.mu.Unlock()
 	}

@@ -95,25 +95,32 @@ func (r *Runtime) afterToolCall(ctx context.Context, e agent.ToolCallEvent, res 
 	return res
 }
 
-func (r *Runtime) beforeAsk(ctx context.Context, e agent.AskEvent) error {
+func (r *Runtime) beforeAsk(ctx context.Context, e agent.AskEvent) (agent.AskAnswer, error) {
 	ss := r.lookup(e.SessionID)
 	if ss == nil {
-		return nil
+		return agent.AskAsUsual, nil
 	}
 	var deny error
+	answer := agent.AskAsUsual
 	decide(ctx, ss, sdk.HookBeforeAsk,
 		func() any {
 			return sdk.BeforeAskParams{SessionID: e.SessionID, ToolCallID: e.Call.ID, Tool: e.Tool.Name,
 				Title: e.Ask.Title, Kind: string(e.Ask.Kind), Path: e.Ask.Path, Command: e.Ask.Command}
 		},
 		func(in *instance, a *sdk.BeforeAskResult) bool {
-			if a.Decision == "deny" {
+			switch a.Decision {
+			case "deny":
 				deny = refused(in, a.Reason)
 				return false
+			case "approve":
+				answer = agent.AskApprove
 			}
 			return true
 		})
-	return deny
+	if deny != nil {
+		return agent.AskAsUsual, deny
+	}
+	return answer, nil
 }
 
 func (r *Runtime) afterAsk(ctx context.Context, e agent.AskEvent, err error) {

@@ -96,14 +96,16 @@ func (i *instance) startMCP() {
 	if len(servers) == 0 {
 		return
 	}
-	m := mcp.Start(i.ctx, mcp.Options{
-		Root: i.sess.root, Roots: i.sess.s.AdditionalRoots(), Servers: servers, Log: i.log, Version: i.rt.o.Version,
+	// Notices, prompt and resource changes, elicitations and sign-ins are
+	// handled as for the session's own servers; the tools are tracked too,
+	// to be taken out when the plugin goes.
+	m := mcp.Start(i.ctx, i.sess.s.MCPOptions(mcp.Options{
+		Root: i.sess.root, Servers: servers, Log: i.log, Version: i.rt.o.Version,
 		OnTools: func(add []tools.Tool, remove []string) {
 			i.mcpTools.update(add, remove)
 			i.sess.s.UpdateTools(add, remove)
 		},
-		OnNotice: func(msg string) { i.log.Warn(msg) },
-	})
+	}))
 	// Attached to the session, its servers are waited for before a turn's
 	// first request like the user's own (mcpStartupSeconds, shown to the
 	// user), rather than here.

@@ -94,7 +94,8 @@ func TestToolAndTransform(t *testing.T) {
 }
 
 // A hook past its budget is skipped; a plugin killed mid-hook and one that
-// prints garbage lose their hooks; the turn completes every time.
+// prints garbage lose their hooks (and tools) and are restarted after a
+// backoff; the turn completes every time.
 func TestFailingPlugins(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -136,6 +137,17 @@ func TestFailingPlugins(t *testing.T) {
 				}
 				if slices.Contains(reqs[1].Tools, "plugin__bad__upper") {
 					t.Errorf("the failed plugin's tool is still offered: %v", reqs[1].Tools)
+				}
+				// Restarted after the backoff, it offers its tool again.
+				for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+					if log, _ := os.ReadFile(filepath.Join(r.home, "logs", "plugin-bad.log")); strings.Count(string(log), "initialized for "+s.ID()) == 2 {
+						break
+					}
+				}
+				r.srv.Enqueue(llmtest.Reply{Text: []string{"again"}})
+				prompt(t, s, "again")
+				if got := r.srv.Requests()[2].Tools; !slices.Contains(got, "plugin__bad__upper") {
+					t.Errorf("the restarted plugin's tool is not back: %v", got)
 				}
 			}
 		})
@@ -212,6 +224,29 @@ func TestBeforeAskDeny(t *testing.T) {
 	}
 	if got := r.srv.Requests()[1].LastUserText(); !strings.Contains(got, "gate plugin refused it: not today") {
 		t.Errorf("result %q", got)
+	}
+}
+
+// A plugin's approval stands in for the user's where an allow rule could,
+// and not for a protected file.
+func TestBeforeAskApprove(t *testing.T) {
+	r := newRig(t)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "yes", map[string]any{"permissions": hookPerms})
+	enable(t, r.home, "yes", dir, map[string]any{"hooks": []string{"beforeAsk"}, "approveAsk": true})
+	r.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"n.txt","content":"x"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"AGENTS.md","content":"x"}`}}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	s, h := r.session(t, agent.ModeCode)
+	prompt(t, s, "write")
+	if b, err := os.ReadFile(filepath.Join(r.root, "n.txt")); err != nil || string(b) != "x" {
+		t.Errorf("n.txt = %q, %v", b, err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.asked) != 1 || !strings.Contains(h.asked[0].ToolCall.Title, "AGENTS.md") {
+		t.Errorf("asked %+v, want only the protected AGENTS.md", h.asked)
 	}
 }
 
@@ -316,5 +351,32 @@ func TestHostSessionCalls(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(r.root, "outside.txt")); err == nil {
 		t.Error("wrote outside its grants")
+	}
+}
+
+// A plugin that answers its hooks too late three times in a row counts as
+// hung: it is taken out of the session like a crashed one, and the turn
+// goes on.
+func TestHungPlugin(t *testing.T) {
+	r := newRig(t)
+	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "slow", map[string]any{"permissions": hookPerms, "hookTimeoutMs": 50})
+	enable(t, r.home, "slow", dir, map[string]any{"hooks": []string{"beforeToolCall"}, "beforeToolCall": map[string]any{"sleepMs": 200}})
+	var replies []llmtest.Reply
+	for range 3 {
+		replies = append(replies, llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo ran"}`}}})
+	}
+	r.srv.Enqueue(append(replies, llmtest.Reply{Text: []string{"done"}})...)
+	s, _ := r.session(t, agent.ModeFullAuto)
+	if got := prompt(t, s, "go"); got != agent.StopEndTurn {
+		t.Fatalf("stop %q", got)
+	}
+	for i, q := range r.srv.Requests()[1:] {
+		if !strings.Contains(q.LastUserText(), "ran") {
+			t.Errorf("call %d did not run: %q", i+1, q.LastUserText())
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(r.home, "logs", "plugin-slow.log"))
+	if strings.Count(string(log), "over its budget; skipped") < 3 || !strings.Contains(string(log), "3 calls in a row ran over budget") {
+		t.Errorf("log: %s", log)
 	}
 }

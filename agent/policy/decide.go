@@ -53,6 +53,10 @@ type Verdict struct {
 	// CannotAsk is the refusal to give, when Decision is Ask, if the front
 	// door has no way to ask the user.
 	CannotAsk string
+	// Approvable marks an Ask that an allow rule would have let through:
+	// only the mode asks. A protected path, an ask rule or a run outside
+	// the sandbox are not approvable; they need the user every time.
+	Approvable bool
 }
 
 // Decide judges one call made in mode m under rules rs. In order: a deny
@@ -101,6 +105,7 @@ func Decide(m Mode, c Call, rs Rules) Verdict {
 	}
 	return Verdict{
 		Decision:     Ask,
+		Approvable:   true,
 		Reason:       askReason(m, t),
 		AllowAlways:  proposeAllow(t, rs),
 		RejectAlways: proposeReject(t),

@@ -36,9 +36,9 @@ func parseRules(texts []string) ([]ruleSpec, error) {
 // covers the call, the host's answer to the question that may follow is
 // yes. The policy itself judges the match (policy.Decide with the rules as
 // allow rules), so a protected path still asks and a deny still wins.
-func (h *cliHost) preapprove(ctx context.Context, e agent.AskEvent) error {
+func (h *cliHost) preapprove(ctx context.Context, e agent.AskEvent) (agent.AskAnswer, error) {
 	if len(h.allow) == 0 {
-		return nil
+		return agent.AskAsUsual, nil
 	}
 	h.mu.Lock()
 	root, protected := h.Root, h.isProtected
@@ -56,8 +56,8 @@ func (h *cliHost) preapprove(ctx context.Context, e agent.AskEvent) error {
 			}
 			h.preAsked[e.Call.ID] = r.text
 			h.mu.Unlock()
-			return nil
+			return agent.AskAsUsual, nil
 		}
 	}
-	return nil
+	return agent.AskAsUsual, nil
 }

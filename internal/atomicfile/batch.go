@@ -34,8 +34,8 @@ type Batch struct {
 
 // WriteIn is the package's WriteIn without the fsync, the file recorded
 // for the next Sync.
-func (b *Batch) WriteIn(r *os.Root, name string, data []byte, perm fs.FileMode) error {
-	if err := writeIn(r, name, data, perm, false); err != nil {
+func (b *Batch) WriteIn(d *Dir, name string, data []byte, perm fs.FileMode) error {
+	if err := d.write(name, data, perm, false); err != nil {
 		return err
 	}
 	b.mu.Lock()
@@ -43,7 +43,7 @@ func (b *Batch) WriteIn(r *os.Root, name string, data []byte, perm fs.FileMode) 
 	if b.files == nil {
 		b.files = make(map[string]struct{})
 	}
-	b.files[filepath.Join(r.Name(), filepath.FromSlash(name))] = struct{}{}
+	b.files[filepath.Join(d.Name(), filepath.FromSlash(name))] = struct{}{}
 	return nil
 }
 

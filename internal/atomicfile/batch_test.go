@@ -12,7 +12,7 @@ import (
 // WriteIn, and waits in the batch until Sync.
 func TestBatchWritesNowAndSyncsLater(t *testing.T) {
 	dir := t.TempDir()
-	r, err := os.OpenRoot(dir)
+	r, err := OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestBatchSyncReportsWhatItCouldNotSync(t *testing.T) {
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r, err := os.OpenRoot(sub)
+	r, err := OpenDir(sub)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,26 +10,33 @@ import (
 	"path"
 )
 
-// WriteIn is Write for a file named inside r: the temporary file, the
-// rename and the permission check all go through r, so no symlink — not
-// even one swapped in while the caller was deciding — can lead the write
-// out of r's directory.
-func WriteIn(r *os.Root, name string, data []byte, perm fs.FileMode) error {
-	return writeIn(r, name, data, perm, true)
+// WriteIn is Write for a file named (slash-separated) inside d: the
+// temporary file, the rename and the permission check all stay beneath
+// d, so no symlink — not even one swapped in while the caller was
+// deciding — can lead the write out of d's directory.
+func WriteIn(d *Dir, name string, data []byte, perm fs.FileMode) error {
+	return d.write(name, data, perm, true)
 }
 
-// writeIn is WriteIn; without sync the content is not flushed before the
-// rename, which the caller's Batch makes up for later.
-func writeIn(r *os.Root, name string, data []byte, perm fs.FileMode, sync bool) error {
+// tempName names the temporary file that will replace base: a dot name
+// keeps it out of listings while it exists.
+func tempName(base string) string {
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	return "." + base + ".tmp" + hex.EncodeToString(rnd[:])
+}
+
+// writeRoot is WriteIn through an os.Root; without sync the content is
+// not flushed before the rename, which the caller's Batch makes up for
+// later.
+func writeRoot(r *os.Root, name string, data []byte, perm fs.FileMode, sync bool) error {
 	if fi, err := r.Stat(name); err == nil {
 		perm = fi.Mode().Perm()
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	var rnd [6]byte
-	_, _ = rand.Read(rnd[:])
 	dir, base := path.Split(name)
-	tmpName := dir + "." + base + ".tmp" + hex.EncodeToString(rnd[:])
+	tmpName := dir + tempName(base)
 	tmp, err := r.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)

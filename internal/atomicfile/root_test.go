@@ -10,7 +10,7 @@ import (
 // refuses a name that a symlink leads out of the root.
 func TestWriteInStaysInTheRoot(t *testing.T) {
 	dir, outside := t.TempDir(), t.TempDir()
-	r, err := os.OpenRoot(dir)
+	r, err := OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,5 +34,77 @@ func TestWriteInStaysInTheRoot(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("a temporary file was left: %v", entries)
+	}
+}
+
+// Every name that leads out — a symlinked directory, a symlinked file, an
+// absolute link, "..", a /proc magic link — is refused for reading and
+// writing, and nothing appears or changes outside: on the openat2 path and
+// on the os.Root one alike.
+func TestDirRefusesWhatLeadsOut(t *testing.T) {
+	for _, fast := range []bool{true, false} {
+		t.Run(map[bool]string{true: "openat2", false: "os.Root"}[fast], func(t *testing.T) { testDirRefuses(t, fast) })
+	}
+}
+
+func testDirRefuses(t *testing.T, fast bool) {
+	dir, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	if err := os.WriteFile(secret, []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"outdir":   outside,
+		"outfile":  secret,
+		"relout":   "../" + filepath.Base(outside) + "/secret.txt",
+		"magic":    "/proc/self/root" + outside,
+		"inside":   "sub/real.txt",
+		"insidedn": "sub",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "real.txt"), []byte("real"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fast {
+		d.fallBack()
+	}
+	defer d.Close()
+	for _, name := range []string{"outdir/secret.txt", "outfile", "relout", "magic/x", "../" + filepath.Base(outside) + "/secret.txt"} {
+		if got, err := d.ReadFile(name); err == nil {
+			t.Errorf("ReadFile(%s) = %q, want it refused", name, got)
+		}
+		if err := WriteIn(d, name, []byte("pwned"), 0o644); err == nil {
+			t.Errorf("WriteIn(%s) went ahead", name)
+		}
+	}
+	if got, _ := os.ReadFile(secret); string(got) != "secret" {
+		t.Errorf("the file outside now holds %q", got)
+	}
+	if es, _ := os.ReadDir(outside); len(es) != 1 {
+		t.Errorf("files appeared outside: %v", es)
+	}
+	// Links that stay inside are followed for reading; a write replaces
+	// the link itself and keeps the mode of what it led to.
+	for _, name := range []string{"inside", "insidedn/real.txt"} {
+		if got, err := d.ReadFile(name); err != nil || string(got) != "real" {
+			t.Errorf("ReadFile(%s) = %q, %v; want the file inside", name, got, err)
+		}
+	}
+	if err := WriteIn(d, "inside", []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, filepath.Join(dir, "inside"), "new", 0o640)
+	if fi, _ := os.Lstat(filepath.Join(dir, "inside")); !fi.Mode().IsRegular() {
+		t.Errorf("the link was written through instead of replaced: %v", fi.Mode())
 	}
 }

@@ -86,10 +86,12 @@ type BeforeAskParams struct {
 }
 
 // BeforeAskResult: "deny" refuses without asking (the reason is the
-// model's); "ask" or nothing lets the policy ask as usual. Auto-approval
-// ("approve") is not offered: a plugin cannot outvote the user's rules.
+// model's); "approve" answers yes for the user, but only where one of the
+// user's allow rules could have (a deny rule still refuses; a protected
+// file, an ask rule or a command outside the sandbox still asks); "ask" or
+// nothing lets the policy ask as usual. Across plugins a deny wins.
 type BeforeAskResult struct {
-	Decision string `json:"decision,omitempty"` // "deny" | "ask"
+	Decision string `json:"decision,omitempty"` // "deny" | "approve" | "ask"
 	Reason   string `json:"reason,omitempty"`
 }
 

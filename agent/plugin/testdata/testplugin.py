@@ -8,6 +8,7 @@ Every hook it receives is appended to calls.jsonl in its data folder.
 """
 import json
 import os
+import socket
 import sys
 import time
 
@@ -74,6 +75,12 @@ def initialize(p):
             record("wrote", path)
         except OSError as e:
             record("refused", path)
+    for port in config.get("tryConnect", []):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+            record("connected", port)
+        except OSError:
+            record("unreachable", port)
     send({"method": "host/log", "params": {"level": "info", "message": "initialized for " + p["sessionId"]}})
     if config.get("hostFiles"):
         try_host_files()
@@ -140,6 +147,8 @@ def handle(method, params):
     if method == "hooks/beforeAsk":
         if config.get("denyAsk"):
             return {"decision": "deny", "reason": config["denyAsk"]}
+        if config.get("approveAsk"):
+            return {"decision": "approve"}
         return {"decision": "ask"}
     if method == "hooks/beforeFileEdit":
         deny = config.get("denyEdit")

@@ -1,4 +1,4 @@
-package local
+package atomicfile
 
 import (
 	"errors"
@@ -6,14 +6,13 @@ import (
 	"syscall"
 )
 
-// readWhole reads the file at path in one go with plain system calls:
-// open, fstat, read, close. os.ReadFile does the same but first offers the
-// descriptor to the runtime's poller, which refuses a regular file after
-// four fcntl calls and an epoll_ctl; a tool step reads a file or two, and
-// on a virtual machine each call is a few microseconds. Errors are
-// *fs.PathError as os.ReadFile's are, so a missing file matches
-// fs.ErrNotExist.
-func readWhole(path string) ([]byte, error) {
+// ReadFile is os.ReadFile with plain system calls: open, fstat, read,
+// close. os.ReadFile first offers the descriptor to the runtime's poller,
+// which refuses a regular file after four fcntl calls and an epoll_ctl; a
+// tool step reads a file or two, and on a virtual machine each call costs
+// a few microseconds. Errors are *fs.PathError as os.ReadFile's are, so a
+// missing file matches fs.ErrNotExist.
+func ReadFile(path string) ([]byte, error) {
 	var fd int
 	err := retry(func() (err error) {
 		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
@@ -23,6 +22,11 @@ func readWhole(path string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
+	return readFd(fd, path)
+}
+
+// readFd reads the open file fd to its end; path names it in errors.
+func readFd(fd int, path string) ([]byte, error) {
 	var st syscall.Stat_t
 	if err := retry(func() error { return syscall.Fstat(fd, &st) }); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}

@@ -1,4 +1,4 @@
-package local
+package atomicfile
 
 import (
 	"bytes"
@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// readWhole reads what os.ReadFile reads, and fails where it fails.
-func TestReadWholeMatchesReadFile(t *testing.T) {
+// ReadFile reads what os.ReadFile reads, and fails where it fails.
+func TestReadFileMatchesOSReadFile(t *testing.T) {
 	dir := t.TempDir()
 	big := bytes.Repeat([]byte("0123456789abcdef\n"), 100_000)
 	files := map[string][]byte{"empty": nil, "small": []byte("package main\n"), "big": big}
@@ -22,27 +22,27 @@ func TestReadWholeMatchesReadFile(t *testing.T) {
 	}
 	// /proc files report no size and are read to the end all the same.
 	for _, p := range []string{filepath.Join(dir, "empty"), filepath.Join(dir, "small"), filepath.Join(dir, "big"), "/proc/self/status"} {
-		got, err := readWhole(p)
+		got, err := ReadFile(p)
 		if err != nil {
-			t.Fatalf("readWhole(%s): %v", p, err)
+			t.Fatalf("ReadFile(%s): %v", p, err)
 		}
 		want, _ := os.ReadFile(p)
 		if strings.HasPrefix(p, "/proc/") {
 			// The process changes between the reads; its name does not.
 			if !bytes.HasPrefix(got, []byte("Name:")) || len(got) < 100 {
-				t.Errorf("readWhole(%s) = %.40q…, want the whole status", p, got)
+				t.Errorf("ReadFile(%s) = %.40q…, want the whole status", p, got)
 			}
 			continue
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("readWhole(%s): %d bytes, want %d", p, len(got), len(want))
+			t.Errorf("ReadFile(%s): %d bytes, want %d", p, len(got), len(want))
 		}
 	}
-	if _, err := readWhole(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: err = %v, want fs.ErrNotExist", err)
 	}
 	var pe *fs.PathError
-	if _, err := readWhole(dir); err == nil || !errors.As(err, &pe) || pe.Path != dir {
+	if _, err := ReadFile(dir); err == nil || !errors.As(err, &pe) || pe.Path != dir {
 		t.Errorf("directory: err = %v, want a *fs.PathError naming it", err)
 	}
 }
