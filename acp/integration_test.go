@@ -127,9 +127,15 @@ func TestEditThroughEditorWithPermission(t *testing.T) {
 	}
 	// The editor saw the tool call before being asked about it, and its end.
 	var started, completed bool
+	diffs := 0 // updates carrying the diff: shown once, since the client keeps content it was sent
 	for _, r := range ed.sessionUpdates(sid) {
 		if r.u.Tool == nil || r.u.Tool.ID != string(perms[0].ToolCall.ToolCallId) {
 			continue
+		}
+		for _, c := range r.u.Tool.Content {
+			if c.Type == "diff" {
+				diffs++
+			}
 		}
 		if r.u.Type == agent.ToolCallStarted {
 			started = true
@@ -146,6 +152,9 @@ func TestEditThroughEditorWithPermission(t *testing.T) {
 	}
 	if !started || !completed {
 		t.Errorf("tool_call seen %v, completed %v; updates: %v", started, completed, ed.sessionUpdates(sid))
+	}
+	if diffs != 1 {
+		t.Errorf("%d tool call updates carry the diff, want exactly one", diffs)
 	}
 	if got := ed.agentText(sid); got != "Edited main.go." {
 		t.Errorf("agent text %q", got)

@@ -1,7 +1,9 @@
 package acp
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -33,6 +35,14 @@ func slowHTTP(t *testing.T, name string, delay time.Duration) string {
 	var first atomic.Bool
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if first.CompareAndSwap(false, true) {
+			// Read the body first: only then does the server watch the
+			// connection and cancel r.Context() when tandem hangs up, so
+			// closing the server at the end does not wait out the delay.
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 			select {
 			case <-time.After(delay):
 			case <-r.Context().Done():

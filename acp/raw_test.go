@@ -18,7 +18,7 @@ import (
 // protocol tests that must send what no SDK would (malformed input).
 type rawClient struct {
 	t     testing.TB
-	w     *io.PipeWriter
+	w     io.WriteCloser // records the requests' methods for the schema check
 	lines chan []byte
 	done  chan struct{}
 	seen  []map[string]any // messages read but not yet consumed
@@ -31,7 +31,12 @@ func newRawClient(t testing.TB, a *agent.Agent) *rawClient {
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &rawClient{t: t, w: inW, lines: make(chan []byte, 1024), done: make(chan struct{})}
+	// What tandem writes is checked against the ACP schema here as in the
+	// SDK-driven tests; answers to malformed requests are errors, which the
+	// check leaves alone.
+	tap := &requestTap{w: inW, methods: map[string]string{}}
+	check := loadWireSchema(t).async(t, tap.method)
+	c := &rawClient{t: t, w: tap, lines: make(chan []byte, 1024), done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
 		_ = Serve(context.Background(), inR, outW, Options{Agent: a, Version: "test"})
@@ -43,6 +48,7 @@ func newRawClient(t testing.TB, a *agent.Agent) *rawClient {
 		for {
 			line, err := r.ReadBytes('\n')
 			if len(line) > 0 {
+				check(line)
 				c.lines <- line
 			}
 			if err != nil {

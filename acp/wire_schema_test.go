@@ -3,6 +3,7 @@ package acp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,8 +25,40 @@ type wireSchema struct {
 	request map[string]string // method tandem calls → definition of its params
 	result  map[string]string // method tandem answers → definition of its result
 
+	// stable is the stable schema (schema.json): a message of a method it
+	// defines is checked against it, so nothing only the unstable schema
+	// allows slips into a stable method; the unstable ones (session/fork)
+	// are checked against the unstable schema.
+	stable *wireSchema
+
 	mu       sync.Mutex
 	resolved map[string]*jsonschema.Resolved
+}
+
+// readWireSchema reads one schema file of the SDK and indexes its methods.
+func readWireSchema(path string) (*wireSchema, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	w := &wireSchema{request: map[string]string{}, result: map[string]string{}, resolved: map[string]*jsonschema.Resolved{}}
+	if err := json.Unmarshal(b, &w.doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defs, _ := w.doc["$defs"].(map[string]any)
+	for name, d := range defs {
+		d, _ := d.(map[string]any)
+		method, _ := d["x-method"].(string)
+		side, _ := d["x-side"].(string)
+		switch {
+		case method == "":
+		case (side == "client" || side == "protocol") && (strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Notification")):
+			w.request[method] = name
+		case side == "agent" && strings.HasSuffix(name, "Response"):
+			w.result[method] = name
+		}
+	}
+	return w, nil
 }
 
 var (
@@ -43,28 +76,15 @@ func loadWireSchema(t testing.TB) *wireSchema {
 		if dir == "" {
 			dir = filepath.Join(testenv.RepoRoot(t), ".cache", "node", "node_modules")
 		}
-		b, err := os.ReadFile(filepath.Join(dir, "@agentclientprotocol", "sdk", "schema", "v1", "schema.unstable.json"))
-		if err != nil {
-			wireSchemaErr = err
+		schemas := filepath.Join(dir, "@agentclientprotocol", "sdk", "schema", "v1")
+		var w, stable *wireSchema
+		if w, wireSchemaErr = readWireSchema(filepath.Join(schemas, "schema.unstable.json")); wireSchemaErr != nil {
 			return
 		}
-		w := &wireSchema{request: map[string]string{}, result: map[string]string{}, resolved: map[string]*jsonschema.Resolved{}}
-		if wireSchemaErr = json.Unmarshal(b, &w.doc); wireSchemaErr != nil {
+		if stable, wireSchemaErr = readWireSchema(filepath.Join(schemas, "schema.json")); wireSchemaErr != nil {
 			return
 		}
-		defs, _ := w.doc["$defs"].(map[string]any)
-		for name, d := range defs {
-			d, _ := d.(map[string]any)
-			method, _ := d["x-method"].(string)
-			side, _ := d["x-side"].(string)
-			switch {
-			case method == "":
-			case (side == "client" || side == "protocol") && (strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Notification")):
-				w.request[method] = name
-			case side == "agent" && strings.HasSuffix(name, "Response"):
-				w.result[method] = name
-			}
-		}
+		w.stable = stable
 		wireSchemaVal = w
 	})
 	if wireSchemaErr != nil {
@@ -101,6 +121,22 @@ func (w *wireSchema) def(name string) (*jsonschema.Resolved, error) {
 	return r, nil
 }
 
+// requestDef and resultDef name the definition of a method's params and
+// result in w, "" when w (possibly nil) has none.
+func (w *wireSchema) requestDef(method string) string {
+	if w == nil {
+		return ""
+	}
+	return w.request[method]
+}
+
+func (w *wireSchema) resultDef(method string) string {
+	if w == nil {
+		return ""
+	}
+	return w.result[method]
+}
+
 // check validates one line tandem wrote; asked maps the ids of the
 // client's requests to their methods.
 func (w *wireSchema) check(t testing.TB, line []byte, asked func(id string) string) {
@@ -117,6 +153,7 @@ func (w *wireSchema) check(t testing.TB, line []byte, asked func(id string) stri
 	}
 	var def string
 	var inst any
+	by := w
 	switch {
 	case msg.Method != "":
 		def, inst = w.request[msg.Method], msg.Params
@@ -124,15 +161,22 @@ func (w *wireSchema) check(t testing.TB, line []byte, asked func(id string) stri
 			t.Errorf("tandem called %s, which the ACP schema has no client method for", msg.Method)
 			return
 		}
+		if d := w.stable.requestDef(msg.Method); d != "" {
+			by, def = w.stable, d
+		}
 	case msg.Error != nil:
 		return
 	default:
-		def, inst = w.result[asked(string(msg.ID))], msg.Result
+		method := asked(string(msg.ID))
+		def, inst = w.result[method], msg.Result
 		if def == "" {
 			return // an answer to a request the tap did not see
 		}
+		if d := w.stable.resultDef(method); d != "" {
+			by, def = w.stable, d
+		}
 	}
-	r, err := w.def(def)
+	r, err := by.def(def)
 	if err != nil {
 		t.Errorf("resolving %s: %v", def, err)
 		return
@@ -237,8 +281,11 @@ func TestWireSchemaCatchesBadMessages(t *testing.T) {
 		t.Skip("the ACP schema is not installed; ./test.sh installs it")
 	}
 	asked := func(id string) string {
-		if id == "7" {
+		switch id {
+		case "7":
 			return "session/prompt"
+		case "8":
+			return "session/fork"
 		}
 		return ""
 	}
@@ -251,6 +298,12 @@ func TestWireSchemaCatchesBadMessages(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":7,"result":{"stopReason":"end_turn"}}`, true},
 		{`{"jsonrpc":"2.0","id":7,"result":{}}`, false},
 		{`{"jsonrpc":"2.0","id":3,"method":"fs/delete_everything","params":{}}`, false},
+		// A stable method is held to the stable schema: an update only the
+		// unstable one knows is refused; session/fork, unstable, is checked
+		// against the unstable schema.
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_removed","planId":"p1"}}}`, false},
+		{`{"jsonrpc":"2.0","id":8,"result":{"sessionId":"s2"}}`, true},
+		{`{"jsonrpc":"2.0","id":8,"result":{}}`, false},
 	} {
 		rec := &errRecorder{TB: t}
 		w.check(rec, []byte(c.line), asked)

@@ -66,7 +66,7 @@ func (t *turnRun) prepare() error {
 	bs := append([]*instructions.Batch{b}, t.rootsInstructions(func(rt rootInstr) ([]*instructions.Batch, error) {
 		switch {
 		case !rt.tr.HasBaseline():
-			return one(rt.tr.Baseline(ctx))
+			return one(t.rootBaseline(ctx, rt))
 		case resumed:
 			return one(rt.tr.Reconcile(ctx, nil))
 		}

@@ -68,9 +68,13 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 // changes announced (the resource tools, the editor's command list),
 // elicitations put to the user and their completion passed on, remote
 // sign-ins kept with the session's own. OnTools, when o has none, puts the
-// servers' tools in the session's catalog. The session's own servers are
-// started with the same options.
+// servers' tools in the session's catalog. Roots, when o has none, are the
+// session's additional roots, so its servers list every root (roots/list).
+// The session's own servers are started with the same options.
 func (s *Session) MCPOptions(o mcp.Options) mcp.Options {
+	if o.Roots == nil {
+		o.Roots = s.roots
+	}
 	if o.OnTools == nil {
 		o.OnTools = s.updateCatalog
 	}

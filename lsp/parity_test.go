@@ -100,6 +100,13 @@ func TestSessionOperationsOverLSP(t *testing.T) {
 	if _, err := f.c.call("tandem/setModel", map[string]any{"sessionId": f.session, "modelId": "gpt-99"}); err == nil || err.Code != -32602 || !strings.Contains(err.Message, "claude-sonnet-4-5") {
 		t.Errorf("setModel to an unknown model: %v", err)
 	}
+	// An offered model is taken, and the answer is every selector's state.
+	offered := opts.ConfigOptions[1].Options[len(opts.ConfigOptions[1].Options)-1].Value
+	opts.ConfigOptions = nil
+	f.c.mustCall("tandem/setModel", map[string]any{"sessionId": f.session, "modelId": offered}, &opts)
+	if len(opts.ConfigOptions) != 3 || opts.ConfigOptions[1].ID != "model" || opts.ConfigOptions[1].CurrentValue != offered || opts.ConfigOptions[2].CurrentValue != "low" {
+		t.Errorf("after setModel %s: %+v", offered, opts.ConfigOptions)
+	}
 	if _, err := f.c.call("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "colour", "value": "red"}); err == nil || err.Code != -32602 {
 		t.Errorf("an unknown option: %v", err)
 	}

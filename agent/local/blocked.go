@@ -22,10 +22,10 @@ var netRefusalWords = []string{"Couldn't connect", "Could not connect", "Failed 
 
 // blocked is what the sandbox seems to have refused a command that failed
 // under it: the first output line naming such an error, with what
-// commands may do. "" when the output shows none. The errors are the
+// commands may do (every root the spec may write). "" when the output shows none. The errors are the
 // kernel's, so other causes (a file the user cannot write anyway) read the
 // same; the note says "seems".
-func blocked(s sandbox.Settings, dir string, res command.Result) string {
+func blocked(s sandbox.Settings, spec command.Spec, res command.Result) string {
 	if res.ExitCode == 0 && res.Signal == "" {
 		return ""
 	}
@@ -40,7 +40,7 @@ func blocked(s sandbox.Settings, dir string, res command.Result) string {
 				if len(line) > 300 {
 					line = line[:300] + "…"
 				}
-				return "The sandbox seems to have blocked this command: " + line + "\n" + s.Describe(dir)
+				return "The sandbox seems to have blocked this command: " + line + "\n" + s.Describe(spec.Dir, spec.Roots...)
 			}
 		}
 	}

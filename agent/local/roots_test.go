@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,4 +90,32 @@ func twoRoots(t *testing.T) (exe, dir, second string) {
 	}
 	t.Cleanup(func() { os.RemoveAll(second) })
 	return exe, workspace(t), second
+}
+
+// When the sandbox refuses a command of a two-root session, the note the
+// model reads names both roots as writable, so it does not conclude that
+// the second root is off limits; in read-only mode it names neither.
+func TestBlockedNamesEveryRoot(t *testing.T) {
+	exe, dir, second := twoRoots(t)
+	outside := filepath.Join(os.Getenv("HOME"), ".tandem-roots-test-blocked")
+	t.Cleanup(func() { os.Remove(outside) })
+	run := func(mode string) command.Result {
+		res, err := Runner{Sandbox: sandbox.Settings{Helper: exe, Mode: mode}}.Run(context.Background(),
+			command.Spec{Command: "echo hi > '" + outside + "'", Dir: dir, Roots: []string{second}, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run("")
+	if res.ExitCode == 0 || !strings.Contains(res.Blocked, "sandbox seems to have blocked") {
+		t.Fatalf("write outside the roots: exit %d, Blocked %q, output %q", res.ExitCode, res.Blocked, res.Output)
+	}
+	if !strings.Contains(res.Blocked, "roots ("+dir+", "+second+";") {
+		t.Errorf("the note does not name both roots as writable: %q", res.Blocked)
+	}
+	res = run(sandbox.ModeReadOnly)
+	if !strings.Contains(res.Blocked, "read-only") || strings.Contains(res.Blocked, second) {
+		t.Errorf("read-only note: %q", res.Blocked)
+	}
 }

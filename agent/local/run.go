@@ -120,7 +120,7 @@ loop:
 		}
 	}
 	if confined {
-		res.Blocked = blocked(settings, spec.Dir, res)
+		res.Blocked = blocked(settings, spec, res)
 	}
 	if guarded {
 		res.Created = unguarded.Created()

@@ -204,11 +204,12 @@ func TestEverythingCancelLongRunning(t *testing.T) {
 }
 
 // server-filesystem replaces the directories on its command line with the
-// client's roots, so a session's filesystem server reaches its root only.
+// client's roots, so a session's filesystem server reaches its roots only
+// (both of a two-root session).
 func TestFilesystemConfinedToSessionRoot(t *testing.T) {
 	const pkg = "@modelcontextprotocol/server-filesystem"
 	entry := filepath.Join(testenv.NodeModules(t, pkg), pkg, "dist", "index.js")
-	root, elsewhere := t.TempDir(), t.TempDir()
+	root, second, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "inside.txt"), []byte("in"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -216,17 +217,20 @@ func TestFilesystemConfinedToSessionRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := Server{Name: "fs", Command: testenv.Program(t, "node"), Args: []string{entry, elsewhere}}
-	m, rec := start(t, Options{Root: root, Servers: []Server{srv}})
+	m, rec := start(t, Options{Root: root, Roots: []string{second}, Servers: []Server{srv}})
 	waitReady(t, m, 20*time.Second)
 	rec.wait(t, "list_directory", 5*time.Second, func(r *recorder) bool { return r.tools["mcp__fs__list_directory"] != nil })
 
-	waitFor(t, "the server to take the session root", func() bool {
+	waitFor(t, "the server to take the session roots", func() bool {
 		out := run(t, rec.tool(t, "mcp__fs__list_allowed_directories"), `{}`).Output
-		return strings.Contains(out, root) && !strings.Contains(out, elsewhere)
+		return strings.Contains(out, root) && strings.Contains(out, second) && !strings.Contains(out, elsewhere)
 	})
 	list := rec.tool(t, "mcp__fs__list_directory")
 	if res := run(t, list, fmt.Sprintf(`{"path":%q}`, root)); res.IsError || !strings.Contains(res.Output, "inside.txt") {
 		t.Errorf("listing the root = %+v", res)
+	}
+	if res := run(t, list, fmt.Sprintf(`{"path":%q}`, second)); res.IsError {
+		t.Errorf("listing the second root = %+v", res)
 	}
 	if res := run(t, list, fmt.Sprintf(`{"path":%q}`, elsewhere)); !res.IsError || strings.Contains(res.Output, "outside.txt") {
 		t.Errorf("listing outside the root = %+v, want refused", res)

@@ -32,8 +32,10 @@ const stableUptime = time.Minute
 
 // Options configure the MCP servers of one session.
 type Options struct {
-	// Root is the session root, given to every server as its only MCP root.
+	// Root is the session root, given to every server as its first MCP
+	// root; Roots are the session's additional roots, listed after it.
 	Root    string
+	Roots   []string
 	Servers []Server
 	// Log receives diagnostics, including servers' stderr at debug level.
 	Log *slog.Logger

@@ -209,14 +209,14 @@ func (s *server) connect() (*sdk.ClientSession, error) {
 		ElicitationCompleteHandler: s.elicitCompleteHandler(),
 		Capabilities:               s.capabilities(),
 	})
-	// The session root is the server's one root, on purpose: the SDK
+	// The session's roots are the server's roots, on purpose: the SDK
 	// advertises the roots capability, and servers that honour it confine
 	// themselves to the roots the client lists. server-filesystem, for one,
 	// then replaces the directories on its command line with these roots,
-	// so a project's filesystem server sees this session's root and
+	// so a project's filesystem server sees this session's roots and
 	// nothing else, whatever its config says.
-	if root := s.m.opts.Root; root != "" {
-		client.AddRoots(&sdk.Root{URI: fileURI(root), Name: filepath.Base(root)})
+	if roots := s.m.opts.roots(); len(roots) > 0 {
+		client.AddRoots(roots...)
 	}
 	// The SSE transport keeps the context of Connect for its event stream,
 	// so the deadline cancels the server's context rather than wrapping it.
@@ -241,6 +241,18 @@ func (s *server) wantRefresh() {
 	case s.refresh <- struct{}{}:
 	default:
 	}
+}
+
+// roots are the MCP roots of the session: its root first, then the
+// additional ones, each a file:// URI named after its last element.
+func (o *Options) roots() []*sdk.Root {
+	var out []*sdk.Root
+	for _, dir := range append([]string{o.Root}, o.Roots...) {
+		if dir != "" {
+			out = append(out, &sdk.Root{URI: fileURI(dir), Name: filepath.Base(dir)})
+		}
+	}
+	return out
 }
 
 func fileURI(path string) string {

@@ -139,6 +139,9 @@ func Protected(root string) []string {
 	return out
 }
 
+// protectedText names protectedNames for the model, in words.
+const protectedText = ".git/hooks, .git/config, instruction files, .tandem/ and .vscode/"
+
 // Confines reports whether commands run under s are confined by Landlock
 // and, when not, why, in a sentence fragment.
 func (s Settings) Confines() (bool, string) {
@@ -155,15 +158,21 @@ func (s Settings) Confines() (bool, string) {
 }
 
 // Describe says in a sentence what a command run in dir under s may do:
-// what the model reads when the sandbox blocked something.
-func (s Settings) Describe(dir string) string {
+// what the model reads when the sandbox blocked something. roots are the
+// session's other roots, writable like dir, so the model is told every
+// place it may write, not only the first.
+func (s Settings) Describe(dir string, roots ...string) string {
 	p := PolicyFor(s, dir)
 	var b strings.Builder
 	b.WriteString("Commands run in a sandbox: ")
-	if p.Mode == ModeReadOnly {
+	switch {
+	case p.Mode == ModeReadOnly:
 		b.WriteString("the workspace is read-only; writes go only to ")
-	} else {
-		fmt.Fprintf(&b, "writes go only to the workspace (%s, except .git/hooks, .git/config, instruction files, .tandem/ and .vscode/, which are read-only) and ", dir)
+	case len(roots) == 0:
+		fmt.Fprintf(&b, "writes go only to the workspace (%s, except %s, which are read-only) and ", dir, protectedText)
+	default:
+		fmt.Fprintf(&b, "writes go only to the workspace roots (%s; in each, %s are read-only) and ",
+			strings.Join(append([]string{dir}, roots...), ", "), protectedText)
 	}
 	b.WriteString(strings.Join(p.Writable, ", "))
 	if p.NetworkDeny {
