@@ -160,17 +160,9 @@ func LoadSubagents(known ToolGroup, dirs ...string) ([]Subagent, []error) {
 		}
 	}
 	for _, dir := range dirs {
-		files, ferrs := readDefFiles(dir)
-		errs = append(errs, ferrs...)
-		for _, f := range files {
-			a, err := ParseSubagent(f.slug, f.path, f.data, known)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", f.path, err))
-				continue
-			}
-			if len(a.Ignored) > 0 {
-				errs = append(errs, fmt.Errorf("%s: tools tandem does not have are left out: %s", f.path, strings.Join(a.Ignored, ", ")))
-			}
+		as, aerrs := readSubagents(dir, known)
+		errs = append(errs, aerrs...)
+		for _, a := range as {
 			add(a)
 		}
 	}
@@ -178,5 +170,25 @@ func LoadSubagents(known ToolGroup, dirs ...string) ([]Subagent, []error) {
 		add(a)
 	}
 	slices.SortStableFunc(out, func(a, b Subagent) int { return strings.Compare(a.Name, b.Name) })
+	return out, errs
+}
+
+// readSubagents parses the agent files in dir, in file order. A file that
+// does not parse is an error and skipped; tools a file names that tandem
+// does not have are an error too, but the agent loads without them.
+func readSubagents(dir string, known ToolGroup) ([]Subagent, []error) {
+	files, errs := readDefFiles(dir)
+	var out []Subagent
+	for _, f := range files {
+		a, err := ParseSubagent(f.slug, f.path, f.data, known)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f.path, err))
+			continue
+		}
+		if len(a.Ignored) > 0 {
+			errs = append(errs, fmt.Errorf("%s: tools tandem does not have are left out: %s", f.path, strings.Join(a.Ignored, ", ")))
+		}
+		out = append(out, a)
+	}
 	return out, errs
 }

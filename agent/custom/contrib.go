@@ -86,17 +86,9 @@ func LoadContributions(cs []Contribution, known ToolGroup) (Contributed, []error
 		}
 		seen := map[string]bool{}
 		for _, dir := range c.AgentDirs {
-			files, ferrs := readDefFiles(dir)
-			errs = append(errs, ferrs...)
-			for _, f := range files {
-				a, err := ParseSubagent(f.slug, f.path, f.data, known)
-				if err != nil {
-					errs = append(errs, fmt.Errorf("%s: %w", f.path, err))
-					continue
-				}
-				if len(a.Ignored) > 0 {
-					errs = append(errs, fmt.Errorf("%s: tools tandem does not have are left out: %s", f.path, strings.Join(a.Ignored, ", ")))
-				}
+			as, aerrs := readSubagents(dir, known)
+			errs = append(errs, aerrs...)
+			for _, a := range as {
 				if a.Name = c.Namespace + ":" + a.Name; !seen[a.Name] {
 					seen[a.Name] = true
 					out.Agents = append(out.Agents, a)
