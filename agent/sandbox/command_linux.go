@@ -41,8 +41,9 @@ type Cmd struct {
 // runs under an init of its own PID namespace whose death (with tandem's,
 // even by kill -9) kills every process left in it, confined by Landlock
 // unless p's mode is off or the kernel lacks Landlock; where the kernel
-// refuses unprivileged namespaces the helper runs it as a plain child,
-// which a setsid daemon can escape. Without a helper it is a plain
+// refuses unprivileged namespaces the helper runs it as a plain child
+// under Landlock alone (no read-only protected entries), which a setsid
+// daemon can escape. Without a helper it is a plain
 // process-group child that dies with tandem. The helper makes the
 // namespaces itself, so starting it is a cheap vfork (see helper_linux.c).
 func Command(p Policy, helper, script string) *Cmd {

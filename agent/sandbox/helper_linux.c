@@ -306,11 +306,17 @@ static void confine(struct confinement c) {
 	restrict_self(abi, c.rw, c.netDeny);
 }
 
-// plain runs the command as the helper itself, unconfined: what is left
-// where the kernel refuses unprivileged namespaces. It stays in the
-// runner's process group, which a setsid daemon can escape.
-static void plain(char **argv) {
+// plain runs the command as the helper itself: what is left where the
+// kernel refuses unprivileged namespaces. Landlock needs no namespace, so
+// writes stay confined to the granted paths; but without a mount namespace
+// the protected entries inside them cannot be made read-only, and the
+// command stays in the runner's process group, which a setsid daemon can
+// escape.
+static void plain(struct confinement c, char **argv) {
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_VERSION);
 	close(STATUS_FD);
+	if (c.on && abi >= 1)
+		restrict_self(abi, c.rw, c.netDeny);
 	execvp(argv[0], argv);
 	fail("exec", argv[0], errno);
 }
@@ -344,7 +350,7 @@ static void helper(int argc, char **argv) {
 	init = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, NULL);
 	if (init < 0) {
 		if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS)
-			plain(a);
+			plain(c, a);
 		fail("namespaces", NULL, errno);
 	}
 	if (init == 0) {
@@ -363,7 +369,7 @@ static void helper(int argc, char **argv) {
 	if (!mapIDs(init)) {
 		kill(init, SIGKILL);
 		waitFor(init);
-		plain(a);
+		plain(c, a);
 	}
 	if (write(ready[1], "g", 1) != 1)
 		fail("start", NULL, errno);

@@ -71,7 +71,7 @@ func TestHelperRunsAndConfines(t *testing.T) {
 }
 
 // Where the kernel refuses new user namespaces (here: a namespace whose
-// limit is 0), the helper runs the command itself, unconfined, instead of
+// limit is 0), the helper runs the command itself, under Landlock only, instead of
 // failing it; with namespaces, the command is the second process of its
 // own PID namespace.
 func TestHelperFallsBackWithoutNamespaces(t *testing.T) {
@@ -90,5 +90,21 @@ func TestHelperFallsBackWithoutNamespaces(t *testing.T) {
 	}
 	if s := string(out); !strings.HasPrefix(s, "pid ") || s == "pid 2\n" {
 		t.Fatalf("without namespaces: %q, want the command run as a plain process", s)
+	}
+
+	// Landlock needs no namespace: the plain command's writes stay
+	// confined to what the policy grants.
+	rw, ro := t.TempDir(), t.TempDir()
+	write := "echo ok > " + filepath.Join(rw, "f") + " && echo no > " + filepath.Join(ro, "f")
+	args = append([]string{exe, HelperArg}, helperArgs(Policy{Writable: []string{rw}}, "sh", "-c", write)...)
+	out, err = exec.Command("unshare", append([]string{"--user", "--map-root-user", "sh", "-c", script, "sh"}, args...)...).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "denied") {
+		t.Fatalf("without namespaces, a write outside the grant: %v %q", err, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(rw, "f")); string(b) != "ok\n" {
+		t.Errorf("granted write = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(ro, "f")); err == nil {
+		t.Error("the refused write landed")
 	}
 }
