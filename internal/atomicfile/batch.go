@@ -76,14 +76,25 @@ func (b *Batch) Sync() error {
 	return errors.Join(errs...)
 }
 
-// syncPath fsyncs one file or directory; a missing one is no error.
+// syncPath fsyncs one file or directory; a missing one is no error, and
+// neither is anything else found there by now (a symlink, a FIFO a
+// command put in the file's place): it holds nothing that was written, and
+// opening a FIFO would wait for a writer forever.
 func syncPath(p string) error {
-	f, err := os.Open(p)
+	fi, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil
+	}
+	f, err := os.OpenFile(p, syncOpenFlags, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", p, err)
+	}
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		f.Close()
+		return nil
 	}
 	err = f.Sync()
 	if cerr := f.Close(); err == nil {
