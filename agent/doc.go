@@ -13,6 +13,11 @@
 // else — front doors, the running turn, MCP connections, the index
 // builder — sends it a message (Session.do) and waits for the answer, so
 // the actor stays free to answer State, Mode or SetMode while a turn runs.
+// What every tool step reads (the mode, model, effort, rules in force and
+// built code indexes) the actor also publishes in atomic mirrors whenever
+// it changes, and the usage totals have a lock of their own, so a step
+// makes no round trip to the actor for them; they are still changed only
+// through it (usage aside).
 //
 // A turn runs on its own goroutine, started and awaited by the actor. For
 // the turn's duration it owns the history and the instructions tracker,

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/store"
@@ -99,12 +101,29 @@ func (o *outbox) put(it outItem) {
 	}
 }
 
+// drainSpin bounds how long drain yields, rather than parks, while the
+// goroutine works through what is queued: a tool step's drain usually finds
+// one update on its way to Send, and parking the turn for it (then being
+// woken by the goroutine) cost the step more than the Send itself.
+const drainSpin = 50 * time.Microsecond
+
 // drain returns once everything queued before it was handed to Send.
 func (o *outbox) drain() {
-	if o.queued.Load() == 0 && !o.holding.Load() {
-		return
+	var deadline time.Time
+	for o.queued.Load() != 0 || o.holding.Load() {
+		if o.holding.Load() { // only a later item releases a held tail
+			o.wait(opDrain)
+			return
+		}
+		now := time.Now()
+		if deadline.IsZero() {
+			deadline = now.Add(drainSpin)
+		} else if now.After(deadline) {
+			o.wait(opDrain)
+			return
+		}
+		runtime.Gosched()
 	}
-	o.wait(opDrain)
 }
 
 // flush returns once everything queued before it is sent, logged and on

@@ -67,6 +67,14 @@ type Session struct {
 	// rulesNow is what rules returns until the settings files change (see
 	// publishRules); nil until they are first loaded.
 	rulesNow atomic.Pointer[rulesSnapshot]
+	// choice mirrors st.model and st.effort, stored by the actor whenever
+	// either changes (publishChoice): every request reads them, and the
+	// round trip to the actor cost each tool step a goroutine handoff.
+	choice atomic.Pointer[modelChoice]
+	// usage is what the session spent, behind its own lock rather than
+	// the actor's: every response adds to it, and a round trip to the
+	// actor for that cost each tool step a goroutine handoff or two.
+	usage lockedUsage
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -99,11 +107,13 @@ type actorState struct {
 	turn      *turnRun // non-nil while a turn runs
 
 	history []llm.Message
-	grants  policy.Rules    // "always" answers that could not be saved to a file
-	rules   rulesState      // the settings files' rules
-	catalog *tools.Registry // used from the actor only
+	grants  policy.Rules // "always" answers that could not be saved to a file
+	rules   rulesState   // the settings files' rules
+	// catalog is set once and never replaced; the Registry is safe for
+	// concurrent use, so a turn lists it without the actor (baseRequest),
+	// while changes to it are made on the actor.
+	catalog *tools.Registry
 	extra   extraState
-	usage   usageState
 	custom  customState
 	marks   timelineState
 }
@@ -189,6 +199,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 	}
 	s.current.Store(&defs)
 	s.setMode(mode)
+	s.publishChoice()
 	s.st.extra.instr = s.newInstrState()
 	s.addTaskTool()
 	return s, nil
@@ -289,6 +300,7 @@ func (s *Session) SetModel(id string) error {
 	var meta *store.Meta
 	err := s.change(func() {
 		s.st.model = id
+		s.publishChoice()
 		meta = s.meta()
 	})
 	if err == nil {

@@ -209,8 +209,7 @@ func (t *turnRun) publishUsage() {
 	s := t.s
 	req := t.baseRequest()
 	req.Messages = t.history
-	var total UsageTotals
-	s.read(func() { total = s.st.usage.session })
+	_, total := s.Usage()
 	cu := &ContextUsage{Used: s.a.est.Estimate(req), Size: s.a.window(req.Model)}
 	if total.Priced {
 		cu.Cost = &Cost{Amount: total.Cost, Currency: "USD"}

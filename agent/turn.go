@@ -57,7 +57,7 @@ func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRu
 	s.st.history, s.st.extra.instr = nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
-	s.st.usage.turn = UsageTotals{}
+	s.usage.resetTurn()
 	s.st.marks.base = len(t.history)
 	if s.st.title == "" {
 		s.st.title = store.Title(promptText(prompt))
@@ -273,12 +273,12 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 // tool calls of the response will be checked against.
 func (t *turnRun) baseRequest() *llm.Request {
 	s := t.s
-	var (
-		mode   Mode
-		model  string
-		effort llm.Effort
-	)
-	s.read(func() { mode, model, effort, t.catalog = s.st.mode, s.st.model, s.st.effort, s.st.catalog.List() })
+	// The mode, model, effort and catalog are read from their mirrors,
+	// not through the actor: a request per tool step made that round
+	// trip a good share of the step's wall time.
+	mode, choice := s.Mode(), s.choice.Load()
+	model, effort := choice.model, choice.effort
+	t.catalog = s.st.catalog.List()
 	sortMCPTools(t.catalog)
 	t.mode = mode
 	if t.model != "" {

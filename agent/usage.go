@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/models"
@@ -70,17 +71,38 @@ func (t UsageTotals) CacheHitRate() float64 {
 	return float64(t.CacheReadTokens) / float64(in)
 }
 
-// usageState is the actor's record of what the session spent.
-type usageState struct {
+// lockedUsage is the session's record of what it spent. It has its own
+// lock rather than living with the actor's state: a turn adds to it after
+// every response, and must not wait on the actor for that.
+type lockedUsage struct {
+	mu      sync.Mutex // guards session and turn
 	session UsageTotals
 	turn    UsageTotals // the running or last turn
+}
+
+// add counts one request of model in the turn and the session and
+// returns the session's new totals.
+func (l *lockedUsage) add(model string, u llm.Usage) UsageTotals {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.turn.add(model, u)
+	l.session.add(model, u)
+	return l.session
+}
+
+// resetTurn starts a new turn's count.
+func (l *lockedUsage) resetTurn() {
+	l.mu.Lock()
+	l.turn = UsageTotals{}
+	l.mu.Unlock()
 }
 
 // Usage returns the token counts and cost of the session's latest turn
 // and of the whole session (since it was created, across loads).
 func (s *Session) Usage() (turn, session UsageTotals) {
-	s.read(func() { turn, session = s.st.usage.turn, s.st.usage.session })
-	return turn, session
+	s.usage.mu.Lock()
+	defer s.usage.mu.Unlock()
+	return s.usage.turn, s.usage.session
 }
 
 // window returns the context window of model.
@@ -109,14 +131,8 @@ func (t *turnRun) recordUsage(ctx context.Context, req *llm.Request, m models.Me
 	s, u := t.s, resp.Usage
 	s.a.est.ObserveMeasure(m, models.Reported(u))
 	s.record(recUsage, usageRecord{V: usageRecordVersion, Model: req.Model, Usage: u, Estimate: estimate})
-	var total UsageTotals
 	// The request was paid for even when the turn is being cancelled.
-	s.do(context.WithoutCancel(ctx), func() {
-		s.st.usage.turn.add(req.Model, u)
-		s.st.usage.session.add(req.Model, u)
-		total = s.st.usage.session
-	})
-	return total
+	return s.usage.add(req.Model, u)
 }
 
 // restoreUsage adds a logged request to a loaded session's totals.
@@ -126,5 +142,7 @@ func (s *Session) restoreUsage(data json.RawMessage) {
 		s.a.log.Warn("session log: usage record skipped", "session", s.id, "version", r.V, "err", err)
 		return
 	}
-	s.st.usage.session.add(r.Model, r.Usage)
+	s.usage.mu.Lock()
+	s.usage.session.add(r.Model, r.Usage)
+	s.usage.mu.Unlock()
 }
