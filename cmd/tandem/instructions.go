@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,9 +69,7 @@ func runInstructions(ctx context.Context, m *Main, args []string) error {
 			rep.Bytes, rep.Scopes = len(b.Text), b.Meta.Changes
 			rep.Omitted = b.Meta.Omitted
 		}
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return printJSON(m.Stdout, rep)
 	}
 	if b == nil {
 		if !tr.Enabled() {

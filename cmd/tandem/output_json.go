@@ -12,6 +12,14 @@ import (
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
+// printJSON writes v to w as indented JSON: what a subcommand's --json
+// prints.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
 // jsonOutput is --output-format json (one result object when the run
 // ends) and stream-json (one event per line as it happens, the result
 // last). The events are documented in docs/cli.md; an update event carries

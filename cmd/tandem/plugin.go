@@ -147,17 +147,12 @@ func (m *Main) pluginList(rt *plugin.Runtime, root string, asJSON bool) error {
 		Description string `json:"description"`
 		Permissions any    `json:"permissions"`
 	}
-	var rows []row
+	rows := []row{} // [] in JSON when there is none
 	for _, s := range cat.Statuses {
 		rows = append(rows, row{s.Manifest.Name, s.Manifest.Version, string(s.Scope), pluginState(s), s.Dir, s.Manifest.Description, s.Manifest.Permissions})
 	}
 	if asJSON {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if rows == nil {
-			return enc.Encode([]any{})
-		}
-		return enc.Encode(rows)
+		return printJSON(m.Stdout, rows)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(m.Stderr, "no plugins installed")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -79,9 +78,7 @@ func (m *Main) sessionsList(args []string) error {
 		rows[i] = row{meta, size}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return printJSON(m.Stdout, rows)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(m.Stderr, "no stored sessions")
