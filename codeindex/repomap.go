@@ -52,15 +52,19 @@ func (ix *Index) Map(ctx context.Context, opts MapOptions) (string, error) {
 	}
 	g := snap.refGraph()
 	if opts.Hidden != nil {
-		if files := ix.visible(g.files, opts.Hidden); len(files) < len(g.files) {
+		if files := ix.Visible(g.files, opts.Hidden); len(files) < len(g.files) {
 			g = buildGraph(files)
 		}
 	}
 	return renderMap(g, focus, opts.Tokens, opts.PathPrefix), nil
 }
 
-// visible is files without those hidden names.
-func (ix *Index) visible(files []*File, hidden func(string) bool) []*File {
+// Visible is files (entries of ix) without those hidden names by absolute
+// path; all of them when hidden is nil.
+func (ix *Index) Visible(files []*File, hidden func(abs string) bool) []*File {
+	if hidden == nil {
+		return files
+	}
 	out := files[:0:0]
 	for _, f := range files {
 		if !hidden(filepath.Join(ix.root, filepath.FromSlash(f.Path))) {

@@ -131,7 +131,7 @@ func listDirDefinitions(ctx context.Context, env *Env, abs string, out *strings.
 	if d := displayPath(env.Root, ix.Root()); d != "." {
 		prefix = d + "/"
 	}
-	return codeindex.WriteListing(out, visibleFiles(env.Hidden, ix.Root(), ix.Files(abs)), codeindex.ListOptions{
+	return codeindex.WriteListing(out, ix.Visible(ix.Files(abs), env.Hidden), codeindex.ListOptions{
 		MaxDepth: 1, SkipFields: true, MaxLines: defsMaxLines, PathPrefix: prefix,
 	})
 }
