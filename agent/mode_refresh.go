@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 )
 
@@ -41,5 +42,5 @@ func (s *Session) RefreshDefinitions() {
 // same reports whether two snapshots define the same modes, agents and
 // rules (the files they came from aside).
 func (d *definitions) same(o *definitions) bool {
-	return fmt.Sprintf("%#v|%#v|%#v", d.modes, d.agents, d.rules) == fmt.Sprintf("%#v|%#v|%#v", o.modes, o.agents, o.rules)
+	return reflect.DeepEqual(d.modes, o.modes) && reflect.DeepEqual(d.agents, o.agents) && reflect.DeepEqual(d.rules, o.rules)
 }
