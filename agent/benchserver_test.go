@@ -59,9 +59,17 @@ func startToolStepServer(b *testing.B) string {
 	return strings.TrimSpace(url)
 }
 
-// cpuTime is the CPU time this process has used so far.
-func cpuTime() time.Duration {
+// procUse is what this process has used so far: CPU time, and how often
+// one of its threads went to sleep waiting for something (a voluntary
+// context switch: a futex, epoll or read that blocked), each of which costs
+// a wake-up later.
+type procUse struct {
+	cpu    time.Duration
+	sleeps int64
+}
+
+func rusage() procUse {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return procUse{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), sleeps: ru.Nvcsw}
 }

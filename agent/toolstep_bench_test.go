@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
@@ -64,7 +63,7 @@ func BenchmarkToolSteps(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	var cpu time.Duration
+	var used procUse
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -75,50 +74,81 @@ func BenchmarkToolSteps(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		c := cpuTime()
+		c := rusage()
 		if _, err := s.Prompt(context.Background(), prompt("go")); err != nil {
 			b.Fatal(err)
 		}
-		cpu += cpuTime() - c
+		e := rusage()
+		used.cpu += e.cpu - c.cpu
+		used.sleeps += e.sleeps - c.sleeps
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	used.report(b)
 	if got, _ := os.ReadFile(path); !strings.HasPrefix(string(got), fmt.Sprintf("m%d ", toolSteps/2)) {
 		b.Fatalf("the edits did not land: %.20q", got)
 	}
 }
 
 // BenchmarkToolStepsFloor sends BenchmarkToolSteps' requests through the
-// provider alone: the same replies, a history growing by the same tool
-// results (the file's text for a read, a line for an edit).
+// provider alone: the same replies, a history growing by a tool result per
+// step (the file's text for a read, a line for an edit).
 func BenchmarkToolStepsFloor(b *testing.B) {
-	benchToolStepsFloor(b, &llm.Request{Model: "m"})
+	benchToolStepsFloor(b, &llm.Request{Model: "m"}, func(k int) string {
+		if k%2 == 0 {
+			return toolStepFile
+		}
+		return "edited main.go"
+	})
 }
 
 // BenchmarkToolStepsFloorSameHead is BenchmarkToolStepsFloor with the
-// agent's own system prompt, tools and limits in every request, so the
-// provider sends and the fake model reads as many bytes as the agent's
+// agent's own system prompt, tools and limits in every request and the
+// agent's own tool results (a read's numbered lines, an edit's region), so
+// the provider sends and the fake model reads as many bytes as the agent's
 // requests carry: what is left is what the agent does around the exchange.
 func BenchmarkToolStepsFloorSameHead(b *testing.B) {
 	a := New(Config{Provider: toolStepProvider(b), Model: "claude-sonnet-4-5-20250929", Home: b.TempDir()})
-	s, err := a.NewSession(context.Background(), SessionOptions{Cwd: b.TempDir(), Mode: ModeFullAuto, Host: &testHost{}})
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("m0 \n"+toolStepFile), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s, err := a.NewSession(context.Background(), SessionOptions{Cwd: dir, Mode: ModeFullAuto, Host: &testHost{}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	head := (&turnRun{s: s}).baseRequest()
+	// One turn through the agent, untimed, gives the tool results it sends.
+	if _, err := s.Prompt(context.Background(), prompt("go")); err != nil {
+		b.Fatal(err)
+	}
+	var outs []string
+	s.read(func() {
+		for _, m := range s.st.history {
+			for _, p := range m.Content {
+				if p.Type == llm.PartToolResult {
+					outs = append(outs, p.Text)
+				}
+			}
+		}
+	})
 	s.Close()
-	benchToolStepsFloor(b, &llm.Request{Model: head.Model, System: head.System, Tools: head.Tools, MaxTokens: head.MaxTokens, Effort: head.Effort})
+	if len(outs) != toolSteps {
+		b.Fatalf("the agent's turn made %d tool results, want %d", len(outs), toolSteps)
+	}
+	benchToolStepsFloor(b, &llm.Request{Model: head.Model, System: head.System, Tools: head.Tools, MaxTokens: head.MaxTokens, Effort: head.Effort},
+		func(k int) string { return outs[k] })
 }
 
-// benchToolStepsFloor runs the floor's turns, each request shaped as head.
-func benchToolStepsFloor(b *testing.B, head *llm.Request) {
+// benchToolStepsFloor runs the floor's turns, each request shaped as head,
+// the kth tool result being result(k).
+func benchToolStepsFloor(b *testing.B, head *llm.Request, result func(k int) string) {
 	p := toolStepProvider(b)
 	ctx := context.Background()
-	c := cpuTime()
+	c := rusage()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		msgs := []llm.Message{llm.Text(llm.RoleUser, "go")}
-		for {
+		for k := 0; ; k++ {
 			req := *head
 			req.Messages = msgs
 			resp, err := p.Stream(ctx, &req, func(llm.Event) {})
@@ -129,14 +159,17 @@ func benchToolStepsFloor(b *testing.B, head *llm.Request) {
 			if len(calls) == 0 {
 				break
 			}
-			out := "edited main.go"
-			if calls[0].ToolName == "read_file" {
-				out = toolStepFile
-			}
-			msgs = append(msgs, resp.Message, llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartToolResult, ToolCallID: calls[0].ToolCallID, Text: out}}})
+			msgs = append(msgs, resp.Message, llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartToolResult, ToolCallID: calls[0].ToolCallID, ToolName: calls[0].ToolName, Text: result(k)}}})
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-c).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	e := rusage()
+	procUse{cpu: e.cpu - c.cpu, sleeps: e.sleeps - c.sleeps}.report(b)
+}
+
+// report gives u per turn: CPU time, and thread sleeps per tool step.
+func (u procUse) report(b *testing.B) {
+	b.ReportMetric(float64(u.cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(u.sleeps)/float64(b.N)/toolSteps, "sleeps/step")
 }
 
 // toolStepProvider talks to the tool-step fake model in a child process,
