@@ -25,11 +25,14 @@
 // everything else it asks the actor. Cancel is the one out-of-band signal:
 // it calls the running turn's context.CancelFunc without a message.
 //
-// Updates leave through one FIFO per session (outbox): a single goroutine
-// appends each one to the log and hands it to Host.Send, so the wire and
-// the log see one order, whichever goroutine produced the update. A turn
-// flushes the FIFO before Prompt returns. The actor itself never waits on
-// the FIFO, because a Host.Send may be waiting on the actor.
+// Updates leave through one FIFO per session (outbox): one goroutine at a
+// time appends each one to the log and hands it to Host.Send, so the wire
+// and the log see one order, whichever goroutine produced the update. That
+// is the FIFO's own goroutine, or the running turn when it finds nobody
+// handling the FIFO: the turn then sends its updates itself, so a tool step
+// wakes no other thread for them. A turn flushes the FIFO before Prompt
+// returns. The actor only queues and never waits on the FIFO, because a
+// Host.Send may be waiting on the actor.
 //
 // Agent.Close closes every open session, then the shared code indexes.
 // Session.Close stops the turn, the actor, the index builder, the MCP

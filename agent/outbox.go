@@ -3,11 +3,8 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
-	"runtime"
-	"sync/atomic"
-	"time"
+	"sync"
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/store"
@@ -34,7 +31,7 @@ const (
 	opLive                // hand u to the host only (a live terminal)
 	opRecord              // append v, a *logRecord
 	opMeta                // rewrite the sidecar from v, a store.Meta
-	opDrain               // close v, a chan struct{}: all before it is sent
+	opDrain               // nothing: ends a held stream, so drain sees all before it sent
 	opSync                // flush and fsync, then send the first save error since the last opSync on v, a chan error
 	opStop                // flush and end
 )
@@ -52,100 +49,125 @@ type logRecord struct {
 	data json.RawMessage
 }
 
-// outbox is the session's one FIFO for what leaves it. Its goroutine is the
-// only user of the log and of Host.Send, so the log and the wire see the
-// order in which items were queued, whichever goroutine queued them.
+// outbox is the session's one FIFO for what leaves it. One goroutine at a
+// time handles its items, in the order they were queued, so the log and
+// the wire see one order whichever goroutine queued them. That handler is
+// either the outbox's own goroutine, woken once per burst, or a caller that
+// may run Host.Send itself (the running turn, drain) and finds nobody
+// handling: it then works through the queue on the spot, so a tool step's
+// updates leave without waking another thread and waiting for it. The actor
+// only ever queues (put), because a Host.Send may be waiting on the actor.
 type outbox struct {
 	host Host
 	log  *store.Log // nil: sessions are not stored
 	warn *slog.Logger
 	red  *redact.Redactor // hides secrets in all that leaves; nil hides none
 	max  int              // caps each text of an update (Config.MaxResultBytes)
-	ch   chan outItem
-	done chan struct{}
-	// queued counts items put and not yet handled, holding says a streamed
-	// reply's tail is held back: with neither, all that was queued before
-	// has been handed to Send, and drain need not wait for the goroutine
-	// (a tool step's read and edit usually find it so).
-	queued  atomic.Int64
-	holding atomic.Bool
+	bell chan struct{}    // wakes the goroutine: items wait and nobody handles them
+	done chan struct{}    // closed when the goroutine has ended
 
-	pending *Update // coalesced chunk not yet logged; the goroutine's own
-	err     error   // first failure to save since the last sync; the goroutine's own
+	mu      sync.Mutex // guards the fields up to the handler's own
+	q       []outItem  // queued, not yet taken by a handler
+	spare   []outItem  // the array of the batch handled last, reused
+	queued  uint64     // items ever queued
+	handled uint64     // items ever handled
+	busy    bool       // a handler is working through the queue
+	holding bool       // a streamed reply's tail is held back (see stream)
+	closing bool       // opStop is queued: later items are dropped
+	ended   bool       // opStop is handled: the goroutine is to return
+	// progress, when someone waits on the handler, is closed after its
+	// next batch.
+	progress chan struct{}
 
+	// The handler's own, whichever goroutine that is: the mutex hands them
+	// from one handler to the next.
+	pending *Update // coalesced chunk not yet logged
+	err     error   // first failure to save since the last sync
 	// stream redacts the streamed reply (or thoughts) whose chunks are
 	// arriving, holding back a tail that could start a secret (see
-	// redact.Stream); streamOf is that stream's update, text aside. Both
-	// the goroutine's own.
+	// redact.Stream); streamOf is that stream's update, text aside.
 	stream   redact.Stream
 	streamOf *Update
 }
 
 // outboxDepth lets a streaming turn run ahead of a slow Send a little; a
-// full queue holds the producer back rather than growing without bound.
+// deeper queue holds the turn back rather than growing without bound.
 const outboxDepth = 8
 
 func startOutbox(h Host, l *store.Log, warn *slog.Logger, red *redact.Redactor, limit int) *outbox {
-	o := &outbox{host: h, log: l, warn: warn, red: red, max: limit, ch: make(chan outItem, outboxDepth), done: make(chan struct{})}
+	o := &outbox{host: h, log: l, warn: warn, red: red, max: limit, bell: make(chan struct{}, 1), done: make(chan struct{})}
 	go o.run()
 	return o
 }
 
-// put queues it; after stop it is dropped (nothing is left to send it).
+// put queues it for the goroutine, never handling it on the caller's own
+// goroutine and never waiting; after stop it is dropped (nothing is left to
+// send it). Only the actor and goroutines that do not produce a stream use
+// it, so the queue stays short without holding them back.
 func (o *outbox) put(it outItem) {
-	o.queued.Add(1)
-	select {
-	case o.ch <- it:
-	case <-o.done:
-		o.queued.Add(-1)
+	o.mu.Lock()
+	if !o.enqueue(it) || o.busy {
+		o.mu.Unlock() // the handler at work takes it too
+		return
 	}
+	o.mu.Unlock()
+	o.ring()
 }
 
-// drainSpin bounds how long drain yields, rather than parks, while the
-// goroutine works through what is queued: a tool step's drain usually finds
-// one update on its way to Send, and parking the turn for it (then being
-// woken by the goroutine) cost the step more than the Send itself.
-const drainSpin = 50 * time.Microsecond
-
-// drain returns once everything queued before it was handed to Send.
-func (o *outbox) drain() {
-	var deadline time.Time
-	for o.queued.Load() != 0 || o.holding.Load() {
-		if o.holding.Load() { // only a later item releases a held tail
-			o.wait(opDrain)
-			return
-		}
-		now := time.Now()
-		if deadline.IsZero() {
-			deadline = now.Add(drainSpin)
-		} else if now.After(deadline) {
-			o.wait(opDrain)
-			return
-		}
-		runtime.Gosched()
+// send queues it and, when nobody is handling the queue, handles it on the
+// caller's goroutine, with whatever was queued before it. A caller that
+// finds the goroutine busy leaves it there, waiting only while the queue
+// is outboxDepth deep. The caller must not be the actor.
+func (o *outbox) send(it outItem) {
+	o.mu.Lock()
+	for o.busy && len(o.q) >= outboxDepth {
+		o.await()
 	}
+	if !o.enqueue(it) || o.busy {
+		o.mu.Unlock()
+		return
+	}
+	o.serve()
+}
+
+// drain returns once everything queued before it was handed to Send,
+// including a streamed reply's held-back tail. Like send, it does the work
+// itself when nobody is handling the queue, and returns at once when there
+// is nothing to do. The caller must not be the actor.
+func (o *outbox) drain() {
+	o.mu.Lock()
+	if len(o.q) == 0 && !o.busy && !o.holding {
+		o.mu.Unlock()
+		return
+	}
+	// The marker ends a held stream: only a later item releases its tail.
+	if !o.enqueue(outItem{op: opDrain}) {
+		o.mu.Unlock()
+		return
+	}
+	if !o.busy {
+		o.serve()
+		return
+	}
+	for target := o.queued; o.handled < target; {
+		o.await()
+	}
+	o.mu.Unlock()
 }
 
 // flush returns once everything queued before it is sent, logged and on
 // stable storage. Its error is the first failure to save since the last
-// flush: the caller reports it, so no event is lost silently.
+// flush: the caller reports it, so no event is lost silently. Like drain,
+// it does the work itself when nobody is handling the queue; the caller
+// must not be the actor.
 func (o *outbox) flush() error {
 	c := make(chan error, 1)
-	o.put(outItem{op: opSync, v: c})
+	o.send(outItem{op: opSync, v: c})
 	select {
 	case err := <-c:
 		return err
 	case <-o.done:
 		return nil
-	}
-}
-
-func (o *outbox) wait(op outOp) {
-	c := make(chan struct{})
-	o.put(outItem{op: op, v: c})
-	select {
-	case <-c:
-	case <-o.done:
 	}
 }
 
@@ -157,158 +179,85 @@ func (o *outbox) stop() {
 
 func (o *outbox) setMeta(m store.Meta) { o.put(outItem{op: opMeta, v: m}) }
 
-func (o *outbox) run() {
-	defer close(o.done)
-	for it := range o.ch {
-		o.handle(it)
-		o.holding.Store(o.streamOf != nil) // before the count drain reads first
-		o.queued.Add(-1)
-		if it.op == opStop {
-			return
-		}
-	}
-}
-
-// handle does what one item asks, on the goroutine.
-func (o *outbox) handle(it outItem) {
-	if it.op == opSend && o.streamed(*it.u) {
-		return
-	}
-	if it.op != opMeta { // the sidecar is no part of the stream's order
-		o.endStream()
-	}
-	switch it.op {
-	case opSend:
-		u := guardUpdate(o.red, o.max, *it.u)
-		o.logUpdate(u)
-		o.host.Send(u)
-	case opLog:
-		o.logUpdate(guardUpdate(o.red, o.max, *it.u))
-	case opLive:
-		o.host.Send(guardUpdate(o.red, o.max, *it.u))
-	case opRecord:
-		r := it.v.(*logRecord)
-		o.flushPending()
-		o.appendRaw(r.kind, r.data)
-	case opMeta:
-		if o.log != nil {
-			if err := o.log.SetMeta(it.v.(store.Meta)); err != nil {
-				o.failed("session meta", err)
-			}
-		}
-	case opDrain:
-		close(it.v.(chan struct{}))
-	case opSync:
-		o.sync()
-		it.v.(chan error) <- o.err
-		o.err = nil
-	case opStop:
-		o.sync()
-	}
-}
-
-// streamed sends u when it is a chunk of a streamed model reply or
-// thought, through the stream's redaction, and reports whether it was
-// one. A chunk of another stream ends the current one first.
-func (o *outbox) streamed(u Update) bool {
-	if u.MessageID == "" || u.Chunk == nil || u.Chunk.Type != "text" || (u.Type != AgentMessageChunk && u.Type != AgentThoughtChunk) {
+// enqueue appends it, with o.mu held; it reports false when the outbox is
+// stopping and it was dropped.
+func (o *outbox) enqueue(it outItem) bool {
+	if o.closing {
 		return false
 	}
-	if o.streamOf == nil || o.streamOf.Type != u.Type || o.streamOf.MessageID != u.MessageID {
-		o.endStream()
-		o.stream = o.red.Stream()
-		o.streamOf = &Update{Type: u.Type, MessageID: u.MessageID}
-	}
-	o.sendChunk(o.stream.Next(u.Chunk.Text))
+	o.q = append(o.q, it)
+	o.queued++
+	o.closing = it.op == opStop
 	return true
 }
 
-// endStream sends what the stream held back: the stream ended, or
-// something else is about to leave and must follow all of it.
-func (o *outbox) endStream() {
-	if o.streamOf == nil {
-		return
+// await waits, with o.mu held, until the handler finishes a batch.
+func (o *outbox) await() {
+	if o.progress == nil {
+		o.progress = make(chan struct{})
 	}
-	o.sendChunk(o.stream.Flush())
-	o.streamOf = nil
+	c := o.progress
+	o.mu.Unlock()
+	<-c
+	o.mu.Lock()
 }
 
-// sendChunk sends and logs one already redacted piece of the stream.
-func (o *outbox) sendChunk(text string) {
-	if text == "" {
-		return
+// ring wakes the goroutine; a bell already rung and not yet heard is
+// enough.
+func (o *outbox) ring() {
+	select {
+	case o.bell <- struct{}{}:
+	default:
 	}
-	u := *o.streamOf
-	u.Chunk = &ContentBlock{Type: "text", Text: text}
-	u = guardUpdate(nil, o.max, u) // redacted by the stream; only the size cap is left
-	o.logUpdate(u)
-	o.host.Send(u)
 }
 
-// logUpdate logs u. Consecutive message chunks of one kind are sent as they
-// come but logged as one chunk, so a replay is not a token-by-token stream.
-func (o *outbox) logUpdate(u Update) {
-	if o.log == nil {
-		return
-	}
-	if u.Chunk != nil && u.Chunk.Type == "text" {
-		if o.pending != nil && o.pending.Type == u.Type && o.pending.MessageID == u.MessageID {
-			o.pending.Chunk.Text += u.Chunk.Text
+func (o *outbox) run() {
+	defer close(o.done)
+	for range o.bell {
+		o.mu.Lock()
+		if o.ended {
+			o.mu.Unlock()
 			return
 		}
-		o.flushPending()
-		c := *u.Chunk
-		o.pending = &Update{Type: u.Type, Chunk: &c, MessageID: u.MessageID}
-		return
-	}
-	o.flushPending()
-	o.append(recUpdate, u)
-}
-
-func (o *outbox) flushPending() {
-	if o.pending != nil {
-		p := *o.pending
-		o.pending = nil
-		o.append(recUpdate, p)
-	}
-}
-
-func (o *outbox) append(kind string, v any) {
-	if o.log == nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		o.failed("session log append failed", fmt.Errorf("%w: encode %s: %w", store.ErrSave, kind, err))
-		return
-	}
-	o.appendRaw(kind, b)
-}
-
-func (o *outbox) appendRaw(kind string, b json.RawMessage) {
-	if o.log == nil {
-		return
-	}
-	if err := o.log.Append(store.Record{Kind: kind, Data: o.red.Bytes(b)}); err != nil {
-		o.failed("session log append failed", err)
-	}
-}
-
-// failed logs a save failure and keeps the first one for the next flush.
-func (o *outbox) failed(what string, err error) {
-	o.warn.Error(what, "err", err)
-	if o.err == nil {
-		o.err = err
-	}
-}
-
-// sync writes the coalesced chunk and fsyncs: done at turn boundaries.
-func (o *outbox) sync() {
-	o.flushPending()
-	if o.log != nil {
-		if err := o.log.Sync(); err != nil {
-			o.failed("session log sync failed", err)
+		if o.busy || len(o.q) == 0 { // another handler got there first
+			o.mu.Unlock()
+			continue
 		}
+		o.serve()
+	}
+}
+
+// serve makes the caller the handler: with o.mu held and nobody else
+// handling, it works through the queue, batch by batch, until it finds it
+// empty, and returns with o.mu released. Items queued meanwhile, by
+// anyone, are handled in the same run.
+func (o *outbox) serve() {
+	o.busy = true
+	for len(o.q) > 0 {
+		batch := o.q
+		o.q = o.spare[:0]
+		o.mu.Unlock()
+		for i := range batch {
+			o.handle(batch[i])
+			if batch[i].op == opStop {
+				o.ended = true // no item follows it: enqueue drops them
+			}
+			batch[i] = outItem{}
+		}
+		o.mu.Lock()
+		o.spare = batch[:0]
+		o.handled += uint64(len(batch))
+		o.holding = o.streamOf != nil
+		if o.progress != nil {
+			close(o.progress)
+			o.progress = nil
+		}
+	}
+	o.busy = false
+	ended := o.ended
+	o.mu.Unlock()
+	if ended {
+		o.ring() // the goroutine returns, whoever handled the stop
 	}
 }
 
@@ -326,15 +275,23 @@ func (s *Session) emitLive(u Update) { s.out.put(outItem{op: opLive, u: &u}) }
 // record appends a non-update record (history, instructions metadata). It
 // is encoded here, so the caller may go on changing v.
 func (s *Session) record(kind string, v any) {
+	if it, ok := s.recordItem(kind, v); ok {
+		s.out.put(it)
+	}
+}
+
+// recordItem is the FIFO item appending v as a record of kind; false when
+// nothing is to be logged.
+func (s *Session) recordItem(kind string, v any) (outItem, bool) {
 	if s.log == nil {
-		return
+		return outItem{}, false
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		s.a.log.Error("session log append failed", "session", s.id, "kind", kind, "err", err)
-		return
+		return outItem{}, false
 	}
-	s.out.put(outItem{op: opRecord, v: &logRecord{kind, b}})
+	return outItem{op: opRecord, v: &logRecord{kind, b}}, true
 }
 
 // orderedHost is the Host a session's own code calls. Updates travel

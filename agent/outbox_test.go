@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -48,7 +49,7 @@ func TestOutboxDrainSendsAllQueuedBefore(t *testing.T) {
 	for _, text := range []string{"one ", "two ", "sk-outbox"} {
 		o.put(outItem{op: opSend, u: &Update{Type: AgentMessageChunk, MessageID: "m1", Chunk: &ContentBlock{Type: "text", Text: text}}})
 	}
-	for o.queued.Load() > 0 { // handled, the tail held back
+	for !o.settled() { // handled, the tail held back
 		time.Sleep(time.Millisecond)
 	}
 	o.drain()
@@ -66,5 +67,101 @@ func TestOutboxDrainSendsAllQueuedBefore(t *testing.T) {
 	}
 	if d := time.Since(start); d > 100*time.Millisecond {
 		t.Errorf("100 drains of an idle outbox took %v", d)
+	}
+}
+
+// settled reports whether nothing is queued and nobody is handling.
+func (o *outbox) settled() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return !o.busy && len(o.q) == 0
+}
+
+// orderHost records the updates it is sent, by producer and sequence
+// number (Update.ModeID carries "producer/n").
+type orderHost struct {
+	testHost
+	mu   sync.Mutex
+	seen []string
+}
+
+func (h *orderHost) Send(u Update) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.seen = append(h.seen, u.ModeID)
+}
+
+// Items queued by the actor's way (put) and handed over by producers that
+// may handle the queue themselves (send, drain, flush), all at once, leave
+// exactly once each and in the order each producer queued them; a drain or
+// flush returns only once all its producer queued before was sent; after
+// stop, nothing is sent and nothing hangs.
+func TestOutboxHandlersKeepOrder(t *testing.T) {
+	h := &orderHost{}
+	o := startOutbox(h, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, 1<<20)
+	const producers, each = 6, 400
+	var wg sync.WaitGroup
+	errs := make(chan string, producers)
+	for p := range producers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range each {
+				it := outItem{op: opSend, u: &Update{Type: CurrentModeUpdate, ModeID: fmt.Sprintf("%d/%d", p, n)}}
+				if p%2 == 0 {
+					o.put(it)
+				} else {
+					o.send(it)
+				}
+				switch {
+				case n%50 == 49:
+					o.flush()
+				case n%7 == 6:
+					o.drain()
+				default:
+					continue
+				}
+				h.mu.Lock()
+				last := ""
+				for _, s := range h.seen {
+					if strings.HasPrefix(s, fmt.Sprintf("%d/", p)) {
+						last = s
+					}
+				}
+				h.mu.Unlock()
+				if want := fmt.Sprintf("%d/%d", p, n); last != want {
+					errs <- fmt.Sprintf("after producer %d's drain or flush its last update sent is %q, want %q", p, last, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	o.stop()
+	o.put(outItem{op: opSend, u: &Update{Type: CurrentModeUpdate, ModeID: "late"}})
+	o.send(outItem{op: opSend, u: &Update{Type: CurrentModeUpdate, ModeID: "late"}})
+	o.drain()
+	if err := o.flush(); err != nil {
+		t.Errorf("flush after stop: %v", err)
+	}
+	next := make([]int, producers)
+	for _, s := range h.seen {
+		var p, n int
+		if _, err := fmt.Sscanf(s, "%d/%d", &p, &n); err != nil {
+			t.Fatalf("sent %q after stop", s)
+		}
+		if n != next[p] {
+			t.Fatalf("producer %d: sent %d where %d was next", p, n, next[p])
+		}
+		next[p]++
+	}
+	for p, n := range next {
+		if n != each {
+			t.Errorf("producer %d: %d of %d updates sent", p, n, each)
+		}
 	}
 }

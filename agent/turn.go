@@ -105,7 +105,7 @@ func (t *turnRun) run() {
 	s.do(context.Background(), func() { meta = s.endTurn(t, r); rewound = s.endTurnRewind() }) // the actor waits for this turn, so it answers
 	s.fireRewind(context.WithoutCancel(t.ctx), rewound)
 	// Live only: a replay is followed by session/list's own title and time.
-	s.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
+	t.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
 	// The turn is on stable storage before Prompt returns, its edits and
 	// its log; a failure to save either ends the turn with that error
@@ -127,7 +127,7 @@ func (t *turnRun) run() {
 func (t *turnRun) steps() (StopReason, error) {
 	id := newMessageID()
 	for _, b := range t.prompt {
-		t.s.logOnly(Update{Type: UserMessageChunk, Chunk: &b, MessageID: id})
+		t.logOnly(Update{Type: UserMessageChunk, Chunk: &b, MessageID: id})
 	}
 	t.refreshCustom()
 	if name, arg, ok := slashCommand(t.prompt); ok {
@@ -349,7 +349,7 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 func (t *turnRun) appendHistory(m llm.Message) {
 	t.history = append(t.history, m)
 	if t.sub == nil { // a child's history is its own, never the session's
-		t.s.record(recMessage, m)
+		t.record(recMessage, m)
 	}
 }
 

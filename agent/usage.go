@@ -118,7 +118,7 @@ func (t *turnRun) accountUsage(ctx context.Context, req *llm.Request, m models.M
 		cu.Cost = &Cost{Amount: total.Cost, Currency: "USD"}
 	}
 	if t.sub == nil { // a child's context is not the one the editor shows
-		s.emit(Update{Type: UsageUpdated, Usage: cu})
+		t.emit(Update{Type: UsageUpdated, Usage: cu})
 	}
 }
 
@@ -130,7 +130,7 @@ func (t *turnRun) accountUsage(ctx context.Context, req *llm.Request, m models.M
 func (t *turnRun) recordUsage(ctx context.Context, req *llm.Request, m models.Measure, estimate int, resp *llm.Response) UsageTotals {
 	s, u := t.s, resp.Usage
 	s.a.est.ObserveMeasure(m, models.Reported(u))
-	s.record(recUsage, usageRecord{V: usageRecordVersion, Model: req.Model, Usage: u, Estimate: estimate})
+	t.record(recUsage, usageRecord{V: usageRecordVersion, Model: req.Model, Usage: u, Estimate: estimate})
 	// The request was paid for even when the turn is being cancelled.
 	return s.usage.add(req.Model, u)
 }
