@@ -50,7 +50,9 @@ type updateParams struct {
 
 // outbox is one session's FIFO of session/update notifications. Send
 // returns as soon as the update is queued (waiting only while the queue is
-// full); one goroutine per session hands them to the connection in order.
+// full); one goroutine per session hands them to the connection in order,
+// except that an update finding nothing ahead of it is handed over by Send
+// itself when the connection takes it without waiting.
 // Anything that must come after the updates queued so far (a client
 // request, the prompt's response) calls flush first: the connection has one
 // FIFO writer, so what is queued there after flush leaves after them.
@@ -67,7 +69,11 @@ type outbox struct {
 	err      error // first send error; later updates are dropped
 	started  bool
 	closed   bool
-	done     chan struct{}
+	// writing says a notification is on its way to the connection: the
+	// writer's, or one a push hands over itself (see enqueue). One at a
+	// time, so they leave in order.
+	writing bool
+	done    chan struct{}
 }
 
 func newOutbox(conn notifier) *outbox {
@@ -119,9 +125,50 @@ func (o *outbox) enqueue(q queued) {
 		o.mu.Unlock()
 		return
 	}
-	o.queue = append(o.queue, q)
 	o.queued++
+	switch {
+	case q.raw == nil || !o.started || o.writing || len(o.queue) > 0 || o.err != nil:
+		o.queue = append(o.queue, q)
+	case o.handOver(q.raw):
+		return
+	default: // first in line: whatever was pushed meanwhile is behind it
+		o.queue = append([]queued{q}, o.queue...)
+	}
 	o.mu.Unlock()
+	o.ring()
+}
+
+// handOver gives an encoded update straight to the connection, with o.mu
+// held, when nothing is queued or being written before it and the
+// connection takes it without waiting: a tool call's updates then leave
+// without waking the writer. Text chunks always go through the queue,
+// where those that pile up are joined. It returns with o.mu released when
+// the update went (or failed as send counts failures), and false, o.mu
+// still held, when the connection's queue was full.
+func (o *outbox) handOver(raw json.RawMessage) bool {
+	o.writing = true
+	sid := o.sid
+	o.mu.Unlock()
+	// An ended context makes Notify refuse rather than wait for room.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := o.conn.Notify(ctx, sdk.ClientMethodSessionUpdate, updateParams{SessionID: sid, Update: raw})
+	o.mu.Lock()
+	o.writing = false
+	if errors.Is(err, context.Canceled) {
+		return false
+	}
+	o.sent(err, 1)
+	more := len(o.queue) > 0 || o.closed
+	o.mu.Unlock()
+	if more {
+		o.ring() // the writer holds back while a push hands over
+	}
+	return true
+}
+
+// ring wakes the writer.
+func (o *outbox) ring() {
 	select {
 	case o.wake <- struct{}{}:
 	default:
@@ -180,10 +227,7 @@ func (o *outbox) close() {
 		close(o.done)
 		return
 	}
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
+	o.ring()
 }
 
 // wait blocks until the writer has stopped, at most d.
@@ -200,9 +244,12 @@ func (o *outbox) run(ctx context.Context) {
 	defer close(o.done)
 	for {
 		o.mu.Lock()
-		batch := o.queue
-		o.queue = nil
-		closed := o.closed
+		var batch []queued
+		if !o.writing { // else the push handing one over rings when done
+			batch, o.queue = o.queue, nil
+			o.writing = len(batch) > 0
+		}
+		closed := o.closed && !o.writing
 		o.mu.Unlock()
 		for i := 0; i < len(batch); {
 			raw, n := coalesce(batch[i:])
@@ -210,6 +257,9 @@ func (o *outbox) run(ctx context.Context) {
 			i += n
 		}
 		if len(batch) > 0 {
+			o.mu.Lock()
+			o.writing = false
+			o.mu.Unlock()
 			continue
 		}
 		if closed {
@@ -277,14 +327,19 @@ func (o *outbox) send(ctx context.Context, update json.RawMessage, n int) {
 		err = o.conn.Notify(ctx, sdk.ClientMethodSessionUpdate, updateParams{SessionID: sid, Update: update})
 	}
 	o.mu.Lock()
-	// An update over the frame cap is dropped alone (the agent caps texts
-	// so this does not happen; a frame that still does must not end the
-	// session's updates); any other failure ends them.
+	o.sent(err, n)
+	o.mu.Unlock()
+}
+
+// sent counts n updates handed to the connection with outcome err, with
+// o.mu held. An update over the frame cap is dropped alone (the agent caps
+// texts so this does not happen; a frame that still does must not end the
+// session's updates); any other failure ends them.
+func (o *outbox) sent(err error, n int) {
 	if err != nil && o.err == nil && !errors.Is(err, jsonrpc.ErrTooLarge) {
 		o.err = err
 	}
 	o.written += uint64(n)
 	close(o.progress)
 	o.progress = make(chan struct{})
-	o.mu.Unlock()
 }

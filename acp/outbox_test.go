@@ -245,3 +245,76 @@ func TestOutboxCoalescingBoundedAndOversizeDropped(t *testing.T) {
 	o.close()
 	o.wait(5 * time.Second)
 }
+
+// choosy takes a notification that would have to wait (an ended context)
+// only every other time, as a connection whose queue is sometimes full,
+// and is slow to refuse, so other pushes queue up meanwhile.
+type choosy struct {
+	recorder
+	n atomic.Int64
+}
+
+func (c *choosy) Notify(ctx context.Context, method string, params any) error {
+	if ctx.Err() != nil && c.n.Add(1)%2 == 0 {
+		time.Sleep(100 * time.Microsecond)
+		return fmt.Errorf("full: %w", ctx.Err())
+	}
+	return c.recorder.Notify(context.Background(), method, params)
+}
+
+// An update pushed while nothing is queued or being written reaches the
+// connection before push returns; pushed from several goroutines at once,
+// with chunks between them and a connection that sometimes cannot take
+// one at once, every update leaves exactly once and in each pusher's
+// order.
+func TestOutboxHandsOverInOrder(t *testing.T) {
+	rec := &choosy{}
+	o := newOutbox(rec)
+	o.start(context.Background(), "s")
+	o.push([]byte(`{"first":true}`))
+	o.push([]byte(`{"second":true}`)) // the connection refuses to take it at once
+	if got := rec.lines(); len(got) != 1 || !strings.Contains(got[0], "first") {
+		t.Fatalf("after an idle push the connection has %q, want the update", got)
+	}
+	const pushers, each = 4, 150
+	var wg sync.WaitGroup
+	for p := range pushers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range each {
+				if n%3 == 2 {
+					o.pushChunk("agent_message_chunk", fmt.Sprint("m", p), fmt.Sprintf("(%d:%d)", p, n))
+				} else {
+					o.push(fmt.Appendf(nil, `{"seq":"(%d:%d)"}`, p, n))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := o.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	next := make([]int, pushers)
+	for _, l := range rec.lines()[2:] {
+		for _, tok := range strings.Split(l, "(")[1:] {
+			var p, n int
+			if _, err := fmt.Sscanf(tok, "%d:%d)", &p, &n); err != nil {
+				t.Fatalf("notification %s: %v", l, err)
+			}
+			if n != next[p] {
+				t.Fatalf("pusher %d: update %d left where %d was next", p, n, next[p])
+			}
+			next[p]++
+		}
+	}
+	for p, n := range next {
+		if n != each {
+			t.Errorf("pusher %d: %d of %d updates left", p, n, each)
+		}
+	}
+	o.close()
+	o.wait(5 * time.Second)
+}
