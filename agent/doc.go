@@ -30,7 +30,8 @@
 // and the log see one order, whichever goroutine produced the update. That
 // is the FIFO's own goroutine, or the running turn when it finds nobody
 // handling the FIFO: the turn then sends its updates itself, so a tool step
-// wakes no other thread for them. A turn flushes the FIFO before Prompt
+// wakes no other thread for them. A streamed reply's chunks are the
+// exception: the goroutine sends them while the turn reads the next. A turn flushes the FIFO before Prompt
 // returns. The actor only queues and never waits on the FIFO, because a
 // Host.Send may be waiting on the actor.
 //

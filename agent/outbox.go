@@ -114,6 +114,23 @@ func (o *outbox) put(it outItem) {
 	o.ring()
 }
 
+// putChunk queues a chunk of a streamed reply for the goroutine, waiting
+// while the queue is outboxDepth deep. Chunks are not handled on the
+// caller's goroutine: while the turn reads the next ones from the model,
+// the goroutine redacts and sends those before, a burst per wake-up.
+func (o *outbox) putChunk(it outItem) {
+	o.mu.Lock()
+	for len(o.q) >= outboxDepth {
+		o.await() // someone is handling it: the goroutine was rung, or a caller serves
+	}
+	if !o.enqueue(it) || o.busy {
+		o.mu.Unlock()
+		return
+	}
+	o.mu.Unlock()
+	o.ring()
+}
+
 // send queues it and, when nobody is handling the queue, handles it on the
 // caller's goroutine, with whatever was queued before it. A caller that
 // finds the goroutine busy leaves it there, waiting only while the queue

@@ -12,6 +12,17 @@ func (t *turnRun) emit(u Update) {
 	t.s.out.send(outItem{op: opSend, u: &u})
 }
 
+// emitChunk publishes a chunk of a streamed reply or thought, as emit
+// does, except that the session's own go through the FIFO's goroutine (see
+// outbox.putChunk).
+func (t *turnRun) emitChunk(u Update) {
+	if t.sub != nil {
+		t.sub.sink(u)
+		return
+	}
+	t.s.out.putChunk(outItem{op: opSend, u: &u})
+}
+
 // emitLive publishes an update the log does not keep (a live terminal).
 func (t *turnRun) emitLive(u Update) {
 	if t.sub != nil {
