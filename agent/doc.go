@@ -26,11 +26,12 @@
 // it calls the running turn's context.CancelFunc without a message.
 //
 // Updates leave through one FIFO per session (outbox): one goroutine at a
-// time appends each one to the log and hands it to Host.Send, so the wire
-// and the log see one order, whichever goroutine produced the update. That
-// is the FIFO's own goroutine, or the running turn when it finds nobody
-// handling the FIFO: the turn then sends its updates itself, so a tool step
-// wakes no other thread for them. A streamed reply's chunks are the
+// time hands each one to Host.Send and passes it on to the log, which the
+// FIFO's goroutine writes behind it, so the wire and the log see one order,
+// whichever goroutine produced the update. The sender is the FIFO's own
+// goroutine, or the running turn when it finds nobody handling the FIFO:
+// the turn then sends its updates itself, so a tool step neither wakes
+// another thread for them nor waits for the disk. A streamed reply's chunks are the
 // exception: the goroutine sends them while the turn reads the next. A turn flushes the FIFO before Prompt
 // returns. The actor only queues and never waits on the FIFO, because a
 // Host.Send may be waiting on the actor.

@@ -50,20 +50,22 @@ type logRecord struct {
 }
 
 // outbox is the session's one FIFO for what leaves it. One goroutine at a
-// time handles its items, in the order they were queued, so the log and
-// the wire see one order whichever goroutine queued them. That handler is
+// time handles its items, in the order they were queued, so the wire and
+// the log see one order whichever goroutine queued them. That handler is
 // either the outbox's own goroutine, woken once per burst, or a caller that
 // may run Host.Send itself (the running turn, drain) and finds nobody
 // handling: it then works through the queue on the spot, so a tool step's
-// updates leave without waking another thread and waiting for it. The actor
-// only ever queues (put), because a Host.Send may be waiting on the actor.
+// updates leave without waking another thread and waiting for it. The log
+// is written by the goroutine alone, in the same order, behind the
+// handlers: nobody waits for it but a flush. The actor only ever queues
+// (put), because a Host.Send may be waiting on the actor.
 type outbox struct {
 	host Host
 	log  *store.Log // nil: sessions are not stored
 	warn *slog.Logger
 	red  *redact.Redactor // hides secrets in all that leaves; nil hides none
 	max  int              // caps each text of an update (Config.MaxResultBytes)
-	bell chan struct{}    // wakes the goroutine: items wait and nobody handles them
+	bell chan struct{}    // wakes the goroutine: items or log items wait
 	done chan struct{}    // closed when the goroutine has ended
 
 	mu      sync.Mutex // guards the fields up to the handler's own
@@ -74,20 +76,24 @@ type outbox struct {
 	busy    bool       // a handler is working through the queue
 	holding bool       // a streamed reply's tail is held back (see stream)
 	closing bool       // opStop is queued: later items are dropped
-	ended   bool       // opStop is handled: the goroutine is to return
+	logQ    []logItem  // for the goroutine to write, in order
 	// progress, when someone waits on the handler, is closed after its
 	// next batch.
 	progress chan struct{}
 
 	// The handler's own, whichever goroutine that is: the mutex hands them
 	// from one handler to the next.
-	pending *Update // coalesced chunk not yet logged
-	err     error   // first failure to save since the last sync
+	logs []logItem // this batch's log items, for logQ
 	// stream redacts the streamed reply (or thoughts) whose chunks are
 	// arriving, holding back a tail that could start a secret (see
 	// redact.Stream); streamOf is that stream's update, text aside.
 	stream   redact.Stream
 	streamOf *Update
+
+	// The goroutine's own.
+	pending *Update        // coalesced chunk not yet logged
+	recs    []store.Record // records not yet appended
+	err     error          // first failure to save since the last sync
 }
 
 // outboxDepth lets a streaming turn run ahead of a slow Send a little; a
@@ -230,51 +236,61 @@ func (o *outbox) ring() {
 
 func (o *outbox) run() {
 	defer close(o.done)
+	var logs []logItem
 	for range o.bell {
-		o.mu.Lock()
-		if o.ended {
+		for {
+			o.mu.Lock()
+			if !o.busy && len(o.q) > 0 {
+				o.serve()
+				continue
+			}
+			logs, o.logQ = o.logQ, logs[:0]
 			o.mu.Unlock()
-			return
+			if len(logs) == 0 {
+				break
+			}
+			if o.writeLogs(logs) {
+				return
+			}
 		}
-		if o.busy || len(o.q) == 0 { // another handler got there first
-			o.mu.Unlock()
-			continue
-		}
-		o.serve()
 	}
 }
 
 // serve makes the caller the handler: with o.mu held and nobody else
 // handling, it works through the queue, batch by batch, until it finds it
 // empty, and returns with o.mu released. Items queued meanwhile, by
-// anyone, are handled in the same run.
+// anyone, are handled in the same run. What is for the log goes to the
+// goroutine after each batch.
 func (o *outbox) serve() {
 	o.busy = true
+	ring := false
 	for len(o.q) > 0 {
 		batch := o.q
 		o.q = o.spare[:0]
 		o.mu.Unlock()
 		for i := range batch {
 			o.handle(batch[i])
-			if batch[i].op == opStop {
-				o.ended = true // no item follows it: enqueue drops them
-			}
 			batch[i] = outItem{}
 		}
 		o.mu.Lock()
 		o.spare = batch[:0]
 		o.handled += uint64(len(batch))
 		o.holding = o.streamOf != nil
+		if len(o.logs) > 0 {
+			o.logQ = append(o.logQ, o.logs...)
+			clear(o.logs)
+			o.logs = o.logs[:0]
+			ring = true
+		}
 		if o.progress != nil {
 			close(o.progress)
 			o.progress = nil
 		}
 	}
 	o.busy = false
-	ended := o.ended
 	o.mu.Unlock()
-	if ended {
-		o.ring() // the goroutine returns, whoever handled the stop
+	if ring {
+		o.ring() // harmless when the handler is the goroutine: it looks again
 	}
 }
 

@@ -7,7 +7,10 @@ import (
 	"github.com/tandemhq/tandem/agent/store"
 )
 
-// handle does what one item asks, on the handler's goroutine.
+// handle does what one item asks, on the handler's goroutine: it sends
+// what goes to the host and passes what goes to the log on to the
+// goroutine (see logLater), so a turn handling its own updates never waits
+// for the disk.
 func (o *outbox) handle(it outItem) {
 	if it.op == opSend && o.streamed(*it.u) {
 		return
@@ -18,29 +21,66 @@ func (o *outbox) handle(it outItem) {
 	switch it.op {
 	case opSend:
 		u := guardUpdate(o.red, o.max, *it.u)
-		o.logUpdate(u)
+		o.logLater(logItem{op: opSend, u: u})
 		o.host.Send(u)
 	case opLog:
-		o.logUpdate(guardUpdate(o.red, o.max, *it.u))
+		o.logLater(logItem{op: opSend, u: guardUpdate(o.red, o.max, *it.u)})
 	case opLive:
 		o.host.Send(guardUpdate(o.red, o.max, *it.u))
-	case opRecord:
-		r := it.v.(*logRecord)
-		o.flushPending()
-		o.appendRaw(r.kind, r.data)
-	case opMeta:
-		if o.log != nil {
-			if err := o.log.SetMeta(it.v.(store.Meta)); err != nil {
-				o.failed("session meta", err)
-			}
-		}
-	case opSync:
-		o.sync()
-		it.v.(chan error) <- o.err
-		o.err = nil
-	case opStop:
-		o.sync()
+	case opRecord, opMeta, opSync, opStop:
+		o.logLater(logItem{op: it.op, v: it.v})
 	}
+}
+
+// logItem is what the goroutine writes to the log, in the FIFO's order:
+// an update (opSend), a record, the sidecar, a sync or the stop.
+type logItem struct {
+	op outOp
+	u  Update
+	v  any
+}
+
+// logLater hands li to the goroutine with the handler's current batch.
+// Without a log only a sync and the stop have anything left to do.
+func (o *outbox) logLater(li logItem) {
+	if o.log == nil && li.op != opSync && li.op != opStop {
+		return
+	}
+	o.logs = append(o.logs, li)
+}
+
+// writeLogs writes one batch to the log, on the goroutine, and reports
+// whether it ended with the stop. Records are appended together, a write
+// per batch, before anything that must follow them on disk.
+func (o *outbox) writeLogs(items []logItem) (stop bool) {
+	for i := range items {
+		li := &items[i]
+		switch li.op {
+		case opSend:
+			o.logUpdate(li.u)
+		case opRecord:
+			r := li.v.(*logRecord)
+			o.flushPending()
+			o.appendRaw(r.kind, r.data)
+		case opMeta:
+			if o.log != nil {
+				o.writeRecords()
+				if err := o.log.SetMeta(li.v.(store.Meta)); err != nil {
+					o.failed("session meta", err)
+				}
+			}
+		case opSync:
+			o.sync()
+			li.v.(chan error) <- o.err
+			o.err = nil
+		case opStop:
+			o.sync()
+			stop = true
+		}
+		*li = logItem{}
+	}
+	o.writeRecords()
+	return stop
 }
 
 // streamed sends u when it is a chunk of a streamed model reply or
@@ -77,11 +117,11 @@ func (o *outbox) sendChunk(text string) {
 	u := *o.streamOf
 	u.Chunk = &ContentBlock{Type: "text", Text: text}
 	u = guardUpdate(nil, o.max, u) // redacted by the stream; only the size cap is left
-	o.logUpdate(u)
+	o.logLater(logItem{op: opSend, u: u})
 	o.host.Send(u)
 }
 
-// logUpdate logs u. Consecutive message chunks of one kind are sent as they
+// logUpdate logs u, on the goroutine. Consecutive message chunks of one kind are sent as they
 // come but logged as one chunk, so a replay is not a token-by-token stream.
 func (o *outbox) logUpdate(u Update) {
 	if o.log == nil {
@@ -125,9 +165,19 @@ func (o *outbox) appendRaw(kind string, b json.RawMessage) {
 	if o.log == nil {
 		return
 	}
-	if err := o.log.Append(store.Record{Kind: kind, Data: o.red.Bytes(b)}); err != nil {
+	o.recs = append(o.recs, store.Record{Kind: kind, Data: o.red.Bytes(b)})
+}
+
+// writeRecords appends the records gathered so far in one write.
+func (o *outbox) writeRecords() {
+	if len(o.recs) == 0 {
+		return
+	}
+	if err := o.log.Append(o.recs...); err != nil {
 		o.failed("session log append failed", err)
 	}
+	clear(o.recs)
+	o.recs = o.recs[:0]
 }
 
 // failed logs a save failure and keeps the first one for the next flush.
@@ -142,6 +192,7 @@ func (o *outbox) failed(what string, err error) {
 func (o *outbox) sync() {
 	o.flushPending()
 	if o.log != nil {
+		o.writeRecords()
 		if err := o.log.Sync(); err != nil {
 			o.failed("session log sync failed", err)
 		}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/internal/redact"
 )
 
@@ -162,6 +164,89 @@ func TestOutboxHandlersKeepOrder(t *testing.T) {
 	for p, n := range next {
 		if n != each {
 			t.Errorf("producer %d: %d of %d updates sent", p, n, each)
+		}
+	}
+}
+
+// With a log, the goroutine writes it behind the handlers, whoever they
+// are: once flush returns, the log holds every update and record queued
+// before it, the updates in the order the host was sent them and each
+// producer's items in the order it queued them.
+func TestOutboxLogFollowsTheWire(t *testing.T) {
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := store.NewID()
+	l, err := st.Create(store.Meta{ID: id, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	h := &orderHost{}
+	o := startOutbox(h, l, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, 1<<20)
+	defer o.stop()
+	const producers, each = 4, 100
+	var wg sync.WaitGroup
+	for p := range producers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range each {
+				seq := fmt.Sprintf("%d/%d", p, n)
+				switch {
+				case n%5 == 4:
+					o.send(outItem{op: opRecord, v: &logRecord{recMessage, json.RawMessage(`{"seq":"` + seq + `"}`)}})
+				case p%2 == 0:
+					o.put(outItem{op: opSend, u: &Update{Type: CurrentModeUpdate, ModeID: seq}})
+				default:
+					o.send(outItem{op: opSend, u: &Update{Type: CurrentModeUpdate, ModeID: seq}})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := o.flush(); err != nil {
+		t.Fatal(err)
+	}
+	_, recs, _, err := st.Read(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged, updates []string
+	for _, r := range recs {
+		var v struct {
+			Seq    string `json:"seq"`
+			ModeID string `json:"currentModeId"`
+		}
+		if err := json.Unmarshal(r.Data, &v); err != nil {
+			t.Fatal(err)
+		}
+		if r.Kind == recUpdate {
+			updates = append(updates, v.ModeID)
+			logged = append(logged, v.ModeID)
+		} else {
+			logged = append(logged, v.Seq)
+		}
+	}
+	h.mu.Lock()
+	sent := strings.Join(h.seen, " ")
+	h.mu.Unlock()
+	if got := strings.Join(updates, " "); got != sent {
+		t.Fatalf("logged updates\n%s\nsent\n%s", got, sent)
+	}
+	next := make([]int, producers)
+	for _, s := range logged {
+		var p, n int
+		fmt.Sscanf(s, "%d/%d", &p, &n)
+		if n != next[p] {
+			t.Fatalf("producer %d: logged %d where %d was next", p, n, next[p])
+		}
+		next[p]++
+	}
+	for p, n := range next {
+		if n != each {
+			t.Errorf("producer %d: %d of %d items logged", p, n, each)
 		}
 	}
 }
