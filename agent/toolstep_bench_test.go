@@ -11,6 +11,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/store"
 )
 
 // toolSteps is how many tool calls one benchmarked turn makes: read_file
@@ -54,8 +55,22 @@ func countToolResults(msgs []llm.Message) int {
 // mode, no store), the fake model in a child process so cpu-ns/op is
 // tandem's alone. bench/toolstep.sh subtracts BenchmarkToolStepsFloor, the
 // same exchanges through the provider alone, and divides by the steps.
-func BenchmarkToolSteps(b *testing.B) {
-	a := New(Config{Provider: toolStepProvider(b), Model: "claude-sonnet-4-5-20250929", Home: b.TempDir()})
+func BenchmarkToolSteps(b *testing.B) { benchToolSteps(b, Config{}) }
+
+// BenchmarkToolStepsStored is BenchmarkToolSteps with the session stored,
+// as an editor's sessions are: every update and history message also goes
+// to the session log.
+func BenchmarkToolStepsStored(b *testing.B) {
+	st, err := store.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchToolSteps(b, Config{Store: st})
+}
+
+func benchToolSteps(b *testing.B, cfg Config) {
+	cfg.Provider, cfg.Model, cfg.Home = toolStepProvider(b), "claude-sonnet-4-5-20250929", b.TempDir()
+	a := New(cfg)
 	dir := b.TempDir()
 	path := filepath.Join(dir, "main.go")
 	s, err := a.NewSession(context.Background(), SessionOptions{Cwd: dir, Mode: ModeFullAuto, Host: &testHost{}})
