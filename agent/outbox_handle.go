@@ -41,10 +41,18 @@ type logItem struct {
 }
 
 // logLater hands li to the goroutine with the handler's current batch.
-// Without a log only a sync and the stop have anything left to do.
+// Without a log only the stop has anything left to do there, and a sync
+// is answered at once: nothing can have failed to save.
 func (o *outbox) logLater(li logItem) {
-	if o.log == nil && li.op != opSync && li.op != opStop {
-		return
+	if o.log == nil {
+		switch li.op {
+		case opSync:
+			li.v.(chan error) <- nil
+			return
+		case opStop:
+		default:
+			return
+		}
 	}
 	o.logs = append(o.logs, li)
 }
