@@ -35,6 +35,13 @@ func BenchmarkSessionMemory(b *testing.B) {
 
 func benchSessionMemory(b *testing.B, provider int) {
 	const from, to = 10, 500
+	profile := os.Getenv("BENCH_HEAP_PROFILE")
+	if profile != "" {
+		// Every allocation sampled, so a diff of the two profiles shows
+		// what a turn keeps, not a 512 KB sampling's guess.
+		defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+		runtime.MemProfileRate = 1
+	}
 	s, srv := newLongSession(b, provider, true)
 	ctx := context.Background()
 	var heap, hist, held [2]float64
@@ -51,8 +58,8 @@ func benchSessionMemory(b *testing.B, provider int) {
 			b.Fatal(err)
 		}
 		heap[k] = liveHeap()
-		if path := os.Getenv("BENCH_HEAP_PROFILE"); path != "" && turn == to {
-			writeHeapProfile(b, fmt.Sprintf("%s.%d", path, provider))
+		if profile != "" {
+			writeHeapProfile(b, fmt.Sprintf("%s.%s.%d", profile, benchProviders[provider].format, turn))
 		}
 	}
 	b.ReportMetric((heap[1]-heap[0])/(to-from), "heap-B/turn")

@@ -49,32 +49,38 @@ func TestKeptPartComparesEveryField(t *testing.T) {
 	for _, rare := range []bool{false, true} {
 		for i := range typ.NumField() {
 			f := typ.Field(i)
-			orig := Part{Type: PartText, Text: "t"}
-			if rare {
-				orig.Signature = "s" // kept whole
-			}
-			changed := orig
-			v := reflect.ValueOf(&changed).Elem().Field(i)
-			switch {
-			case v.Kind() == reflect.String:
-				v.SetString(v.String() + "x")
-			case v.Kind() == reflect.Bool:
-				v.SetBool(true)
-			case v.Type() == reflect.TypeFor[json.RawMessage]():
-				v.SetBytes([]byte(`{}`))
-			case v.Type() == reflect.TypeFor[[]Part]():
-				v.Set(reflect.ValueOf([]Part{{Type: PartImage, Data: "d"}}))
-			case v.Kind() == reflect.Map:
-				v.Set(reflect.ValueOf(map[string]json.RawMessage{"k": json.RawMessage(`1`)}))
-			default:
-				t.Fatalf("Part.%s is a %s: teach this test (and keep) about it", f.Name, v.Type())
-			}
-			k := keep(&Message{Role: RoleUser, Content: []Part{orig}})
-			if k.same(&Message{Role: RoleUser, Content: []Part{changed}}) {
-				t.Errorf("rare %v: a part changed in %s still matches", rare, f.Name)
-			}
-			if !k.same(&Message{Role: RoleUser, Content: []Part{orig}}) {
-				t.Errorf("rare %v: the part itself does not match", rare)
+			for _, tool := range []bool{false, true} {
+				orig := Part{Type: PartText, Text: "t"}
+				if tool {
+					orig.ToolCallID = "c" // kept in more
+				}
+				if rare {
+					orig.Signature = "s" // kept whole
+				}
+				changed := orig
+				v := reflect.ValueOf(&changed).Elem().Field(i)
+				switch {
+				case v.Kind() == reflect.String:
+					v.SetString(v.String() + "x")
+				case v.Kind() == reflect.Bool:
+					v.SetBool(true)
+				case v.Type() == reflect.TypeFor[json.RawMessage]():
+					v.SetBytes([]byte(`{}`))
+				case v.Type() == reflect.TypeFor[[]Part]():
+					v.Set(reflect.ValueOf([]Part{{Type: PartImage, Data: "d"}}))
+				case v.Kind() == reflect.Map:
+					v.Set(reflect.ValueOf(map[string]json.RawMessage{"k": json.RawMessage(`1`)}))
+				default:
+					t.Fatalf("Part.%s is a %s: teach this test (and keep) about it", f.Name, v.Type())
+				}
+				k := keptMessage{role: RoleUser, parts: 1}
+				kept := keepParts(nil, &Message{Role: RoleUser, Content: []Part{orig}})
+				if sameMessage(&k, kept, &Message{Role: RoleUser, Content: []Part{changed}}) {
+					t.Errorf("rare %v, tool %v: a part changed in %s still matches", rare, tool, f.Name)
+				}
+				if !sameMessage(&k, kept, &Message{Role: RoleUser, Content: []Part{orig}}) {
+					t.Errorf("rare %v, tool %v: the part itself does not match", rare, tool)
+				}
 			}
 		}
 	}

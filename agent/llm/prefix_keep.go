@@ -8,46 +8,73 @@ import (
 )
 
 // keptMessage is what the prefix cache keeps of a message to tell later
-// whether a request still carries it unchanged. It holds copies, not the
-// history's own parts, so a history changed in place (a part rewritten)
-// no longer matches the bytes kept for it. Strings are immutable and stay
-// shared with the history.
+// whether a request still carries it unchanged, and where its encoding
+// ends. Its parts are kept apart, back to back in one slice for the whole
+// history (a slice per message would cost an allocation and a header
+// each). The kept parts hold copies, not the history's own parts, so a
+// history changed in place (a part rewritten) no longer matches the bytes
+// kept for it. Strings are immutable and stay shared with the history.
 type keptMessage struct {
 	role  Role
-	parts []keptPart
+	parts int // where its parts end in prefixEntry.parts
+	end   int // where its encoding ends, from the start of head
 }
 
-// keptPart holds the fields most parts use; a part that sets any other
-// (images, thinking, replayed extras) is kept whole in rare. Keeping the
-// whole Part for every part would double a long history's footprint.
+// keptPart holds a part's type and text, which is all most parts of a
+// long history set; a part setting anything else (a tool call or result,
+// an image, a thinking signature) has the rest in more. Keeping every
+// field for every part would take more than the text itself.
 type keptPart struct {
-	typ      PartType
-	text     string
+	typ  PartType
+	text string
+	more *keptMore
+}
+
+// keptMore is the rest of a kept part: the tool fields, and the whole
+// part when it sets a rare field (images, thinking, replayed extras).
+type keptMore struct {
 	id, name string
 	input    []byte
 	isError  bool
 	rare     *Part
 }
 
-func keep(m *Message) keptMessage {
-	k := keptMessage{role: m.Role, parts: make([]keptPart, len(m.Content))}
+// keepParts appends what is kept of m's parts to dst.
+func keepParts(dst []keptPart, m *Message) []keptPart {
 	for i := range m.Content {
 		p := &m.Content[i]
-		k.parts[i] = keptPart{typ: p.Type, text: p.Text, id: p.ToolCallID, name: p.ToolName, input: bytes.Clone(p.Input), isError: p.IsError}
-		if hasRare(p) {
-			k.parts[i].rare = clonePart(p)
+		k := keptPart{typ: p.Type, text: p.Text}
+		if p.ToolCallID != "" || p.ToolName != "" || len(p.Input) > 0 || p.IsError || hasRare(p) {
+			k.more = &keptMore{id: p.ToolCallID, name: p.ToolName, input: bytes.Clone(p.Input), isError: p.IsError}
+			if hasRare(p) {
+				k.more.rare = clonePart(p)
+			}
 		}
+		dst = append(dst, k)
 	}
-	return k
+	return dst
 }
 
-// same reports whether m is the message k was kept from, unchanged.
-func (k *keptMessage) same(m *Message) bool {
-	if !sameString(string(k.role), string(m.Role)) || len(k.parts) != len(m.Content) {
+// sharedRun returns how many leading messages of msgs e kept unchanged.
+func (e *prefixEntry) sharedRun(msgs []Message) int {
+	from := 0
+	for k := range min(len(e.msgs), len(msgs)) {
+		if !sameMessage(&e.msgs[k], e.parts[from:e.msgs[k].parts], &msgs[k]) {
+			return k
+		}
+		from = e.msgs[k].parts
+	}
+	return min(len(e.msgs), len(msgs))
+}
+
+// sameMessage reports whether m is the message k (with its parts) was
+// kept from, unchanged.
+func sameMessage(k *keptMessage, parts []keptPart, m *Message) bool {
+	if !sameString(string(k.role), string(m.Role)) || len(parts) != len(m.Content) {
 		return false
 	}
-	for i := range k.parts {
-		if !k.parts[i].same(&m.Content[i]) {
+	for i := range parts {
+		if !parts[i].same(&m.Content[i]) {
 			return false
 		}
 	}
@@ -58,15 +85,21 @@ func (k *keptMessage) same(m *Message) bool {
 // shared with the kept copy, so lengths and pointers decide before any
 // content is compared.
 func (k *keptPart) same(p *Part) bool {
-	if !sameString(string(k.typ), string(p.Type)) || !sameString(k.text, p.Text) ||
-		!sameString(k.id, p.ToolCallID) || !sameString(k.name, p.ToolName) ||
-		!bytes.Equal(k.input, p.Input) || k.isError != p.IsError {
+	if !sameString(string(k.typ), string(p.Type)) || !sameString(k.text, p.Text) {
 		return false
 	}
-	if k.rare == nil {
+	m := k.more
+	if m == nil {
+		return p.ToolCallID == "" && p.ToolName == "" && len(p.Input) == 0 && !p.IsError && !hasRare(p)
+	}
+	if !sameString(m.id, p.ToolCallID) || !sameString(m.name, p.ToolName) ||
+		!bytes.Equal(m.input, p.Input) || m.isError != p.IsError {
+		return false
+	}
+	if m.rare == nil {
 		return !hasRare(p)
 	}
-	return samePart(k.rare, p)
+	return samePart(m.rare, p)
 }
 
 // hasRare reports whether p sets a field keptPart does not hold.
