@@ -69,14 +69,17 @@ func benchSessionMemory(b *testing.B, provider int) {
 }
 
 // heldBytes is what a history takes as llm.Messages, at least: the
-// message headers, the parts (a Part is a large struct, whatever it
-// holds) and the bytes of their strings.
+// message headers, the parts (a Part is a fixed-size struct, whatever it
+// holds; its rare fields another when set) and the bytes of their strings.
 func heldBytes(h []llm.Message) int {
 	n := len(h) * int(unsafe.Sizeof(llm.Message{}))
 	for _, m := range h {
 		n += cap(m.Content) * int(unsafe.Sizeof(llm.Part{}))
 		for _, p := range m.Content {
-			n += len(p.Text) + len(p.Data) + len(p.Signature) + len(p.Redacted) + len(p.ToolCallID) + len(p.ToolName) + len(p.Input)
+			n += len(p.Text) + len(p.ToolCallID) + len(p.ToolName) + len(p.Input)
+			if p.PartRare != nil {
+				n += int(unsafe.Sizeof(*p.PartRare)) + len(p.Data()) + len(p.Signature()) + len(p.Redacted())
+			}
 		}
 	}
 	return n

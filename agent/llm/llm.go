@@ -112,6 +112,25 @@ type Part struct {
 	// text, thinking (the reasoning text), tool_result (the output)
 	Text string `json:"text,omitempty"`
 
+	// tool_use and tool_result
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+	ToolName   string          `json:"tool_name,omitempty"`
+	Input      json.RawMessage `json:"input,omitempty"`
+	IsError    bool            `json:"is_error,omitempty"`
+
+	// The fields few parts set, nil when a part sets none of them: a long
+	// history is mostly text and tool parts, and holding these inline
+	// would take more than half of every part (192 bytes, not 104). Read
+	// them through the methods of the same names, which a nil PartRare
+	// answers with zero values; set them in a literal (PartRare:
+	// &PartRare{...}) or through Rare. Embedded, so a part's JSON (the
+	// session log's shape) is what it was when they were inline.
+	*PartRare
+}
+
+// PartRare holds the fields of a Part that only images, thinking blocks,
+// tool results with images and provider replays set.
+type PartRare struct {
 	// image: base64 data and its media type ("image/png")
 	MediaType string `json:"media_type,omitempty"`
 	Data      string `json:"data,omitempty"`
@@ -121,17 +140,64 @@ type Part struct {
 	Signature string `json:"signature,omitempty"`
 	Redacted  string `json:"redacted,omitempty"`
 
-	// tool_use and tool_result
-	ToolCallID string          `json:"tool_call_id,omitempty"`
-	ToolName   string          `json:"tool_name,omitempty"`
-	Input      json.RawMessage `json:"input,omitempty"`
-	IsError    bool            `json:"is_error,omitempty"`
 	// Images attached to a tool result (MCP tools can return them).
 	Images []Part `json:"images,omitempty"`
 
 	// Extra holds provider-specific fields that must be replayed verbatim,
 	// keyed by field name (e.g. OpenAI-compatible "reasoning_content").
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+}
+
+// These read p's rare fields; a part without them reads as zero values.
+func (p Part) MediaType() string { return p.rare().MediaType }
+func (p Part) Data() string      { return p.rare().Data }
+func (p Part) Signature() string { return p.rare().Signature }
+func (p Part) Redacted() string  { return p.rare().Redacted }
+func (p Part) Images() []Part    { return p.rare().Images }
+
+// Extra returns p's replayed provider fields; nil when it has none.
+func (p Part) Extra() map[string]json.RawMessage { return p.rare().Extra }
+
+func (p *Part) rare() PartRare {
+	if p.PartRare == nil {
+		return PartRare{}
+	}
+	return *p.PartRare
+}
+
+// empty reports whether r sets nothing.
+func (r *PartRare) empty() bool {
+	return r.MediaType == "" && r.Data == "" && r.Signature == "" && r.Redacted == "" && len(r.Images) == 0 && len(r.Extra) == 0
+}
+
+// Rare returns p's rare fields for writing, made first when p has none.
+// They are shared with the copies of p made before: a caller changing
+// one copy alone gives it its own first (see WithoutImages).
+func (p *Part) Rare() *PartRare {
+	if p.PartRare == nil {
+		p.PartRare = new(PartRare)
+	}
+	return p.PartRare
+}
+
+// WithoutImages returns p with no images attached, leaving any copy of p
+// that shares its rare fields as it was.
+func (p Part) WithoutImages() Part {
+	if p.PartRare == nil || p.PartRare.Images == nil {
+		return p
+	}
+	r := *p.PartRare
+	r.Images = nil
+	p.PartRare = &r
+	if r.empty() {
+		p.PartRare = nil
+	}
+	return p
+}
+
+// Image returns an image part.
+func Image(mediaType, data string) Part {
+	return Part{Type: PartImage, PartRare: &PartRare{MediaType: mediaType, Data: data}}
 }
 
 // Text returns a user message holding one text part.

@@ -42,23 +42,31 @@ func TestSameHeadComparesEveryField(t *testing.T) {
 	}
 }
 
-// A part changed in any field no longer matches what was kept of it, so
-// a field added to Part cannot be left out of keep and samePart.
+// A part changed in any field, its rare ones included, no longer matches
+// what was kept of it, so a field added to Part cannot be left out of
+// keepParts and samePart.
 func TestKeptPartComparesEveryField(t *testing.T) {
-	typ := reflect.TypeFor[Part]()
-	for _, rare := range []bool{false, true} {
-		for i := range typ.NumField() {
-			f := typ.Field(i)
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Part]()) {
+		if f.Anonymous {
+			continue // PartRare itself: its fields come next
+		}
+		for _, rare := range []bool{false, true} {
 			for _, tool := range []bool{false, true} {
 				orig := Part{Type: PartText, Text: "t"}
 				if tool {
 					orig.ToolCallID = "c" // kept in more
 				}
 				if rare {
-					orig.Signature = "s" // kept whole
+					orig.PartRare = &PartRare{Signature: "s"} // kept whole
 				}
 				changed := orig
-				v := reflect.ValueOf(&changed).Elem().Field(i)
+				if len(f.Index) > 1 { // a rare field: change a copy, not orig's
+					changed.PartRare = &PartRare{}
+					if orig.PartRare != nil {
+						*changed.PartRare = *orig.PartRare
+					}
+				}
+				v := reflect.ValueOf(&changed).Elem().FieldByIndex(f.Index)
 				switch {
 				case v.Kind() == reflect.String:
 					v.SetString(v.String() + "x")
@@ -67,11 +75,11 @@ func TestKeptPartComparesEveryField(t *testing.T) {
 				case v.Type() == reflect.TypeFor[json.RawMessage]():
 					v.SetBytes([]byte(`{}`))
 				case v.Type() == reflect.TypeFor[[]Part]():
-					v.Set(reflect.ValueOf([]Part{{Type: PartImage, Data: "d"}}))
+					v.Set(reflect.ValueOf([]Part{Image("image/png", "d")}))
 				case v.Kind() == reflect.Map:
 					v.Set(reflect.ValueOf(map[string]json.RawMessage{"k": json.RawMessage(`1`)}))
 				default:
-					t.Fatalf("Part.%s is a %s: teach this test (and keep) about it", f.Name, v.Type())
+					t.Fatalf("Part.%s is a %s: teach this test (and keepParts) about it", f.Name, v.Type())
 				}
 				k := keptMessage{role: RoleUser, parts: 1}
 				kept := keepParts(nil, &Message{Role: RoleUser, Content: []Part{orig}})
@@ -83,5 +91,25 @@ func TestKeptPartComparesEveryField(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A part's JSON (the session log's shape) is the same with its rare
+// fields behind a pointer as when they were inline, both ways.
+func TestPartJSONKeepsItsShape(t *testing.T) {
+	const wire = `{"type":"tool_result","text":"out","tool_call_id":"c","is_error":true,"images":[{"type":"image","media_type":"image/png","data":"d"}]}`
+	var p Part
+	if err := json.Unmarshal([]byte(wire), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.ToolCallID != "c" || !p.IsError || len(p.Images()) != 1 || p.Images()[0].MediaType() != "image/png" || p.Images()[0].Data() != "d" {
+		t.Errorf("decoded %+v", p)
+	}
+	if b, _ := json.Marshal(p); string(b) != wire {
+		t.Errorf("encoded %s, want %s", b, wire)
+	}
+	var plain Part
+	if err := json.Unmarshal([]byte(`{"type":"text","text":"hi"}`), &plain); err != nil || plain.PartRare != nil {
+		t.Errorf("a plain part decoded with rare fields %+v (%v)", plain.PartRare, err)
 	}
 }

@@ -103,9 +103,7 @@ func (k *keptPart) same(p *Part) bool {
 }
 
 // hasRare reports whether p sets a field keptPart does not hold.
-func hasRare(p *Part) bool {
-	return p.MediaType != "" || p.Data != "" || p.Signature != "" || p.Redacted != "" || len(p.Images) > 0 || len(p.Extra) > 0
-}
+func hasRare(p *Part) bool { return p.PartRare != nil && !p.PartRare.empty() }
 
 // samePart compares two parts field by field. Extra is ranged over only
 // when it holds something: ranging over even an empty map costs more than
@@ -113,15 +111,18 @@ func hasRare(p *Part) bool {
 func samePart(a, b *Part) bool {
 	if !sameString(string(a.Type), string(b.Type)) || !sameString(a.Text, b.Text) ||
 		!sameString(a.ToolCallID, b.ToolCallID) || !sameString(a.ToolName, b.ToolName) ||
-		!sameString(a.MediaType, b.MediaType) || !sameString(a.Data, b.Data) ||
-		!sameString(a.Signature, b.Signature) || !sameString(a.Redacted, b.Redacted) ||
-		!bytes.Equal(a.Input, b.Input) || a.IsError != b.IsError ||
-		len(a.Images) != len(b.Images) || len(a.Extra) != len(b.Extra) ||
-		len(a.Extra) > 0 && !maps.EqualFunc(a.Extra, b.Extra, sameRaw) {
+		!bytes.Equal(a.Input, b.Input) || a.IsError != b.IsError {
 		return false
 	}
-	for i := range a.Images {
-		if !samePart(&a.Images[i], &b.Images[i]) {
+	x, y := a.rare(), b.rare()
+	if !sameString(x.MediaType, y.MediaType) || !sameString(x.Data, y.Data) ||
+		!sameString(x.Signature, y.Signature) || !sameString(x.Redacted, y.Redacted) ||
+		len(x.Images) != len(y.Images) || len(x.Extra) != len(y.Extra) ||
+		len(x.Extra) > 0 && !maps.EqualFunc(x.Extra, y.Extra, sameRaw) {
+		return false
+	}
+	for i := range x.Images {
+		if !samePart(&x.Images[i], &y.Images[i]) {
 			return false
 		}
 	}
@@ -141,16 +142,21 @@ func sameRaw(a, b json.RawMessage) bool { return bytes.Equal(a, b) }
 func clonePart(p *Part) *Part {
 	c := *p
 	c.Input = bytes.Clone(p.Input)
-	if p.Images != nil {
-		c.Images = make([]Part, len(p.Images))
-		for i := range p.Images {
-			c.Images[i] = *clonePart(&p.Images[i])
+	if p.PartRare == nil {
+		return &c
+	}
+	r := *p.PartRare
+	c.PartRare = &r
+	if p.PartRare.Images != nil {
+		r.Images = make([]Part, len(p.PartRare.Images))
+		for i := range p.PartRare.Images {
+			r.Images[i] = *clonePart(&p.PartRare.Images[i])
 		}
 	}
-	if p.Extra != nil {
-		c.Extra = make(map[string]json.RawMessage, len(p.Extra))
-		for k, v := range p.Extra {
-			c.Extra[k] = bytes.Clone(v)
+	if p.PartRare.Extra != nil {
+		r.Extra = make(map[string]json.RawMessage, len(p.PartRare.Extra))
+		for k, v := range p.PartRare.Extra {
+			r.Extra[k] = bytes.Clone(v)
 		}
 	}
 	return &c
