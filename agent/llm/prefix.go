@@ -76,11 +76,12 @@ func (c *PrefixCache) Encode(head []byte, msgs []Message, appendMsg AppendMessag
 		if len(buf) > 0 {
 			before = buf[len(buf)-1]
 		}
+		from := len(buf)
 		if buf, err = appendMsg(buf, before, i, &msgs[i]); err != nil {
 			return nil, err
 		}
-		e.parts = keepParts(e.parts, &msgs[i])
-		e.msgs = append(e.msgs, keptMessage{role: msgs[i].Role, parts: len(e.parts), end: end + len(buf)})
+		e.parts = keepParts(e.parts, &msgs[i], buf[from:], end+from)
+		e.msgs = append(e.msgs, keptMessage{role: roleCode(msgs[i].Role), parts: int32(len(e.parts)), end: end + len(buf)})
 	}
 	if len(buf) > 0 {
 		e.segs = mergeSegments(append(e.segs, buf))

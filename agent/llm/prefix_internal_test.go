@@ -81,12 +81,12 @@ func TestKeptPartComparesEveryField(t *testing.T) {
 				default:
 					t.Fatalf("Part.%s is a %s: teach this test (and keepParts) about it", f.Name, v.Type())
 				}
-				k := keptMessage{role: RoleUser, parts: 1}
-				kept := keepParts(nil, &Message{Role: RoleUser, Content: []Part{orig}})
-				if sameMessage(&k, kept, &Message{Role: RoleUser, Content: []Part{changed}}) {
+				k := keptMessage{role: roleCode(RoleUser), parts: 1}
+				kept := keepParts(nil, &Message{Role: RoleUser, Content: []Part{orig}}, nil, 0)
+				if sameMessage(&k, kept, &Message{Role: RoleUser, Content: []Part{changed}}, &bodyCursor{}) {
 					t.Errorf("rare %v, tool %v: a part changed in %s still matches", rare, tool, f.Name)
 				}
-				if !sameMessage(&k, kept, &Message{Role: RoleUser, Content: []Part{orig}}) {
+				if !sameMessage(&k, kept, &Message{Role: RoleUser, Content: []Part{orig}}, &bodyCursor{}) {
 					t.Errorf("rare %v, tool %v: the part itself does not match", rare, tool)
 				}
 			}
@@ -111,5 +111,49 @@ func TestPartJSONKeepsItsShape(t *testing.T) {
 	var plain Part
 	if err := json.Unmarshal([]byte(`{"type":"text","text":"hi"}`), &plain); err != nil || plain.PartRare != nil {
 		t.Errorf("a plain part decoded with rare fields %+v (%v)", plain.PartRare, err)
+	}
+}
+
+// A role or part type the cache has no code for never matches, so a
+// history carrying one is encoded anew from there, never sent stale.
+func TestPrefixCacheUnknownKindsEncodeAnew(t *testing.T) {
+	var c PrefixCache
+	var encoded []int
+	appendMsg := func(dst []byte, _ byte, i int, m *Message) ([]byte, error) {
+		encoded = append(encoded, i)
+		return append(dst, m.Content[0].Text...), nil
+	}
+	msgs := []Message{Text(RoleUser, "a"), Text("system", "b"), {Role: RoleUser, Content: []Part{{Type: "note", Text: "c"}}}, Text(RoleUser, "d")}
+	for range 2 {
+		encoded = nil
+		segs, err := c.Encode([]byte("["), msgs, appendMsg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body []byte
+		for _, s := range segs {
+			body = append(body, s...)
+		}
+		if string(body) != "[abcd" {
+			t.Fatalf("body %q", body)
+		}
+	}
+	if !reflect.DeepEqual(encoded, []int{1, 2, 3}) {
+		t.Errorf("the second request encoded messages %v, want [1 2 3]", encoded)
+	}
+}
+
+// The body cursor finds bytes at any offset, across segment bounds, with
+// offsets read in increasing order as sharedRun reads them.
+func TestBodyCursorEqual(t *testing.T) {
+	c := bodyCursor{segs: [][]byte{[]byte("ab"), []byte("cde"), []byte("f")}}
+	for _, tc := range []struct {
+		at   int
+		b    string
+		want bool
+	}{{0, "ab", true}, {1, "bcd", true}, {2, "x", false}, {3, "def", true}, {4, "ef", true}, {5, "fg", false}, {6, "g", false}} {
+		if got := c.equal(tc.at, []byte(tc.b)); got != tc.want {
+			t.Errorf("equal(%d, %q) = %v, want %v", tc.at, tc.b, got, tc.want)
+		}
 	}
 }

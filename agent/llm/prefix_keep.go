@@ -15,9 +15,39 @@ import (
 // history changed in place (a part rewritten) no longer matches the bytes
 // kept for it. Strings are immutable and stay shared with the history.
 type keptMessage struct {
-	role  Role
-	parts int // where its parts end in prefixEntry.parts
-	end   int // where its encoding ends, from the start of head
+	end   int   // where its encoding ends, from the start of head
+	parts int32 // where its parts end in prefixEntry.parts
+	role  uint8 // roleCode
+}
+
+// roleCode and typeCode number the roles and part types this package
+// names, so a kept message and part hold a byte, not a string header.
+// Any other value is 0, which never matches: a message carrying one is
+// encoded anew each time, which costs time but never sends wrong bytes.
+func roleCode(r Role) uint8 {
+	switch r {
+	case RoleUser:
+		return 1
+	case RoleAssistant:
+		return 2
+	}
+	return 0
+}
+
+func typeCode(t PartType) uint8 {
+	switch t {
+	case PartText:
+		return 1
+	case PartImage:
+		return 2
+	case PartThinking:
+		return 3
+	case PartToolUse:
+		return 4
+	case PartToolResult:
+		return 5
+	}
+	return 0
 }
 
 // keptPart holds a part's type and text, which is all most parts of a
@@ -25,27 +55,42 @@ type keptMessage struct {
 // an image, a thinking signature) has the rest in more. Keeping every
 // field for every part would take more than the text itself.
 type keptPart struct {
-	typ  PartType
 	text string
 	more *keptMore
+	typ  uint8 // typeCode
 }
 
 // keptMore is the rest of a kept part: the tool fields, and the whole
 // part when it sets a rare field (images, thinking, replayed extras).
 type keptMore struct {
 	id, name string
+	// The tool input: where its bytes lie verbatim in the body when the
+	// encoding holds them so (inputAt, inputLen), or else a copy (input).
+	// Either tells an input rewritten in place, but a copy holds it a
+	// second time besides its encoding, and a call's input can be a whole
+	// file.
 	input    []byte
+	inputAt  int
+	inputLen int
 	isError  bool
 	rare     *Part
 }
 
-// keepParts appends what is kept of m's parts to dst.
-func keepParts(dst []keptPart, m *Message) []keptPart {
+// keepParts appends what is kept of m's parts to dst; enc is m's
+// encoding, which starts at offset at of the body.
+func keepParts(dst []keptPart, m *Message, enc []byte, at int) []keptPart {
+	from := 0 // parts are encoded in order: look for each input after the last
 	for i := range m.Content {
 		p := &m.Content[i]
-		k := keptPart{typ: p.Type, text: p.Text}
+		k := keptPart{typ: typeCode(p.Type), text: p.Text}
 		if p.ToolCallID != "" || p.ToolName != "" || len(p.Input) > 0 || p.IsError || hasRare(p) {
-			k.more = &keptMore{id: p.ToolCallID, name: p.ToolName, input: bytes.Clone(p.Input), isError: p.IsError}
+			k.more = &keptMore{id: p.ToolCallID, name: p.ToolName, inputLen: len(p.Input), isError: p.IsError}
+			if j := bytes.Index(enc[from:], p.Input); len(p.Input) > 0 && j >= 0 {
+				k.more.inputAt = at + from + j
+				from += j + len(p.Input)
+			} else if len(p.Input) > 0 {
+				k.more.input = bytes.Clone(p.Input)
+			}
 			if hasRare(p) {
 				k.more.rare = clonePart(p)
 			}
@@ -57,9 +102,10 @@ func keepParts(dst []keptPart, m *Message) []keptPart {
 
 // sharedRun returns how many leading messages of msgs e kept unchanged.
 func (e *prefixEntry) sharedRun(msgs []Message) int {
-	from := 0
+	var from int32
+	body := bodyCursor{segs: e.segs}
 	for k := range min(len(e.msgs), len(msgs)) {
-		if !sameMessage(&e.msgs[k], e.parts[from:e.msgs[k].parts], &msgs[k]) {
+		if !sameMessage(&e.msgs[k], e.parts[from:e.msgs[k].parts], &msgs[k], &body) {
 			return k
 		}
 		from = e.msgs[k].parts
@@ -67,14 +113,43 @@ func (e *prefixEntry) sharedRun(msgs []Message) int {
 	return min(len(e.msgs), len(msgs))
 }
 
+// bodyCursor reads an entry's body, in segments, at offsets that never
+// decrease from one call to the next: the kept inputs, in message order.
+type bodyCursor struct {
+	segs  [][]byte
+	i     int // the segment at or before the last offset read
+	start int // where segs[i] starts
+}
+
+// equal reports whether the body holds b at offset at.
+func (c *bodyCursor) equal(at int, b []byte) bool {
+	for c.i < len(c.segs) && c.start+len(c.segs[c.i]) <= at {
+		c.start += len(c.segs[c.i])
+		c.i++
+	}
+	i, start := c.i, c.start
+	for len(b) > 0 {
+		if i >= len(c.segs) {
+			return false
+		}
+		s := c.segs[i][at-start:]
+		n := min(len(s), len(b))
+		if !bytes.Equal(s[:n], b[:n]) {
+			return false
+		}
+		b, at, start, i = b[n:], at+n, start+len(c.segs[i]), i+1
+	}
+	return true
+}
+
 // sameMessage reports whether m is the message k (with its parts) was
 // kept from, unchanged.
-func sameMessage(k *keptMessage, parts []keptPart, m *Message) bool {
-	if !sameString(string(k.role), string(m.Role)) || len(parts) != len(m.Content) {
+func sameMessage(k *keptMessage, parts []keptPart, m *Message, body *bodyCursor) bool {
+	if k.role == 0 || k.role != roleCode(m.Role) || len(parts) != len(m.Content) {
 		return false
 	}
 	for i := range parts {
-		if !parts[i].same(&m.Content[i]) {
+		if !parts[i].same(&m.Content[i], body) {
 			return false
 		}
 	}
@@ -84,8 +159,8 @@ func sameMessage(k *keptMessage, parts []keptPart, m *Message) bool {
 // same compares a kept part with p. Most strings of a long history are
 // shared with the kept copy, so lengths and pointers decide before any
 // content is compared.
-func (k *keptPart) same(p *Part) bool {
-	if !sameString(string(k.typ), string(p.Type)) || !sameString(k.text, p.Text) {
+func (k *keptPart) same(p *Part, body *bodyCursor) bool {
+	if k.typ == 0 || k.typ != typeCode(p.Type) || !sameString(k.text, p.Text) {
 		return false
 	}
 	m := k.more
@@ -93,7 +168,10 @@ func (k *keptPart) same(p *Part) bool {
 		return p.ToolCallID == "" && p.ToolName == "" && len(p.Input) == 0 && !p.IsError && !hasRare(p)
 	}
 	if !sameString(m.id, p.ToolCallID) || !sameString(m.name, p.ToolName) ||
-		!bytes.Equal(m.input, p.Input) || m.isError != p.IsError {
+		m.inputLen != len(p.Input) || m.isError != p.IsError {
+		return false
+	}
+	if m.input != nil && !bytes.Equal(m.input, p.Input) || m.input == nil && m.inputLen > 0 && !body.equal(m.inputAt, p.Input) {
 		return false
 	}
 	if m.rare == nil {
