@@ -157,3 +157,32 @@ func TestBodyCursorEqual(t *testing.T) {
 		}
 	}
 }
+
+// Bytes a caller can rewrite in place (a tool input, a replayed extra)
+// are kept as where the body holds them, not copied, and still tell a
+// rewrite of the same length from the bytes that were sent.
+func TestKeptSpansTellRewritesInPlace(t *testing.T) {
+	p := Part{Type: PartThinking, Text: "plan", Input: json.RawMessage(`{"a":1}`),
+		PartRare: &PartRare{Extra: map[string]json.RawMessage{"reasoning_content": json.RawMessage(`"plan"`)}}}
+	m := Message{Role: RoleAssistant, Content: []Part{p}}
+	enc := []byte(`{"reasoning_content":"plan","input":{"a":1}}`)
+	body := [][]byte{[]byte("[head,"), enc}
+	kept := keepParts(nil, &m, enc, len(body[0]))
+	more := kept[0].more
+	if more.input.copy != nil || more.rare.extra["reasoning_content"].copy != nil {
+		t.Fatalf("bytes the body holds were copied: %+v", more)
+	}
+	k := keptMessage{role: roleCode(RoleAssistant), parts: 1}
+	if !sameMessage(&k, kept, &m, &bodyCursor{segs: body}) {
+		t.Fatal("the message itself does not match")
+	}
+	m.Content[0].Extra()["reasoning_content"][1] = 'P'
+	if sameMessage(&k, kept, &m, &bodyCursor{segs: body}) {
+		t.Error("an extra rewritten in place still matches")
+	}
+	m.Content[0].Extra()["reasoning_content"][1] = 'p'
+	m.Content[0].Input[5] = '2'
+	if sameMessage(&k, kept, &m, &bodyCursor{segs: body}) {
+		t.Error("an input rewritten in place still matches")
+	}
+}

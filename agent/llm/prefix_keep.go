@@ -64,40 +64,92 @@ type keptPart struct {
 // part when it sets a rare field (images, thinking, replayed extras).
 type keptMore struct {
 	id, name string
-	// The tool input: where its bytes lie verbatim in the body when the
-	// encoding holds them so (inputAt, inputLen), or else a copy (input).
-	// Either tells an input rewritten in place, but a copy holds it a
-	// second time besides its encoding, and a call's input can be a whole
-	// file.
-	input    []byte
-	inputAt  int
-	inputLen int
+	input    keptSpan
 	isError  bool
-	rare     *Part
+	rare     *keptRare
+}
+
+// keptRare is a part that sets a rare field: a copy of it but for its
+// replayed extras, which are kept as spans.
+type keptRare struct {
+	part  *Part
+	extra map[string]keptSpan
+}
+
+// keptSpan is bytes of a part that a caller could rewrite in place (a
+// tool input, a replayed extra): where they lie verbatim in the body when
+// the encoding holds them so, or else a copy. Either tells bytes rewritten
+// in place, but a copy holds them a second time besides their encoding,
+// and a call's input can be a whole file, a replayed reasoning as long as
+// the answer.
+type keptSpan struct {
+	at, n int
+	copy  []byte // nil when the body holds the bytes at at
+}
+
+// keepSpan keeps b, which the message encoded as enc (starting at offset
+// at of the body) carried.
+func keepSpan(b, enc []byte, at int) keptSpan {
+	if len(b) == 0 {
+		return keptSpan{}
+	}
+	if j := bytes.Index(enc, b); j >= 0 {
+		return keptSpan{at: at + j, n: len(b)}
+	}
+	return keptSpan{n: len(b), copy: bytes.Clone(b)}
+}
+
+// same reports whether b is what s kept.
+func (s *keptSpan) same(b []byte, body *bodyCursor) bool {
+	if len(b) != s.n {
+		return false
+	}
+	if s.copy != nil {
+		return bytes.Equal(s.copy, b)
+	}
+	return s.n == 0 || body.equal(s.at, b)
 }
 
 // keepParts appends what is kept of m's parts to dst; enc is m's
 // encoding, which starts at offset at of the body.
 func keepParts(dst []keptPart, m *Message, enc []byte, at int) []keptPart {
-	from := 0 // parts are encoded in order: look for each input after the last
 	for i := range m.Content {
 		p := &m.Content[i]
 		k := keptPart{typ: typeCode(p.Type), text: p.Text}
 		if p.ToolCallID != "" || p.ToolName != "" || len(p.Input) > 0 || p.IsError || hasRare(p) {
-			k.more = &keptMore{id: p.ToolCallID, name: p.ToolName, inputLen: len(p.Input), isError: p.IsError}
-			if j := bytes.Index(enc[from:], p.Input); len(p.Input) > 0 && j >= 0 {
-				k.more.inputAt = at + from + j
-				from += j + len(p.Input)
-			} else if len(p.Input) > 0 {
-				k.more.input = bytes.Clone(p.Input)
-			}
+			k.more = &keptMore{id: p.ToolCallID, name: p.ToolName, input: keepSpan(p.Input, enc, at), isError: p.IsError}
 			if hasRare(p) {
-				k.more.rare = clonePart(p)
+				k.more.rare = keepRare(p, enc, at)
 			}
 		}
 		dst = append(dst, k)
 	}
 	return dst
+}
+
+func keepRare(p *Part, enc []byte, at int) *keptRare {
+	k := &keptRare{part: clonePart(p, false)}
+	if extra := p.Extra(); len(extra) > 0 {
+		k.extra = make(map[string]keptSpan, len(extra))
+		for key, v := range extra {
+			k.extra[key] = keepSpan(v, enc, at)
+		}
+	}
+	return k
+}
+
+// same compares a kept rare part with p.
+func (k *keptRare) same(p *Part, body *bodyCursor) bool {
+	extra := p.Extra()
+	if !samePart(k.part, p, false) || len(extra) != len(k.extra) {
+		return false
+	}
+	for key, s := range k.extra {
+		if v, ok := extra[key]; !ok || !s.same(v, body) {
+			return false
+		}
+	}
+	return true
 }
 
 // sharedRun returns how many leading messages of msgs e kept unchanged.
@@ -113,8 +165,10 @@ func (e *prefixEntry) sharedRun(msgs []Message) int {
 	return min(len(e.msgs), len(msgs))
 }
 
-// bodyCursor reads an entry's body, in segments, at offsets that never
-// decrease from one call to the next: the kept inputs, in message order.
+// bodyCursor reads an entry's body, in segments, at offsets that mostly
+// increase from one call to the next (the kept spans, in message order):
+// each read starts from where the last one was, or from the start when the
+// offset went back.
 type bodyCursor struct {
 	segs  [][]byte
 	i     int // the segment at or before the last offset read
@@ -123,6 +177,9 @@ type bodyCursor struct {
 
 // equal reports whether the body holds b at offset at.
 func (c *bodyCursor) equal(at int, b []byte) bool {
+	if at < c.start {
+		c.i, c.start = 0, 0
+	}
 	for c.i < len(c.segs) && c.start+len(c.segs[c.i]) <= at {
 		c.start += len(c.segs[c.i])
 		c.i++
@@ -168,25 +225,22 @@ func (k *keptPart) same(p *Part, body *bodyCursor) bool {
 		return p.ToolCallID == "" && p.ToolName == "" && len(p.Input) == 0 && !p.IsError && !hasRare(p)
 	}
 	if !sameString(m.id, p.ToolCallID) || !sameString(m.name, p.ToolName) ||
-		m.inputLen != len(p.Input) || m.isError != p.IsError {
-		return false
-	}
-	if m.input != nil && !bytes.Equal(m.input, p.Input) || m.input == nil && m.inputLen > 0 && !body.equal(m.inputAt, p.Input) {
+		m.isError != p.IsError || !m.input.same(p.Input, body) {
 		return false
 	}
 	if m.rare == nil {
 		return !hasRare(p)
 	}
-	return samePart(m.rare, p)
+	return m.rare.same(p, body)
 }
 
 // hasRare reports whether p sets a field keptPart does not hold.
 func hasRare(p *Part) bool { return p.PartRare != nil && !p.PartRare.empty() }
 
-// samePart compares two parts field by field. Extra is ranged over only
-// when it holds something: ranging over even an empty map costs more than
-// all the other fields.
-func samePart(a, b *Part) bool {
+// samePart compares two parts field by field, Extra only when extra is
+// true. Extra is ranged over only when it holds something: ranging over
+// even an empty map costs more than all the other fields.
+func samePart(a, b *Part, extra bool) bool {
 	if !sameString(string(a.Type), string(b.Type)) || !sameString(a.Text, b.Text) ||
 		!sameString(a.ToolCallID, b.ToolCallID) || !sameString(a.ToolName, b.ToolName) ||
 		!bytes.Equal(a.Input, b.Input) || a.IsError != b.IsError {
@@ -195,12 +249,12 @@ func samePart(a, b *Part) bool {
 	x, y := a.rare(), b.rare()
 	if !sameString(x.MediaType, y.MediaType) || !sameString(x.Data, y.Data) ||
 		!sameString(x.Signature, y.Signature) || !sameString(x.Redacted, y.Redacted) ||
-		len(x.Images) != len(y.Images) || len(x.Extra) != len(y.Extra) ||
-		len(x.Extra) > 0 && !maps.EqualFunc(x.Extra, y.Extra, sameRaw) {
+		len(x.Images) != len(y.Images) ||
+		extra && (len(x.Extra) != len(y.Extra) || len(x.Extra) > 0 && !maps.EqualFunc(x.Extra, y.Extra, sameRaw)) {
 		return false
 	}
 	for i := range x.Images {
-		if !samePart(&x.Images[i], &y.Images[i]) {
+		if !samePart(&x.Images[i], &y.Images[i], true) {
 			return false
 		}
 	}
@@ -216,8 +270,8 @@ func sameString(a, b string) bool {
 func sameRaw(a, b json.RawMessage) bool { return bytes.Equal(a, b) }
 
 // clonePart copies p deeply enough that changing the original in place
-// leaves the copy as it was.
-func clonePart(p *Part) *Part {
+// leaves the copy as it was; its Extra only when extra is true.
+func clonePart(p *Part, extra bool) *Part {
 	c := *p
 	c.Input = bytes.Clone(p.Input)
 	if p.PartRare == nil {
@@ -228,10 +282,11 @@ func clonePart(p *Part) *Part {
 	if p.PartRare.Images != nil {
 		r.Images = make([]Part, len(p.PartRare.Images))
 		for i := range p.PartRare.Images {
-			r.Images[i] = *clonePart(&p.PartRare.Images[i])
+			r.Images[i] = *clonePart(&p.PartRare.Images[i], true)
 		}
 	}
-	if p.PartRare.Extra != nil {
+	r.Extra = nil
+	if extra && p.PartRare.Extra != nil {
 		r.Extra = make(map[string]json.RawMessage, len(p.PartRare.Extra))
 		for k, v := range p.PartRare.Extra {
 			r.Extra[k] = bytes.Clone(v)
