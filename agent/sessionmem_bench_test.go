@@ -23,6 +23,11 @@ import (
 // to the system when it likes: it follows the live heap, noisily. The
 // model server keeps no requests and the host drops its updates, so only
 // the session's own memory counts. Run it with -benchtime 1x.
+//
+// BENCH_HEAP_PROFILE=PATH also writes heap profiles at both turns, every
+// allocation sampled, as PATH.FORMAT.10 and PATH.FORMAT.500; what a turn
+// keeps is their difference: go tool pprof -sample_index=inuse_space
+// -diff_base PATH.anthropic.10 agent.test PATH.anthropic.500.
 func BenchmarkSessionMemory(b *testing.B) {
 	for i, p := range benchProviders {
 		b.Run("provider="+string(p.format), func(b *testing.B) {
@@ -37,8 +42,8 @@ func benchSessionMemory(b *testing.B, provider int) {
 	const from, to = 10, 500
 	profile := os.Getenv("BENCH_HEAP_PROFILE")
 	if profile != "" {
-		// Every allocation sampled, so a diff of the two profiles shows
-		// what a turn keeps, not a 512 KB sampling's guess.
+		// Every allocation sampled: a turn keeps a few hundred bytes,
+		// which the default sampling (one in 512 KB) would only guess at.
 		defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
 		runtime.MemProfileRate = 1
 	}
