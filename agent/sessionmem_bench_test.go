@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"testing"
 	"unsafe"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
 
 // BenchmarkSessionMemory plays 500 real turns in one session (the store
@@ -25,21 +27,48 @@ import (
 // the session's own memory counts. Run it with -benchtime 1x.
 //
 // BENCH_HEAP_PROFILE=PATH also writes heap profiles at both turns, every
-// allocation sampled, as PATH.FORMAT.10 and PATH.FORMAT.500; what a turn
+// allocation sampled, as PATH.FORMAT.10 and PATH.FORMAT.500 (and
+// PATH.tools.FORMAT.* for BenchmarkSessionMemoryTools); what a turn
 // keeps is their difference: go tool pprof -sample_index=inuse_space
 // -diff_base PATH.anthropic.10 agent.test PATH.anthropic.500.
 func BenchmarkSessionMemory(b *testing.B) {
 	for i, p := range benchProviders {
 		b.Run("provider="+string(p.format), func(b *testing.B) {
 			for range b.N {
-				benchSessionMemory(b, i)
+				s, srv := newLongSession(b, i, true)
+				benchSessionMemory(b, s, srv, "", 500)
 			}
 		})
 	}
 }
 
-func benchSessionMemory(b *testing.B, provider int) {
-	const from, to = 10, 500
+// BenchmarkSessionMemoryTools is BenchmarkSessionMemory with a tool step
+// in every turn, as a working session has them: the model reads a file of
+// some 1 KB, then answers. Its history is mostly tool output, which the
+// text turns of BenchmarkSessionMemory lack. 200 turns, not 500: by then
+// the history would fill the smaller window (Anthropic's) and be
+// compacted, which is not what this measures.
+func BenchmarkSessionMemoryTools(b *testing.B) {
+	for i, p := range benchProviders {
+		b.Run("provider="+string(p.format), func(b *testing.B) {
+			for range b.N {
+				srv := newScriptServer(b, p.format, false,
+					llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"main.go"}`}}},
+					llmtest.Reply{Text: []string{benchAnswer}})
+				cwd := b.TempDir()
+				if err := os.WriteFile(filepath.Join(cwd, "main.go"), []byte(toolStepFile), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				benchSessionMemory(b, newBenchSession(b, i, srv, true, cwd), srv, "tools.", 200)
+			}
+		})
+	}
+}
+
+// benchSessionMemory plays turns 1 to to on s and reports from turn 10;
+// tag names its profiles apart.
+func benchSessionMemory(b *testing.B, s *Session, srv *replayServer, tag string, to int) {
+	const from = 10
 	profile := os.Getenv("BENCH_HEAP_PROFILE")
 	if profile != "" {
 		// Every allocation sampled: a turn keeps a few hundred bytes,
@@ -47,7 +76,6 @@ func benchSessionMemory(b *testing.B, provider int) {
 		defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
 		runtime.MemProfileRate = 1
 	}
-	s, srv := newLongSession(b, provider, true)
 	ctx := context.Background()
 	var heap, hist, held [2]float64
 	for turn := 1; turn <= to; turn++ {
@@ -64,12 +92,12 @@ func benchSessionMemory(b *testing.B, provider int) {
 		}
 		heap[k] = liveHeap()
 		if profile != "" {
-			writeHeapProfile(b, fmt.Sprintf("%s.%s.%d", profile, benchProviders[provider].format, turn))
+			writeHeapProfile(b, fmt.Sprintf("%s.%s%s.%d", profile, tag, s.a.cfg.Provider.Name(), turn))
 		}
 	}
-	b.ReportMetric((heap[1]-heap[0])/(to-from), "heap-B/turn")
-	b.ReportMetric((hist[1]-hist[0])/(to-from), "hist-B/turn")
-	b.ReportMetric((held[1]-held[0])/(to-from), "msgs-B/turn")
+	b.ReportMetric((heap[1]-heap[0])/float64(to-from), "heap-B/turn")
+	b.ReportMetric((hist[1]-hist[0])/float64(to-from), "hist-B/turn")
+	b.ReportMetric((held[1]-held[0])/float64(to-from), "msgs-B/turn")
 	b.ReportMetric((heap[1]-heap[0])/(hist[1]-hist[0]), "heap/hist")
 }
 
