@@ -31,10 +31,11 @@
 // whichever goroutine produced the update. The sender is the FIFO's own
 // goroutine, or the running turn when it finds nobody handling the FIFO:
 // the turn then sends its updates itself, so a tool step neither wakes
-// another thread for them nor waits for the disk. A streamed reply's chunks are the
-// exception: the goroutine sends them while the turn reads the next. A turn flushes the FIFO before Prompt
-// returns. The actor only queues and never waits on the FIFO, because a
-// Host.Send may be waiting on the actor.
+// another thread for them nor waits for the disk. A streamed reply's
+// chunks are the exception: the goroutine sends them while the turn reads
+// the next. A turn flushes the FIFO before Prompt returns. The actor only
+// queues and never waits on the FIFO, because a Host.Send may be waiting
+// on the actor.
 //
 // Agent.Close closes every open session, then the shared code indexes.
 // Session.Close stops the turn, the actor, the index builder, the MCP
