@@ -35,7 +35,11 @@ func (s *server) ForkSession(ctx context.Context, p forkRequest) (forkResponse, 
 	if err != nil {
 		return forkResponse{}, err
 	}
-	h, out := s.newHost()
+	caps, err := s.clientCaps()
+	if err != nil {
+		return forkResponse{}, err
+	}
+	h, out := s.newHost(caps)
 	sess, err := s.agent.ForkSession(s.ctx, agent.SessionOptions{ID: string(p.SessionId), Cwd: p.Cwd, Host: h, MCPServers: servers})
 	if err != nil {
 		out.close()

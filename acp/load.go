@@ -49,6 +49,10 @@ func (s *server) reopen(id sdk.SessionId, cwd string, dirs []string, mcp []sdk.M
 	if err != nil {
 		return nil, err
 	}
+	caps, err := s.clientCaps()
+	if err != nil {
+		return nil, err
+	}
 	// Loading a session this connection has open replaces it.
 	s.sessionsMu.Lock()
 	prev := s.sessions[string(id)]
@@ -59,7 +63,7 @@ func (s *server) reopen(id sdk.SessionId, cwd string, dirs []string, mcp []sdk.M
 			s.log.Warn("acp: closing a session before reopening it", "session", prev.id, "err", err)
 		}
 	}
-	h, out := s.newHost()
+	h, out := s.newHost(caps)
 	h.bind(string(id))
 	// Replayed updates flow while the agent loads, so the stream starts now.
 	out.start(s.ctx, string(id))

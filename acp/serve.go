@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -108,8 +109,12 @@ type server struct {
 	info  sdk.Implementation
 	log   *slog.Logger
 
-	capsMu sync.Mutex
-	caps   sdk.ClientCapabilities
+	// capsMu guards the capabilities of the last initialize: as sent
+	// (capsRaw), and decoded by the first clientCaps after it.
+	capsMu  sync.Mutex
+	capsRaw json.RawMessage
+	caps    *sdk.ClientCapabilities
+	capsErr error
 
 	sessionsMu sync.Mutex
 	sessions   map[string]*session
@@ -135,9 +140,22 @@ func newServer(ctx context.Context, o Options, log *slog.Logger) *server {
 	}
 }
 
-// clientCaps returns what the client said it can do in initialize.
-func (s *server) clientCaps() sdk.ClientCapabilities {
+// clientCaps returns what the client said it can do in initialize (none
+// before it), or a -32602 error saying why its capabilities do not fit the
+// protocol's types.
+func (s *server) clientCaps() (sdk.ClientCapabilities, error) {
 	s.capsMu.Lock()
 	defer s.capsMu.Unlock()
-	return s.caps
+	if s.caps == nil && s.capsErr == nil {
+		s.caps = new(sdk.ClientCapabilities)
+		if len(s.capsRaw) > 0 {
+			if err := json.Unmarshal(s.capsRaw, s.caps); err != nil {
+				s.capsErr = invalidParams("the clientCapabilities sent in initialize are invalid: %v", err)
+			}
+		}
+	}
+	if s.capsErr != nil {
+		return sdk.ClientCapabilities{}, s.capsErr
+	}
+	return *s.caps, nil
 }
