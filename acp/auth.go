@@ -53,7 +53,11 @@ func (s *server) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (s
 	default:
 		return sdk.AuthenticateResponse{}, invalidParams("unknown authentication method %q: use %s or %s", p.MethodId, authAnthropic, authOpenAI)
 	}
-	if err := s.agent.Ready(); err != nil {
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.AuthenticateResponse{}, err
+	}
+	if err := a.Ready(); err != nil {
 		return sdk.AuthenticateResponse{}, toRequestError(err)
 	}
 	return sdk.AuthenticateResponse{}, nil

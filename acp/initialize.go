@@ -42,7 +42,11 @@ func (s *server) Initialize(ctx context.Context, p initializeParams) (json.RawMe
 	s.capsRaw, s.caps, s.capsErr = p.ClientCapabilities, nil, nil
 	s.capsMu.Unlock()
 	// The agent's own background work waits until the editor has its answer.
-	jsonrpc.AfterResponse(ctx, s.agent.StartBackground)
+	jsonrpc.AfterResponse(ctx, func() {
+		if a, err := s.building.Agent(s.ctx); err == nil {
+			a.StartBackground()
+		}
+	})
 	return initializeResult(s.info.Version, auth.Auth.Terminal)
 }
 

@@ -13,7 +13,11 @@ import (
 // through the host before it returns, and all of it is on the wire before
 // the response.
 func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, s.agent.LoadSession)
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
+	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, a.LoadSession)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -26,7 +30,11 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 
 // ResumeSession handles session/resume: like load, without the replay.
 func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, s.agent.ResumeSession)
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.ResumeSessionResponse{}, err
+	}
+	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, a.ResumeSession)
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
@@ -86,7 +94,11 @@ func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (s
 	if p.Cwd != nil {
 		cwd = *p.Cwd
 	}
-	metas, err := s.agent.ListSessions(cwd)
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.ListSessionsResponse{}, err
+	}
+	metas, err := a.ListSessions(cwd)
 	if err != nil {
 		return sdk.ListSessionsResponse{}, toRequestError(err)
 	}

@@ -45,7 +45,12 @@ func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 	}
 	h, out := s.newHost(caps)
 	// The session outlives this request: it gets the connection's context.
-	sess, err := s.agent.NewSession(s.ctx, agent.SessionOptions{Cwd: p.Cwd, AdditionalRoots: p.AdditionalDirectories, Host: h, MCPServers: servers})
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		out.close()
+		return sdk.NewSessionResponse{}, err
+	}
+	sess, err := a.NewSession(s.ctx, agent.SessionOptions{Cwd: p.Cwd, AdditionalRoots: p.AdditionalDirectories, Host: h, MCPServers: servers})
 	if err != nil {
 		out.close()
 		return sdk.NewSessionResponse{}, toRequestError(err)
