@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"sync"
 
 	"github.com/tandemhq/tandem/agent"
 )
@@ -14,6 +15,10 @@ type Building struct {
 	done chan struct{}
 	a    *agent.Agent
 	err  error
+
+	mu   sync.Mutex // guards then and ran
+	then []func(*agent.Agent)
+	ran  bool // the build is over: whenBuilt runs fn itself
 }
 
 // Build runs build on a goroutine of its own, which ends when build
@@ -21,15 +26,41 @@ type Building struct {
 func Build(build func() (*agent.Agent, error)) *Building {
 	b := &Building{done: make(chan struct{})}
 	go func() {
-		defer close(b.done)
-		b.a, b.err = build()
+		a, err := build()
+		b.a, b.err = a, err
+		close(b.done)
+		b.mu.Lock()
+		then := b.then
+		b.then, b.ran = nil, true
+		b.mu.Unlock()
+		if err == nil {
+			for _, fn := range then {
+				fn(a)
+			}
+		}
 	}()
 	return b
 }
 
+// whenBuilt runs fn with the agent once it is built, without waiting for
+// it: at once when it is, else on the building goroutine when it is done.
+// After a failed build fn never runs.
+func (b *Building) whenBuilt(fn func(*agent.Agent)) {
+	b.mu.Lock()
+	if !b.ran {
+		b.then = append(b.then, fn)
+		b.mu.Unlock()
+		return
+	}
+	b.mu.Unlock()
+	if b.err == nil {
+		fn(b.a)
+	}
+}
+
 // built is a Building that is already done.
 func built(a *agent.Agent) *Building {
-	b := &Building{done: make(chan struct{}), a: a}
+	b := &Building{done: make(chan struct{}), a: a, ran: true}
 	close(b.done)
 	return b
 }

@@ -6,6 +6,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -42,11 +43,7 @@ func (s *server) Initialize(ctx context.Context, p initializeParams) (json.RawMe
 	s.capsRaw, s.caps, s.capsErr = p.ClientCapabilities, nil, nil
 	s.capsMu.Unlock()
 	// The agent's own background work waits until the editor has its answer.
-	jsonrpc.AfterResponse(ctx, func() {
-		if a, err := s.building.Agent(s.ctx); err == nil {
-			a.StartBackground()
-		}
-	})
+	jsonrpc.AfterResponse(ctx, func() { s.building.whenBuilt((*agent.Agent).StartBackground) })
 	return initializeResult(s.info.Version, auth.Auth.Terminal)
 }
 
