@@ -45,16 +45,15 @@ func main() {
 	// default handling is back, so a second one quits at once.
 	ctx, stop := notifyContext(context.Background(), signals...)
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
-	var logFile *os.File
+	var lf *logFile
 	if len(os.Args) > 1 && (os.Args[1] == "acp" || os.Args[1] == "lsp") {
-		if logFile = openLogFile(os.Getenv, os.Args[1], os.Stderr); logFile != nil {
-			m.LogFile = logFile
-		}
+		lf = newLogFile(os.Getenv, os.Args[1], os.Stderr)
+		m.LogFile = lf
 	}
 	code := m.Run(ctx, os.Args[1:])
 	stop()
-	if logFile != nil {
-		logFile.Close()
+	if lf != nil {
+		lf.Close()
 	}
 	os.Exit(code)
 }
