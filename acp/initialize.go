@@ -10,8 +10,10 @@ import (
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
-// initializeParams is what Initialize reads of the request when it comes:
-// the client's capabilities stay raw until a session needs them
+// initializeParams is what Initialize reads of the request when it comes
+// (the protocol version only to refuse one that is not a number; tandem
+// answers 1 whatever it is): the client's capabilities stay raw until a
+// session needs them
 // (clientCaps), because decoding them through the SDK's generated types
 // costs about 0.1 ms on first use, a measurable part of an editor's wait
 // for the first answer of a process.
