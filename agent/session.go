@@ -84,6 +84,8 @@ type Session struct {
 	turns      sync.WaitGroup // turn goroutines; Close waits for them
 	closeOnce  sync.Once
 	closeErr   error
+	// retired is what the actor handed shutdown as it returned (retire).
+	retired retiredServices
 
 	// skillIndex is the system prompt's skill list, fixed when the
 	// session starts (see session_custom.go).
