@@ -125,6 +125,9 @@ type Agent struct {
 	sessionsMu sync.Mutex
 	sessions   map[*Session]struct{}
 	closed     bool
+	// opening counts sessions between the start of their goroutines and
+	// track (see beginOpen); Close waits for them.
+	opening sync.WaitGroup
 
 	modelsMu   sync.Mutex
 	discovered []string // model ids the provider listed (AddModels)

@@ -210,6 +210,14 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 // start registers the session with the agent and launches its goroutines:
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
+	opened, err := s.a.beginOpen()
+	if err != nil {
+		if s.log != nil {
+			s.log.Close()
+		}
+		return err
+	}
+	defer opened()
 	s.confinement = confinementOf(s.host)
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact, s.a.cfg.MaxResultBytes)
 	s.noticeSandbox()
