@@ -42,7 +42,8 @@ func (a *Agent) forget(s *Session) {
 }
 
 // Close shuts the agent down: it closes every open session (ending their
-// turns, commands and MCP servers) and then the shared code indexes. Front
+// turns, commands and MCP servers), those being opened included, and then
+// the shared code indexes. Front
 // doors call it when they exit, stdin EOF included. It returns when all is
 // stopped, or with ctx's error if that takes longer than ctx allows.
 func (a *Agent) Close(ctx context.Context) error {
