@@ -1,0 +1,190 @@
+package atomicfile
+
+import (
+	"io/fs"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// spareName is the spare file's name inside a Spares' own directory.
+const spareName = "spare"
+
+// spareState is the Linux half of Spares: its own locked directory and the
+// spare in it, kept open, empty and ready to take the next content.
+type spareState struct {
+	ready bool
+	path  string // the own directory
+	dirfd int    // it, open and flock'ed while the Spares lives
+	mnt   unix.Statx_t
+
+	fd   int    // the spare, open for writing and empty; -1 when there is none
+	mode uint32 // its permission bits
+	gid  uint32 // its group
+}
+
+// replace writes data to base in pfd by exchange when it can (see
+// Spares): false when it did not and the caller is to write as before.
+// target is base's own statx, a regular file; perm the bits to keep.
+func (s *Spares) replace(pfd int, base string, target *unix.Statx_t, data []byte, perm fs.FileMode, sync bool) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &s.state
+	if s.broken {
+		return false, nil
+	}
+	if !st.ready {
+		if err := st.setup(s.dir); err != nil {
+			// No spare directory (unwritable home, say): edits work as before.
+			s.broken = true
+			return false, nil
+		}
+	}
+	if !sameMount(&st.mnt, target) {
+		return false, nil
+	}
+	if st.fd < 0 {
+		if err := st.create(); err != nil {
+			return false, nil
+		}
+	}
+	// A rename gives the file the group a new file gets; the spare's may
+	// differ from the target's (a setgid directory): keep that case as it was.
+	if st.gid != target.Gid {
+		return false, nil
+	}
+	err := writeAll(st.fd, data)
+	if err == nil && st.mode != uint32(perm) {
+		if err = retry(func() error { return unix.Fchmod(st.fd, uint32(perm)) }); err == nil {
+			st.mode = uint32(perm)
+		}
+	}
+	if err == nil && sync {
+		err = retry(func() error { return unix.Fsync(st.fd) })
+	}
+	// Closed before the exchange: no descriptor of ours outlives it on
+	// what becomes the user's file.
+	if cerr := unix.Close(st.fd); err == nil {
+		err = cerr
+	}
+	st.fd = -1
+	if err == nil {
+		// The target first: the kernel reports the first name leaving,
+		// then the spare arriving under it, so a watcher of the target's
+		// directory sees the file go and come back, as with a rename. In
+		// the other order the last word on the name would be that it left.
+		err = unix.Renameat2(pfd, base, st.dirfd, spareName, unix.RENAME_EXCHANGE)
+	}
+	switch {
+	case err == nil:
+		return true, st.reclaim(pfd, base)
+	case err == unix.EXDEV || err == unix.EINVAL || err == unix.ENOSYS:
+		// The file system refuses the exchange: it will every time.
+		s.broken = true
+	}
+	// Whatever else stopped it (the target gone meanwhile, an immutable
+	// file), the rename it replaces is the judge: it creates the file, or
+	// fails as it did before.
+	st.discard()
+	return false, nil
+}
+
+// sameMount says whether target is on the spare's mount, the only place an
+// exchange with it can work; without mount ids (Linux before 5.8) the
+// device decides and a refused exchange turns Spares off.
+func sameMount(spare, target *unix.Statx_t) bool {
+	if spare.Mask&target.Mask&unix.STATX_MNT_ID != 0 {
+		return spare.Mnt_id == target.Mnt_id
+	}
+	return spare.Dev_major == target.Dev_major && spare.Dev_minor == target.Dev_minor
+}
+
+// create makes a new, empty spare.
+func (st *spareState) create() error {
+	var fd int
+	err := retry(func() (err error) {
+		fd, err = unix.Openat(st.dirfd, spareName, unix.O_RDWR|unix.O_CREAT|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	var fst unix.Stat_t
+	err = unix.Fstat(fd, &fst)
+	if err == nil {
+		// Emptied like every reclaimed spare, so ext4 treats its first
+		// content as it does theirs (see reclaim).
+		err = unix.Ftruncate(fd, 0)
+	}
+	if err != nil {
+		unix.Close(fd)
+		return err
+	}
+	st.fd, st.mode, st.gid = fd, fst.Mode&0o7777, fst.Gid
+	return nil
+}
+
+// reclaim empties the file the exchange put in the spare's place — the
+// target's old inode, the user's old content — and keeps it as the next
+// spare. (Emptied, then written and closed: ext4 takes that as a file
+// being rewritten and starts putting its data on disk at the close, as it
+// does for a rename over an existing file, so an exchange before the
+// batch's fsync is as safe from a power cut as the rename was.) It is dropped instead (unlinked, its content untouched) when
+// another name links to it, another process has it open (a reader
+// part-way through the old content; a write lease is granted only when
+// nobody else has the file open), or it is not ours. Something other than
+// a regular file swapped in for the target meanwhile is dropped too, as
+// the rename it replaced would have; a directory is exchanged back.
+func (st *spareState) reclaim(pfd int, base string) error {
+	var fd int
+	err := retry(func() (err error) {
+		fd, err = unix.Openat(st.dirfd, spareName, unix.O_RDWR|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+		return err
+	})
+	if err == unix.EISDIR {
+		if err := unix.Renameat2(st.dirfd, spareName, pfd, base, unix.RENAME_EXCHANGE); err != nil {
+			return &fs.PathError{Op: "put back a directory moved to", Path: st.path, Err: err}
+		}
+		st.discard()
+		return unix.EISDIR
+	}
+	if err != nil {
+		st.discard()
+		return nil
+	}
+	var fst unix.Stat_t
+	keep := unix.Fstat(fd, &fst) == nil && fst.Mode&unix.S_IFMT == unix.S_IFREG &&
+		fst.Nlink == 1 && fst.Uid == uint32(os.Geteuid()) && lease(fd, unix.F_WRLCK) == nil
+	if keep {
+		keep = retry(func() error { return unix.Ftruncate(fd, 0) }) == nil
+		lease(fd, unix.F_UNLCK)
+	}
+	if !keep {
+		unix.Close(fd)
+		st.discard()
+		return nil
+	}
+	st.fd, st.mode, st.gid = fd, fst.Mode&0o7777, fst.Gid
+	return nil
+}
+
+// lease sets (F_WRLCK) or drops (F_UNLCK) a lease on fd. A write lease is
+// granted only while no other descriptor has the file open; should
+// someone open it while the lease is held (for a truncate's duration), the
+// kernel makes them wait and sends SIGIO, which the Go runtime ignores.
+func lease(fd, how int) error {
+	return retry(func() error {
+		_, err := unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, how)
+		return err
+	})
+}
+
+// discard removes the spare (closing it if open); the next replace makes
+// a new one.
+func (st *spareState) discard() {
+	if st.fd >= 0 {
+		unix.Close(st.fd)
+		st.fd = -1
+	}
+	unix.Unlinkat(st.dirfd, spareName, 0)
+}
