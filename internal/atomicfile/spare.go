@@ -31,6 +31,11 @@ type Spares struct {
 	mu     sync.Mutex // guards state and serialises the exchanges
 	state  spareState // the platform's part: directory, spare file
 	broken bool       // setting up failed or exchange is refused: fall back for good
+
+	// beforeExchange, when set (by this package's tests), runs between
+	// the look at the target and the exchange: where another process may
+	// swap something else in.
+	beforeExchange func()
 }
 
 // NewSpares returns Spares that keeps its files under dir, created (0700)

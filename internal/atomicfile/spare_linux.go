@@ -68,6 +68,9 @@ func (s *Spares) replace(pfd int, base string, target *unix.Statx_t, data []byte
 		err = cerr
 	}
 	st.fd = -1
+	if err == nil && s.beforeExchange != nil {
+		s.beforeExchange()
+	}
 	if err == nil {
 		// The target first: the kernel reports the first name leaving,
 		// then the spare arriving under it, so a watcher of the target's
@@ -142,7 +145,7 @@ func (st *spareState) reclaim(pfd int, base string) error {
 		return err
 	})
 	if err == unix.EISDIR {
-		if err := unix.Renameat2(st.dirfd, spareName, pfd, base, unix.RENAME_EXCHANGE); err != nil {
+		if err := putBack(st.dirfd, pfd, base); err != nil {
 			return &fs.PathError{Op: "put back a directory moved to", Path: st.path, Err: err}
 		}
 		st.discard()
@@ -166,6 +169,22 @@ func (st *spareState) reclaim(pfd int, base string) error {
 	}
 	st.fd, st.mode, st.gid = fd, fst.Mode&0o7777, fst.Gid
 	return nil
+}
+
+// putBack returns the directory an exchange took from base to it: by
+// exchange with what is there now, or by rename if base is gone; tried a
+// few times while something else keeps changing base.
+func putBack(sparefd, pfd int, base string) error {
+	var err error
+	for range 3 {
+		if err = unix.Renameat2(sparefd, spareName, pfd, base, unix.RENAME_EXCHANGE); err != unix.ENOENT {
+			return err
+		}
+		if err = unix.Renameat2(sparefd, spareName, pfd, base, unix.RENAME_NOREPLACE); err != unix.EEXIST {
+			return err
+		}
+	}
+	return err
 }
 
 // lease sets (F_WRLCK) or drops (F_UNLCK) a lease on fd. A write lease is
