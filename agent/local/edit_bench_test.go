@@ -16,8 +16,20 @@ import (
 
 // BenchmarkApplyEdit is one edit of a tool step: the file read back,
 // checked and replaced under a turn's batch (the fsync left to the turn's
-// end), as the agent's edit_file does.
+// end), as the agent's edit_file does: by temporary file and rename, and
+// by exchange with a session's spare. The workspace and the spares' home
+// are in $TMPDIR: on ext4 without a journal, creating files is what a
+// rename costs most.
 func BenchmarkApplyEdit(b *testing.B) {
+	b.Run("rename", func(b *testing.B) { benchApplyEdit(b, nil) })
+	b.Run("exchange", func(b *testing.B) {
+		sp := atomicfile.NewSpares(b.TempDir())
+		defer sp.Close()
+		benchApplyEdit(b, sp)
+	})
+}
+
+func benchApplyEdit(b *testing.B, sp *atomicfile.Spares) {
 	dir := b.TempDir()
 	p := filepath.Join(dir, "main.go")
 	body := strings.Repeat("func handler() {}\n", 60)
@@ -26,6 +38,9 @@ func BenchmarkApplyEdit(b *testing.B) {
 	}
 	h := Host{Root: dir}
 	ctx := atomicfile.WithBatch(context.Background(), &atomicfile.Batch{})
+	if sp != nil {
+		ctx = atomicfile.WithSpares(ctx, sp)
+	}
 	start := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -13,7 +13,8 @@ import (
 // is then exchanged with the target in one step (Linux's
 // renameat2(RENAME_EXCHANGE)): a reader still sees the old content or the
 // new, never a mix, and the replaced file becomes the next spare once it
-// is emptied. No inode is made or freed per edit.
+// is emptied (by a goroutine, just after the edit returns: freeing its
+// blocks can wait on the disk). No inode is made or freed per edit.
 //
 // The spare lives in a directory of its own under dir (tandem puts dir in
 // $TANDEM_HOME), never in the tree being edited: nothing that lists,
@@ -23,8 +24,9 @@ import (
 //
 // The directory is locked while its Spares is open; opening one removes
 // the directories of Spares whose process died without closing them.
-// Spares is safe for concurrent use; edits through it take turns. The zero
-// value is not usable; a nil *Spares means none.
+// Spares is safe for concurrent use; edits through it take turns, and
+// Close waits for the last emptying. The zero value is not usable; a nil
+// *Spares means none.
 type Spares struct {
 	dir string
 

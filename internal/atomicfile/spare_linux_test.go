@@ -28,9 +28,18 @@ func inode(t *testing.T, p string) uint64 {
 	return fi.Sys().(*syscall.Stat_t).Ino
 }
 
-// spareFiles lists the regular files under home (the spares), with sizes.
-func spareFiles(t *testing.T, home string) map[string]int64 {
+// settle waits for the emptying of an old file the last edit left to a
+// goroutine.
+func (s *Spares) settle() {
+	s.mu.Lock()
+	s.mu.Unlock()
+}
+
+// spareFiles lists the regular files under home (the spares), with sizes,
+// once sp has settled.
+func spareFiles(t *testing.T, sp *Spares, home string) map[string]int64 {
 	t.Helper()
+	sp.settle()
 	got := map[string]int64{}
 	filepath.WalkDir(home, func(p string, e os.DirEntry, err error) error {
 		if err == nil && !e.IsDir() {
@@ -60,7 +69,7 @@ func treeNames(t *testing.T, root string) []string {
 // Replacing an existing file swaps two inodes back and forth: no new one
 // per edit, the mode kept, the spare left empty and outside the tree.
 func TestSpareReplacesWithoutNewInodes(t *testing.T) {
-	d, root, home, _ := spareDir(t)
+	d, root, home, sp := spareDir(t)
 	p := filepath.Join(root, "a.txt")
 	if err := os.WriteFile(p, []byte("zero"), 0o640); err != nil {
 		t.Fatal(err)
@@ -76,7 +85,7 @@ func TestSpareReplacesWithoutNewInodes(t *testing.T) {
 		}
 		assertFile(t, p, content, 0o640)
 		seen[inode(t, p)] = true
-		spares := spareFiles(t, home)
+		spares := spareFiles(t, sp, home)
 		if len(spares) != 1 {
 			t.Fatalf("after edit %d the home holds %v, want one spare", i, spares)
 		}
@@ -120,7 +129,7 @@ func TestSpareKeepsEachMode(t *testing.T) {
 // both while edits land and when it opened the file before one: the old
 // inode it holds is not emptied for reuse.
 func TestSpareReadersSeeOldOrNew(t *testing.T) {
-	d, root, _, _ := spareDir(t)
+	d, root, _, sp := spareDir(t)
 	p := filepath.Join(root, "f")
 	long, short := strings.Repeat("long line\n", 5000), "short\n"
 	if err := os.WriteFile(p, []byte(long), 0o644); err != nil {
@@ -137,6 +146,7 @@ func TestSpareReadersSeeOldOrNew(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	sp.settle()
 	if got, _ := io.ReadAll(held); string(got) != long {
 		t.Errorf("a reader holding the file since before the edits read %d bytes, want the %d it opened", len(got), len(long))
 	}
@@ -205,7 +215,7 @@ func TestSpareFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertFile(t, filepath.Join(root, "new.txt"), "fresh", 0o640)
-	if n := len(spareFiles(t, home)); n != 0 {
+	if n := len(spareFiles(t, sp, home)); n != 0 {
 		t.Errorf("a new file made %d spares; it has nothing to exchange with", n)
 	}
 
@@ -232,7 +242,7 @@ func TestSpareFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertFile(t, filepath.Join(root, "new.txt"), "after close", 0o640)
-	if got := spareFiles(t, home); len(got) != 0 {
+	if got := spareFiles(t, sp, home); len(got) != 0 {
 		t.Errorf("Close left %v", got)
 	}
 
@@ -267,7 +277,7 @@ func TestSpareOnAnotherMountFallsBack(t *testing.T) {
 		}
 		assertFile(t, p, c, 0o600)
 	}
-	if got := spareFiles(t, home); len(got) != 0 {
+	if got := spareFiles(t, sp, home); len(got) != 0 {
 		t.Errorf("spares were made on another mount: %v", got)
 	}
 }

@@ -67,7 +67,7 @@ func TestSpareHandlesWhatWasSwappedIn(t *testing.T) {
 			if got, _ := os.ReadFile(secret); string(got) != "secret" {
 				t.Errorf("the file outside holds %q", got)
 			}
-			for p, size := range spareFiles(t, home) {
+			for p, size := range spareFiles(t, sp, home) {
 				if fi, _ := os.Lstat(p); !fi.Mode().IsRegular() || size != 0 {
 					t.Errorf("the home keeps %s: %v, %d bytes", p, fi.Mode(), size)
 				}

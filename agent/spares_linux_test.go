@@ -2,10 +2,13 @@ package agent
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
@@ -44,18 +47,25 @@ func TestSessionEditsByExchange(t *testing.T) {
 		t.Errorf("the workspace holds %d entries, want only main.go", len(es))
 	}
 	spares := filepath.Join(f.home, "spares")
-	var found []string
-	filepath.WalkDir(spares, func(q string, e os.DirEntry, err error) error {
-		if err == nil && !e.IsDir() {
-			if fi, _ := e.Info(); fi.Size() != 0 {
-				t.Errorf("the spare %s keeps %d bytes of the old content", q, fi.Size())
+	// The old content is emptied out of the spare just after the edit
+	// returns, by a goroutine of the session's Spares.
+	var found map[string]int64
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		found = map[string]int64{}
+		filepath.WalkDir(spares, func(q string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() {
+				if fi, err := e.Info(); err == nil {
+					found[q] = fi.Size()
+				}
 			}
-			found = append(found, q)
+			return nil
+		})
+		if len(found) == 1 && slices.Equal(slices.Collect(maps.Values(found)), []int64{0}) || time.Now().After(deadline) {
+			break
 		}
-		return nil
-	})
-	if len(found) != 1 {
-		t.Errorf("spares under the home: %v, want the session's one", found)
+	}
+	if len(found) != 1 || slices.Collect(maps.Values(found))[0] != 0 {
+		t.Errorf("spares under the home: %v, want the session's one, emptied", found)
 	}
 	s.Close()
 	if es, err := os.ReadDir(spares); err != nil || len(es) != 0 {
