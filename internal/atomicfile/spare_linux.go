@@ -58,21 +58,7 @@ func (s *Spares) replace(pfd int, base string, target *unix.Statx_t, data []byte
 	if st.gid != target.Gid {
 		return false, nil
 	}
-	err := writeAll(st.fd, data)
-	if err == nil && st.mode != uint32(perm) {
-		if err = retry(func() error { return unix.Fchmod(st.fd, uint32(perm)) }); err == nil {
-			st.mode = uint32(perm)
-		}
-	}
-	if err == nil && sync {
-		err = retry(func() error { return unix.Fsync(st.fd) })
-	}
-	// Closed before the exchange: no descriptor of ours outlives it on
-	// what becomes the user's file.
-	if cerr := unix.Close(st.fd); err == nil {
-		err = cerr
-	}
-	st.fd = -1
+	err := st.fill(data, perm, sync)
 	if err == nil && s.beforeExchange != nil {
 		s.beforeExchange()
 	}
@@ -108,6 +94,26 @@ func (s *Spares) replace(pfd int, base string, target *unix.Statx_t, data []byte
 	// fails as it did before.
 	st.discard()
 	return false, nil
+}
+
+// fill writes data to the spare with mode perm, synced if asked, and
+// closes it: no descriptor of ours outlives the exchange on what becomes
+// the user's file.
+func (st *spareState) fill(data []byte, perm fs.FileMode, sync bool) error {
+	err := writeAll(st.fd, data)
+	if err == nil && st.mode != uint32(perm) {
+		if err = retry(func() error { return unix.Fchmod(st.fd, uint32(perm)) }); err == nil {
+			st.mode = uint32(perm)
+		}
+	}
+	if err == nil && sync {
+		err = retry(func() error { return unix.Fsync(st.fd) })
+	}
+	if cerr := unix.Close(st.fd); err == nil {
+		err = cerr
+	}
+	st.fd = -1
+	return err
 }
 
 // sameMount says whether target is on the spare's mount, the only place an
