@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,7 +38,7 @@ func TestSpareChild(t *testing.T) {
 		}
 	}
 	fmt.Println("ready")
-	select {}
+	io.ReadAll(os.Stdin) // the parent holds it open until it kills us
 }
 
 // Two processes editing one root through one home each use a directory of
@@ -55,6 +56,11 @@ func TestSparesAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	child.Stderr = os.Stderr
+	in, err := child.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
