@@ -47,8 +47,8 @@ func TestPromptContentKinds(t *testing.T) {
 			text.WriteString(part.Text)
 		case llm.PartImage:
 			images++
-			if part.Data != png || part.MediaType != "image/png" {
-				t.Errorf("image part %q %q", part.MediaType, part.Data)
+			if part.Data() != png || part.MediaType() != "image/png" {
+				t.Errorf("image part %q %q", part.MediaType(), part.Data())
 			}
 		}
 	}

@@ -43,8 +43,14 @@ var benchAnswer = strings.Repeat("The handler reads the request, checks it and a
 // newLongSession opens a session on a server answering every request
 // with benchAnswer in the wire format of benchProviders[provider].
 func newLongSession(b *testing.B, provider int, withStore bool) (*Session, *replayServer) {
+	srv := newReplayServer(b, benchProviders[provider].format, !withStore)
+	return newBenchSession(b, provider, srv, withStore, b.TempDir()), srv
+}
+
+// newBenchSession opens a session in cwd on srv, a server speaking the
+// wire format of benchProviders[provider].
+func newBenchSession(b *testing.B, provider int, srv *replayServer, withStore bool, cwd string) *Session {
 	p := benchProviders[provider]
-	srv := newReplayServer(b, p.format, !withStore)
 	cfg := Config{Provider: p.new(srv.URL), Model: p.model, Home: b.TempDir()}
 	if withStore {
 		st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
@@ -53,12 +59,12 @@ func newLongSession(b *testing.B, provider int, withStore bool) (*Session, *repl
 		}
 		cfg.Store = st
 	}
-	s, err := New(cfg).NewSession(context.Background(), SessionOptions{Cwd: b.TempDir(), Host: &discardHost{}})
+	s, err := New(cfg).NewSession(context.Background(), SessionOptions{Cwd: cwd, Host: &discardHost{}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { s.Close() })
-	return s, srv
+	return s
 }
 
 // discardHost drops updates, so a long benchmark keeps none of them.

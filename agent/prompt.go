@@ -43,7 +43,7 @@ func (s *Session) promptParts(ctx context.Context, prompt []ContentBlock) ([]llm
 			if b.Data == "" {
 				continue
 			}
-			parts = append(parts, llm.Part{Type: llm.PartImage, MediaType: b.MimeType, Data: b.Data})
+			parts = append(parts, llm.Image(b.MimeType, b.Data))
 		case "resource_link":
 			if _, ok := fileURIPath(b.URI); !ok {
 				parts = append(parts, llm.Part{Type: llm.PartText, Text: s.linkedResource(ctx, b)})

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"testing"
 	"unsafe"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
 
 // BenchmarkSessionMemory plays 500 real turns in one session (the store
@@ -23,19 +25,57 @@ import (
 // to the system when it likes: it follows the live heap, noisily. The
 // model server keeps no requests and the host drops its updates, so only
 // the session's own memory counts. Run it with -benchtime 1x.
+//
+// BENCH_HEAP_PROFILE=PATH also writes heap profiles at both turns, every
+// allocation sampled, as PATH.FORMAT.10 and PATH.FORMAT.500 (and
+// PATH.tools.FORMAT.* for BenchmarkSessionMemoryTools); what a turn
+// keeps is their difference: go tool pprof -sample_index=inuse_space
+// -diff_base PATH.anthropic.10 agent.test PATH.anthropic.500.
 func BenchmarkSessionMemory(b *testing.B) {
 	for i, p := range benchProviders {
 		b.Run("provider="+string(p.format), func(b *testing.B) {
 			for range b.N {
-				benchSessionMemory(b, i)
+				s, srv := newLongSession(b, i, true)
+				benchSessionMemory(b, s, srv, "", 500)
 			}
 		})
 	}
 }
 
-func benchSessionMemory(b *testing.B, provider int) {
-	const from, to = 10, 500
-	s, srv := newLongSession(b, provider, true)
+// BenchmarkSessionMemoryTools is BenchmarkSessionMemory with a tool step
+// in every turn, as a working session has them: the model reads a file of
+// some 1 KB, then answers. Its history is mostly tool output, which the
+// text turns of BenchmarkSessionMemory lack. 200 turns, not 500: by then
+// the history would fill the smaller window (Anthropic's) and be
+// compacted, which is not what this measures.
+func BenchmarkSessionMemoryTools(b *testing.B) {
+	for i, p := range benchProviders {
+		b.Run("provider="+string(p.format), func(b *testing.B) {
+			for range b.N {
+				srv := newScriptServer(b, p.format, false,
+					llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"main.go"}`}}},
+					llmtest.Reply{Text: []string{benchAnswer}})
+				cwd := b.TempDir()
+				if err := os.WriteFile(filepath.Join(cwd, "main.go"), []byte(toolStepFile), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				benchSessionMemory(b, newBenchSession(b, i, srv, true, cwd), srv, "tools.", 200)
+			}
+		})
+	}
+}
+
+// benchSessionMemory plays turns 1 to to on s and reports from turn 10;
+// tag names its profiles apart.
+func benchSessionMemory(b *testing.B, s *Session, srv *replayServer, tag string, to int) {
+	const from = 10
+	profile := os.Getenv("BENCH_HEAP_PROFILE")
+	if profile != "" {
+		// Every allocation sampled: a turn keeps a few hundred bytes,
+		// which the default sampling (one in 512 KB) would only guess at.
+		defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+		runtime.MemProfileRate = 1
+	}
 	ctx := context.Background()
 	var heap, hist, held [2]float64
 	for turn := 1; turn <= to; turn++ {
@@ -51,25 +91,28 @@ func benchSessionMemory(b *testing.B, provider int) {
 			b.Fatal(err)
 		}
 		heap[k] = liveHeap()
-		if path := os.Getenv("BENCH_HEAP_PROFILE"); path != "" && turn == to {
-			writeHeapProfile(b, fmt.Sprintf("%s.%d", path, provider))
+		if profile != "" {
+			writeHeapProfile(b, fmt.Sprintf("%s.%s%s.%d", profile, tag, s.a.cfg.Provider.Name(), turn))
 		}
 	}
-	b.ReportMetric((heap[1]-heap[0])/(to-from), "heap-B/turn")
-	b.ReportMetric((hist[1]-hist[0])/(to-from), "hist-B/turn")
-	b.ReportMetric((held[1]-held[0])/(to-from), "msgs-B/turn")
+	b.ReportMetric((heap[1]-heap[0])/float64(to-from), "heap-B/turn")
+	b.ReportMetric((hist[1]-hist[0])/float64(to-from), "hist-B/turn")
+	b.ReportMetric((held[1]-held[0])/float64(to-from), "msgs-B/turn")
 	b.ReportMetric((heap[1]-heap[0])/(hist[1]-hist[0]), "heap/hist")
 }
 
 // heldBytes is what a history takes as llm.Messages, at least: the
-// message headers, the parts (a Part is a large struct, whatever it
-// holds) and the bytes of their strings.
+// message headers, the parts (a Part is a fixed-size struct, whatever it
+// holds; its rare fields another when set) and the bytes of their strings.
 func heldBytes(h []llm.Message) int {
 	n := len(h) * int(unsafe.Sizeof(llm.Message{}))
 	for _, m := range h {
 		n += cap(m.Content) * int(unsafe.Sizeof(llm.Part{}))
 		for _, p := range m.Content {
-			n += len(p.Text) + len(p.Data) + len(p.Signature) + len(p.Redacted) + len(p.ToolCallID) + len(p.ToolName) + len(p.Input)
+			n += len(p.Text) + len(p.ToolCallID) + len(p.ToolName) + len(p.Input)
+			if p.PartRare != nil {
+				n += int(unsafe.Sizeof(*p.PartRare)) + len(p.Data()) + len(p.Signature()) + len(p.Redacted())
+			}
 		}
 	}
 	return n

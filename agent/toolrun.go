@@ -178,7 +178,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 
 	out := result(res.Output, res.IsError)
 	for _, img := range res.Images {
-		out.part.Images = append(out.part.Images, llm.Part{Type: llm.PartImage, MediaType: img.MediaType, Data: img.Data})
+		out.part.Rare().Images = append(out.part.Rare().Images, llm.Image(img.MediaType, img.Data))
 	}
 	if !res.IsError {
 		out.touched = res.Touched

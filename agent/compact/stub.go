@@ -35,8 +35,8 @@ func stub(h []llm.Message, tok []int, target, end int, count func(llm.Message) i
 			if p.Type != llm.PartToolResult || len(p.Text) < stubMin || strings.HasPrefix(p.Text, StubPrefix) {
 				continue
 			}
+			p = p.WithoutImages()
 			p.Text = stubText(calls[p.ToolCallID], p)
-			p.Images = nil
 			h[i].Content[j] = p
 			changed = true
 			n++

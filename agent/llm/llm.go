@@ -112,26 +112,20 @@ type Part struct {
 	// text, thinking (the reasoning text), tool_result (the output)
 	Text string `json:"text,omitempty"`
 
-	// image: base64 data and its media type ("image/png")
-	MediaType string `json:"media_type,omitempty"`
-	Data      string `json:"data,omitempty"`
-
-	// thinking: the provider's signature (Anthropic) or redacted payload,
-	// replayed unchanged.
-	Signature string `json:"signature,omitempty"`
-	Redacted  string `json:"redacted,omitempty"`
-
 	// tool_use and tool_result
 	ToolCallID string          `json:"tool_call_id,omitempty"`
 	ToolName   string          `json:"tool_name,omitempty"`
 	Input      json.RawMessage `json:"input,omitempty"`
 	IsError    bool            `json:"is_error,omitempty"`
-	// Images attached to a tool result (MCP tools can return them).
-	Images []Part `json:"images,omitempty"`
 
-	// Extra holds provider-specific fields that must be replayed verbatim,
-	// keyed by field name (e.g. OpenAI-compatible "reasoning_content").
-	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	// The fields few parts set, nil when a part sets none of them: a long
+	// history is mostly text and tool parts, and holding these inline
+	// would take more than half of every part (192 bytes, not 104). Read
+	// them through the methods of the same names, which a nil PartRare
+	// answers with zero values; set them in a literal (PartRare:
+	// &PartRare{...}) or through Rare. Embedded, so a part's JSON (the
+	// session log's shape) is what it was when they were inline.
+	*PartRare
 }
 
 // Text returns a user message holding one text part.

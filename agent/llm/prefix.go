@@ -25,14 +25,14 @@ type PrefixCache struct {
 
 // prefixEntry is one request's body up to the end of its cached
 // messages, in segments: head, then the messages' encodings. Segments are
-// never written once made, so requests in flight share them; msgs and ends
+// never written once made, so requests in flight share them; msgs and parts
 // are extended in place by at most one later entry (the one that claims
 // grown), which writes only past this entry's length.
 type prefixEntry struct {
 	head  []byte
 	segs  [][]byte
 	msgs  []keptMessage // what the encoded messages were, to recognise them
-	ends  []int         // ends[i]: where message i's encoding ends, from the start of head
+	parts []keptPart    // their parts, back to back (keptMessage.parts ends each)
 	grown bool
 }
 
@@ -56,14 +56,13 @@ func (c *PrefixCache) Encode(head []byte, msgs []Message, appendMsg AppendMessag
 	case prev == nil || same == 0:
 		e.segs = [][]byte{head}
 		e.msgs = make([]keptMessage, 0, len(msgs))
-		e.ends = make([]int, 0, len(msgs))
 	case inPlace:
-		e.segs = cutSegments(prev.segs, prev.ends[same-1])
-		e.msgs, e.ends = prev.msgs, prev.ends
+		e.segs = cutSegments(prev.segs, prev.msgs[same-1].end)
+		e.msgs, e.parts = prev.msgs, prev.parts
 	default:
-		e.segs = cutSegments(prev.segs, prev.ends[same-1])
+		e.segs = cutSegments(prev.segs, prev.msgs[same-1].end)
 		e.msgs = append(make([]keptMessage, 0, len(msgs)+16), prev.msgs[:same]...)
-		e.ends = append(make([]int, 0, len(msgs)+16), prev.ends[:same]...)
+		e.parts = append([]keptPart(nil), prev.parts[:prev.msgs[same-1].parts]...)
 	}
 	end := 0
 	for _, s := range e.segs {
@@ -77,11 +76,12 @@ func (c *PrefixCache) Encode(head []byte, msgs []Message, appendMsg AppendMessag
 		if len(buf) > 0 {
 			before = buf[len(buf)-1]
 		}
+		from := len(buf)
 		if buf, err = appendMsg(buf, before, i, &msgs[i]); err != nil {
 			return nil, err
 		}
-		e.ends = append(e.ends, end+len(buf))
-		e.msgs = append(e.msgs, keep(&msgs[i]))
+		e.parts = keepParts(e.parts, &msgs[i], buf[from:], end+from)
+		e.msgs = append(e.msgs, keptMessage{role: roleCode(msgs[i].Role), parts: int32(len(e.parts)), end: end + len(buf)})
 	}
 	if len(buf) > 0 {
 		e.segs = mergeSegments(append(e.segs, buf))
@@ -130,10 +130,7 @@ func (c *PrefixCache) lookup(head []byte, msgs []Message) (best *prefixEntry, n 
 		if !bytes.Equal(e.head, head) {
 			continue
 		}
-		k := 0
-		for k < len(e.msgs) && k < len(msgs) && e.msgs[k].same(&msgs[k]) {
-			k++
-		}
+		k := e.sharedRun(msgs)
 		if k > bestN {
 			best, bestN = e, k
 		}

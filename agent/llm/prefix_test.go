@@ -17,7 +17,7 @@ func appendText(dst []byte, prev byte, i int, m *llm.Message) ([]byte, error) {
 	}
 	dst = fmt.Appendf(dst, "%d:%s", i, m.Role)
 	for _, p := range m.Content {
-		dst = fmt.Appendf(dst, "/%s%s%s%s", p.Text, p.Input, p.Extra["reasoning_content"], p.ToolCallID)
+		dst = fmt.Appendf(dst, "/%s%s%s%s", p.Text, p.Input, p.Extra()["reasoning_content"], p.ToolCallID)
 	}
 	return dst, nil
 }

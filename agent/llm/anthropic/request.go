@@ -207,10 +207,10 @@ func encodeParts(parts []llm.Part) ([]any, error) {
 			out = append(out, encodeImage(p))
 		case llm.PartThinking:
 			switch {
-			case p.Redacted != "":
-				out = append(out, &redactedBlock{Type: "redacted_thinking", Data: p.Redacted})
-			case p.Signature != "":
-				out = append(out, &thinkingBlock{Type: "thinking", Thinking: p.Text, Signature: p.Signature})
+			case p.Redacted() != "":
+				out = append(out, &redactedBlock{Type: "redacted_thinking", Data: p.Redacted()})
+			case p.Signature() != "":
+				out = append(out, &thinkingBlock{Type: "thinking", Thinking: p.Text, Signature: p.Signature()})
 			}
 			// Unsigned thinking (from another provider) cannot be replayed here.
 		case llm.PartToolUse:
@@ -224,7 +224,7 @@ func encodeParts(parts []llm.Part) ([]any, error) {
 			if p.Text != "" {
 				b.Content = append(b.Content, &textBlock{Type: "text", Text: p.Text})
 			}
-			for _, img := range p.Images {
+			for _, img := range p.Images() {
 				b.Content = append(b.Content, encodeImage(img))
 			}
 			out = append(out, b)
@@ -236,5 +236,5 @@ func encodeParts(parts []llm.Part) ([]any, error) {
 }
 
 func encodeImage(p llm.Part) *imageBlock {
-	return &imageBlock{Type: "image", Source: imageSource{Type: "base64", MediaType: p.MediaType, Data: p.Data}}
+	return &imageBlock{Type: "image", Source: imageSource{Type: "base64", MediaType: p.MediaType(), Data: p.Data()}}
 }

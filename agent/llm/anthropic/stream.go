@@ -148,12 +148,12 @@ func (a *assembler) start(w *wireEvent) error {
 			a.emit(llm.Event{Type: llm.EventText, Text: cb.Text})
 		}
 	case "thinking":
-		p = llm.Part{Type: llm.PartThinking, Text: cb.Thinking, Signature: cb.Signature}
+		p = llm.Part{Type: llm.PartThinking, Text: cb.Thinking, PartRare: &llm.PartRare{Signature: cb.Signature}}
 		if cb.Thinking != "" {
 			a.emit(llm.Event{Type: llm.EventReasoning, Text: cb.Thinking})
 		}
 	case "redacted_thinking":
-		p = llm.Part{Type: llm.PartThinking, Redacted: cb.Data}
+		p = llm.Part{Type: llm.PartThinking, PartRare: &llm.PartRare{Redacted: cb.Data}}
 	case "tool_use":
 		p = llm.Part{Type: llm.PartToolUse, ToolCallID: cb.ID, ToolName: cb.Name}
 		a.emit(llm.Event{Type: llm.EventToolCallStart, ToolCallID: cb.ID, ToolName: cb.Name})
@@ -180,7 +180,7 @@ func (a *assembler) delta(w *wireEvent) error {
 		p.Text += d.Thinking
 		a.emit(llm.Event{Type: llm.EventReasoning, Text: d.Thinking})
 	case "signature_delta":
-		p.Signature += d.Signature
+		p.Rare().Signature += d.Signature
 	case "input_json_delta":
 		a.args[w.Index] = append(a.args[w.Index], d.PartialJSON...)
 		if d.PartialJSON != "" {

@@ -34,8 +34,8 @@ func TestThinkingReplayedVerbatim(t *testing.T) {
 	req := &llm.Request{Model: "m", Messages: []llm.Message{llm.Text(llm.RoleUser, "hi")}}
 	resp := stream(t, p, req)
 	want := []llm.Part{
-		{Type: llm.PartThinking, Redacted: "EqQBCgIYAh=="},
-		{Type: llm.PartThinking, Text: "Let me check.", Signature: "c2lnbmF0dXJl"},
+		{Type: llm.PartThinking, PartRare: &llm.PartRare{Redacted: "EqQBCgIYAh=="}},
+		{Type: llm.PartThinking, Text: "Let me check.", PartRare: &llm.PartRare{Signature: "c2lnbmF0dXJl"}},
 		{Type: llm.PartToolUse, ToolCallID: "toolu_1", ToolName: "read_file", Input: json.RawMessage(`{"path":"go.mod"}`)},
 	}
 	if !reflect.DeepEqual(resp.Message.Content, want) {
@@ -69,7 +69,7 @@ func TestCacheControlBreakpoints(t *testing.T) {
 		}}, `{"type":"tool_result","tool_use_id":"b","content":[{"type":"text","text":"two"}],"cache_control":{"type":"ephemeral"}}`},
 		{"thinking last is skipped", llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{
 			{Type: llm.PartText, Text: "pre"},
-			{Type: llm.PartThinking, Text: "t", Signature: "s"},
+			{Type: llm.PartThinking, Text: "t", PartRare: &llm.PartRare{Signature: "s"}},
 		}}, `{"type":"text","text":"pre","cache_control":{"type":"ephemeral"}}`},
 	}
 	for _, tt := range tests {
@@ -100,16 +100,16 @@ func TestCacheControlBreakpoints(t *testing.T) {
 // Every part type survives the trip to the wire and back through the fake
 // server's decoder.
 func TestPartsRoundTrip(t *testing.T) {
-	img := llm.Part{Type: llm.PartImage, MediaType: "image/png", Data: "iVBORw0KGgo="}
+	img := llm.Image("image/png", "iVBORw0KGgo=")
 	msgs := []llm.Message{
 		{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartText, Text: "look <here> & there"}, img}},
 		{Role: llm.RoleAssistant, Content: []llm.Part{
-			{Type: llm.PartThinking, Text: "hmm", Signature: "sig"},
+			{Type: llm.PartThinking, Text: "hmm", PartRare: &llm.PartRare{Signature: "sig"}},
 			{Type: llm.PartText, Text: "running"},
 			{Type: llm.PartToolUse, ToolCallID: "t1", ToolName: "run_command", Input: json.RawMessage(`{"command":"ls"}`)},
 		}},
 		{Role: llm.RoleUser, Content: []llm.Part{
-			{Type: llm.PartToolResult, ToolCallID: "t1", Text: "exit 1", IsError: true, Images: []llm.Part{img}},
+			{Type: llm.PartToolResult, ToolCallID: "t1", Text: "exit 1", IsError: true, PartRare: &llm.PartRare{Images: []llm.Part{img}}},
 		}},
 	}
 	srv := llmtest.NewServer(t)

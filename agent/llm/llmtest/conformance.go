@@ -79,7 +79,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		_, _, err = run(t, context.Background(), p, req)
 		must(t, err)
 		sent := parts(srv.Requests()[1].Messages[1], llm.PartThinking)
-		if len(sent) != 1 || sent[0].Text != "think hard" || sent[0].Signature != th[0].Signature {
+		if len(sent) != 1 || sent[0].Text != "think hard" || sent[0].Signature() != th[0].Signature() {
 			t.Errorf("replayed thinking = %+v, want %+v", sent, th[0])
 		}
 	})

@@ -80,18 +80,18 @@ func anthropicPart(b anthropicBlock) (llm.Part, error) {
 		if b.Source == nil {
 			return llm.Part{}, fmt.Errorf("image without source")
 		}
-		return llm.Part{Type: llm.PartImage, MediaType: b.Source.MediaType, Data: b.Source.Data}, nil
+		return llm.Image(b.Source.MediaType, b.Source.Data), nil
 	case "thinking":
-		return llm.Part{Type: llm.PartThinking, Text: b.Thinking, Signature: b.Signature}, nil
+		return llm.Part{Type: llm.PartThinking, Text: b.Thinking, PartRare: &llm.PartRare{Signature: b.Signature}}, nil
 	case "redacted_thinking":
-		return llm.Part{Type: llm.PartThinking, Redacted: b.Data}, nil
+		return llm.Part{Type: llm.PartThinking, PartRare: &llm.PartRare{Redacted: b.Data}}, nil
 	case "tool_use":
 		return llm.Part{Type: llm.PartToolUse, ToolCallID: b.ID, ToolName: b.Name, Input: b.Input}, nil
 	case "tool_result":
 		p := llm.Part{Type: llm.PartToolResult, ToolCallID: b.ToolUseID, IsError: b.IsError, Text: b.Content.joined()}
 		for _, c := range b.Content {
 			if c.Type == "image" && c.Source != nil {
-				p.Images = append(p.Images, llm.Part{Type: llm.PartImage, MediaType: c.Source.MediaType, Data: c.Source.Data})
+				p.Rare().Images = append(p.Rare().Images, llm.Image(c.Source.MediaType, c.Source.Data))
 			}
 		}
 		return p, nil

@@ -78,7 +78,7 @@ func userParts(content flexText) []llm.Part {
 		case b.Type == "image_url" && b.ImageURL != nil:
 			// data:<media type>;base64,<data>
 			meta, data, _ := strings.Cut(strings.TrimPrefix(b.ImageURL.URL, "data:"), ",")
-			parts = append(parts, llm.Part{Type: llm.PartImage, MediaType: strings.TrimSuffix(meta, ";base64"), Data: data})
+			parts = append(parts, llm.Image(strings.TrimSuffix(meta, ";base64"), data))
 		}
 	}
 	return parts
@@ -89,7 +89,7 @@ func openAIAssistant(raw map[string]json.RawMessage, content flexText) (llm.Mess
 	for _, field := range []string{"reasoning_content", "reasoning"} {
 		var s string
 		if v, ok := raw[field]; ok && json.Unmarshal(v, &s) == nil && s != "" {
-			m.Content = append(m.Content, llm.Part{Type: llm.PartThinking, Text: s, Extra: map[string]json.RawMessage{field: v}})
+			m.Content = append(m.Content, llm.Part{Type: llm.PartThinking, Text: s, PartRare: &llm.PartRare{Extra: map[string]json.RawMessage{field: v}}})
 		}
 	}
 	if text := content.joined(); text != "" {

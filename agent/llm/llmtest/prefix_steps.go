@@ -34,7 +34,7 @@ func PrefixSteps() iter.Seq2[string, *llm.Request] {
 				},
 				func() (string, *llm.Request) {
 					a = append(a, llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{
-						{Type: llm.PartThinking, Text: "plan", Signature: "sig", Extra: map[string]json.RawMessage{"reasoning_content": json.RawMessage(`"plan"`)}},
+						{Type: llm.PartThinking, Text: "plan", PartRare: &llm.PartRare{Signature: "sig", Extra: map[string]json.RawMessage{"reasoning_content": json.RawMessage(`"plan"`)}}},
 						{Type: llm.PartText, Text: "let me look"},
 						{Type: llm.PartToolUse, ToolCallID: fmt.Sprint("t", i), ToolName: "read_file", Input: json.RawMessage(`{"path":"a.go"}`)}}})
 					return "a assistant", req(a)
@@ -42,7 +42,7 @@ func PrefixSteps() iter.Seq2[string, *llm.Request] {
 				func() (string, *llm.Request) {
 					res := llm.Part{Type: llm.PartToolResult, ToolCallID: fmt.Sprint("t", i), Text: "package a", IsError: i == 3}
 					if i == 1 {
-						res.Images = []llm.Part{{Type: llm.PartImage, MediaType: "image/png", Data: "iVBORw0KGgo="}}
+						res.Rare().Images = []llm.Part{llm.Image("image/png", "iVBORw0KGgo=")}
 					}
 					a = append(a, llm.Message{Role: llm.RoleUser, Content: []llm.Part{res}})
 					return "a result", req(a)
@@ -83,11 +83,11 @@ func PrefixSteps() iter.Seq2[string, *llm.Request] {
 				return "tool input rewritten in place", req(a)
 			},
 			func() (string, *llm.Request) {
-				a[7].Content[0].Extra["reasoning_content"] = json.RawMessage(`"another plan"`)
+				a[7].Content[0].Extra()["reasoning_content"] = json.RawMessage(`"another plan"`)
 				return "replayed field rewritten in place", req(a)
 			},
 			func() (string, *llm.Request) {
-				a[8].Content[0].Images = []llm.Part{{Type: llm.PartImage, MediaType: "image/png", Data: "R0lGODlh"}}
+				a[8].Content[0].Rare().Images = []llm.Part{llm.Image("image/png", "R0lGODlh")}
 				return "image added to a result in place", req(a)
 			})
 		for _, step := range steps {

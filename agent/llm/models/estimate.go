@@ -42,8 +42,8 @@ func partSize(p *llm.Part) (bytes, fixed int) {
 		return 0, imageTokens
 	}
 	bytes = len(p.Text) + len(p.ToolName) + len(p.ToolCallID) + len(p.Input)
-	for i := range p.Images {
-		_, f := partSize(&p.Images[i])
+	for i := range p.Images() {
+		_, f := partSize(&p.PartRare.Images[i])
 		fixed += f
 	}
 	return bytes, fixed

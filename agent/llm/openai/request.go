@@ -152,9 +152,9 @@ func user(m llm.Message) ([]json.RawMessage, error) {
 				text = "Error: " + text
 			}
 			out = append(out, mustMarshal(toolMessage{Role: "tool", ToolCallID: p.ToolCallID, Content: text}))
-			if len(p.Images) > 0 {
+			if len(p.Images()) > 0 {
 				parts = append(parts, contentPart{Type: "text", Text: "Images returned by tool call " + p.ToolCallID + ":"})
-				for _, img := range p.Images {
+				for _, img := range p.Images() {
 					parts = append(parts, imagePart(img))
 				}
 			}
@@ -174,7 +174,7 @@ func user(m llm.Message) ([]json.RawMessage, error) {
 }
 
 func imagePart(p llm.Part) contentPart {
-	return contentPart{Type: "image_url", ImageURL: &imageURL{URL: "data:" + p.MediaType + ";base64," + p.Data}}
+	return contentPart{Type: "image_url", ImageURL: &imageURL{URL: "data:" + p.MediaType() + ";base64," + p.Data()}}
 }
 
 // assistant writes role, content, the replayed extras (sorted by key) and
@@ -189,7 +189,7 @@ func (p *Provider) assistant(m llm.Message) ([]json.RawMessage, error) {
 			text += part.Text
 		case llm.PartThinking:
 			if !p.opts.DropReasoning {
-				maps.Copy(extra, part.Extra)
+				maps.Copy(extra, part.Extra())
 			}
 		case llm.PartToolUse:
 			var c wireToolCall

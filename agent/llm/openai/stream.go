@@ -223,7 +223,7 @@ func (a *assembler) done() (*llm.Response, error) {
 	if a.reasoning.Len() > 0 {
 		s := a.reasoning.String()
 		raw, _ := json.Marshal(s)
-		m.Content = append(m.Content, llm.Part{Type: llm.PartThinking, Text: s, Extra: map[string]json.RawMessage{a.field: raw}})
+		m.Content = append(m.Content, llm.Part{Type: llm.PartThinking, Text: s, PartRare: &llm.PartRare{Extra: map[string]json.RawMessage{a.field: raw}}})
 	}
 	if a.text.Len() > 0 {
 		m.Content = append(m.Content, llm.Part{Type: llm.PartText, Text: a.text.String()})

@@ -76,7 +76,7 @@ func TestTolerance(t *testing.T) {
 				return
 			}
 			th := resp.Message.Content[0]
-			if reasoning.String() != "ab" || th.Type != llm.PartThinking || th.Text != "ab" || string(th.Extra[tt.reasoning]) != `"ab"` {
+			if reasoning.String() != "ab" || th.Type != llm.PartThinking || th.Text != "ab" || string(th.Extra()[tt.reasoning]) != `"ab"` {
 				t.Fatalf("reasoning events %q, first part %+v", reasoning.String(), th)
 			}
 			req.Messages = append(req.Messages, resp.Message, llm.Text(llm.RoleUser, "more"))
@@ -92,13 +92,13 @@ func TestTolerance(t *testing.T) {
 }
 
 func TestWireShape(t *testing.T) {
-	img := llm.Part{Type: llm.PartImage, MediaType: "image/png", Data: "iVBO"}
+	img := llm.Image("image/png", "iVBO")
 	req := &llm.Request{Model: "m", System: "sys", MaxTokens: 99,
 		Tools: []llm.ToolSpec{{Name: "read_file", Description: "Read.", InputSchema: json.RawMessage(`{"type":"object"}`)}},
 		Messages: []llm.Message{
 			{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartText, Text: "see"}, img}},
 			{Role: llm.RoleAssistant, Content: []llm.Part{{Type: llm.PartToolUse, ToolCallID: "c1", ToolName: "read_file", Input: json.RawMessage(`{"path":"a"}`)}}},
-			{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartToolResult, ToolCallID: "c1", Text: "no such file", IsError: true, Images: []llm.Part{img}}}},
+			{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartToolResult, ToolCallID: "c1", Text: "no such file", IsError: true, PartRare: &llm.PartRare{Images: []llm.Part{img}}}}},
 		}}
 	tests := []struct {
 		name  string
