@@ -135,6 +135,9 @@ func statBeneath(dirfd, pfd int, name, base string, perm fs.FileMode) (fs.FileMo
 	switch {
 	case err == unix.ENOENT:
 		return perm, nil, nil
+	case err == unix.ENOSYS || err == unix.EPERM:
+		// statx refused (a seccomp filter): os.Root stats without it.
+		return 0, nil, errNoBeneath
 	case err != nil:
 		return 0, nil, err
 	case stx.Mode&unix.S_IFMT == unix.S_IFREG:
