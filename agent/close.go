@@ -39,6 +39,8 @@ func (a *Agent) Close(ctx context.Context) error {
 		open = append(open, s)
 	}
 	a.sessionsMu.Unlock()
+	// The background work either never starts now or is stopped here.
+	a.startBackground.Do(func() { close(a.backgroundDone) })
 	a.stopBackground()
 	<-a.backgroundDone
 
