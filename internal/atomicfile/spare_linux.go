@@ -181,9 +181,10 @@ func (st *spareState) take(pfd int, base string) (int, error) {
 
 // reclaim empties the old file fd and keeps it as the next spare; it is
 // dropped instead (unlinked, its content untouched) when another name
-// links to it, another process has it open (a reader part-way through the
-// old content: a write lease is granted only when nobody else has the
-// file open), or it is not ours. (Emptied, then written and closed: ext4
+// links to it, it carries extended attributes (an ACL, a label), another
+// process has it open (a reader part-way through the old content: a write
+// lease is granted only when nobody else has the file open), or it is not
+// ours. (Emptied, then written and closed: ext4
 // takes that as a file being rewritten and starts putting its data on
 // disk at the close, as it does for a rename over an existing file, so an
 // exchange before the batch's fsync is as safe from a power cut as the
@@ -191,7 +192,7 @@ func (st *spareState) take(pfd int, base string) (int, error) {
 func (st *spareState) reclaim(fd int) {
 	var fst unix.Stat_t
 	keep := unix.Fstat(fd, &fst) == nil && fst.Mode&unix.S_IFMT == unix.S_IFREG &&
-		fst.Nlink == 1 && fst.Uid == uint32(os.Geteuid()) && lease(fd, unix.F_WRLCK) == nil
+		fst.Nlink == 1 && fst.Uid == uint32(os.Geteuid()) && !hasXattrs(fd) && lease(fd, unix.F_WRLCK) == nil
 	if keep {
 		keep = retry(func() error { return unix.Ftruncate(fd, 0) }) == nil
 		lease(fd, unix.F_UNLCK)
@@ -202,6 +203,15 @@ func (st *spareState) reclaim(fd int) {
 		return
 	}
 	st.fd, st.mode, st.gid = fd, fst.Mode&0o7777, fst.Gid
+}
+
+// hasXattrs reports whether the file has extended attributes, or whether
+// that cannot be told. An ACL, a security label or a user attribute
+// belongs to the file that had it: reused as a spare, the inode would hand
+// them to whichever file the next edit replaces.
+func hasXattrs(fd int) bool {
+	n, err := unix.Flistxattr(fd, nil)
+	return err != nil && err != unix.ENOTSUP || n > 0
 }
 
 // putBack returns the directory an exchange took from base to it: by

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // spareDir opens a Dir over a fresh root that replaces through Spares kept
@@ -327,5 +329,32 @@ func TestSpareUnderBatch(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(p); !bytes.Equal(got, []byte("two")) {
 		t.Errorf("after Sync %q", got)
+	}
+}
+
+// A replaced file that carries extended attributes (here a user attribute,
+// as an ACL or a security label would be) is not reused as the spare: the
+// next file replaced would get them.
+func TestSpareDropsFilesWithXattrs(t *testing.T) {
+	d, root, _, sp := spareDir(t)
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := unix.Setxattr(a, "user.tandem-test", []byte("a only"), 0); err != nil {
+		t.Fatalf("setting a user attribute on %s: %v", a, err)
+	}
+	if err := WriteIn(d, "a", []byte("new a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp.settle()
+	if err := WriteIn(d, "b", []byte("new b"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, b, "new b", 0o644)
+	if n, err := unix.Getxattr(b, "user.tandem-test", nil); err == nil {
+		t.Fatalf("b got a's attribute (%d bytes) through the spare", n)
 	}
 }
