@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"fmt"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -23,26 +22,22 @@ const (
 	authLogin     = "tandem-login"
 )
 
-// authMethods lists how a user can give tandem a key: a variable per
-// provider the client can set when it starts tandem, and, for clients that
-// can run tandem in a terminal, `tandem login`.
-func authMethods(caps sdk.ClientCapabilities) []sdk.AuthMethod {
-	envVar := func(id, name, variable, link string) sdk.AuthMethod {
-		desc := fmt.Sprintf("Set %s in the environment tandem starts in (or run `tandem login`), then retry.", variable)
-		return sdk.AuthMethod{EnvVar: &sdk.AuthMethodEnvVarInline{
-			Id: id, Name: name, Type: "env_var", Description: &desc, Link: &link,
-			Vars: []sdk.AuthEnvVar{{Name: variable, Secret: true}},
-		}}
+// authMethods lists, as JSON, how a user can give tandem a key: a variable
+// per provider the client can set when it starts tandem, and, for clients
+// that can run tandem in a terminal, `tandem login`. The text
+// goes out as written; TestInitializeMatchesSDK holds it equal to what the
+// SDK's AuthMethod types encode.
+func authMethods(terminal bool) string {
+	envVar := func(id, name, variable, link string) string {
+		return `{"description":"Set ` + variable + " in the environment tandem starts in (or run `tandem login`), then retry." +
+			`","id":"` + id + `","link":"` + link + `","name":"` + name + `","type":"env_var",` +
+			`"vars":[{"name":"` + variable + `","secret":true}]}`
 	}
-	methods := []sdk.AuthMethod{
-		envVar(authAnthropic, "Anthropic API key", config.AnthropicKeyEnv, "https://console.anthropic.com/settings/keys"),
-		envVar(authOpenAI, "OpenAI API key", config.OpenAIKeyEnv, "https://platform.openai.com/api-keys"),
-	}
-	if caps.Auth.Terminal {
-		desc := "Enter a key in a terminal; tandem stores it in $TANDEM_HOME/credentials.json (mode 0600)."
-		methods = append(methods, sdk.AuthMethod{Terminal: &sdk.AuthMethodTerminalInline{
-			Id: authLogin, Name: "Log in with tandem", Type: "terminal", Description: &desc, Args: []string{"login"},
-		}})
+	methods := envVar(authAnthropic, "Anthropic API key", config.AnthropicKeyEnv, "https://console.anthropic.com/settings/keys") + "," +
+		envVar(authOpenAI, "OpenAI API key", config.OpenAIKeyEnv, "https://platform.openai.com/api-keys")
+	if terminal {
+		methods += `,{"args":["login"],"description":"Enter a key in a terminal; tandem stores it in $TANDEM_HOME/credentials.json (mode 0600).",` +
+			`"id":"` + authLogin + `","name":"Log in with tandem","type":"terminal"}`
 	}
 	return methods
 }
@@ -58,7 +53,11 @@ func (s *server) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (s
 	default:
 		return sdk.AuthenticateResponse{}, invalidParams("unknown authentication method %q: use %s or %s", p.MethodId, authAnthropic, authOpenAI)
 	}
-	if err := s.agent.Ready(); err != nil {
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.AuthenticateResponse{}, err
+	}
+	if err := a.Ready(); err != nil {
 		return sdk.AuthenticateResponse{}, toRequestError(err)
 	}
 	return sdk.AuthenticateResponse{}, nil

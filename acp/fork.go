@@ -35,8 +35,17 @@ func (s *server) ForkSession(ctx context.Context, p forkRequest) (forkResponse, 
 	if err != nil {
 		return forkResponse{}, err
 	}
-	h, out := s.newHost()
-	sess, err := s.agent.ForkSession(s.ctx, agent.SessionOptions{ID: string(p.SessionId), Cwd: p.Cwd, Host: h, MCPServers: servers})
+	caps, err := s.clientCaps()
+	if err != nil {
+		return forkResponse{}, err
+	}
+	h, out := s.newHost(caps)
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		out.close()
+		return forkResponse{}, err
+	}
+	sess, err := a.ForkSession(s.ctx, agent.SessionOptions{ID: string(p.SessionId), Cwd: p.Cwd, Host: h, MCPServers: servers})
 	if err != nil {
 		out.close()
 		return forkResponse{}, toRequestError(err)
@@ -61,7 +70,11 @@ func (s *server) DeleteSession(ctx context.Context, p sdk.UnstableDeleteSessionR
 			s.log.Warn("acp: closing a session before deleting it", "session", ss.id, "err", err)
 		}
 	}
-	if err := s.agent.DeleteSession(string(p.SessionId)); err != nil {
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.UnstableDeleteSessionResponse{}, err
+	}
+	if err := a.DeleteSession(string(p.SessionId)); err != nil {
 		if ss == nil {
 			return sdk.UnstableDeleteSessionResponse{}, unknownSession(p.SessionId)
 		}

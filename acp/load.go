@@ -13,7 +13,11 @@ import (
 // through the host before it returns, and all of it is on the wire before
 // the response.
 func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, s.agent.LoadSession)
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
+	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, a.LoadSession)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -26,7 +30,11 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 
 // ResumeSession handles session/resume: like load, without the replay.
 func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, s.agent.ResumeSession)
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.ResumeSessionResponse{}, err
+	}
+	ss, err := s.reopen(p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, a.ResumeSession)
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
@@ -49,6 +57,10 @@ func (s *server) reopen(id sdk.SessionId, cwd string, dirs []string, mcp []sdk.M
 	if err != nil {
 		return nil, err
 	}
+	caps, err := s.clientCaps()
+	if err != nil {
+		return nil, err
+	}
 	// Loading a session this connection has open replaces it.
 	s.sessionsMu.Lock()
 	prev := s.sessions[string(id)]
@@ -59,7 +71,7 @@ func (s *server) reopen(id sdk.SessionId, cwd string, dirs []string, mcp []sdk.M
 			s.log.Warn("acp: closing a session before reopening it", "session", prev.id, "err", err)
 		}
 	}
-	h, out := s.newHost()
+	h, out := s.newHost(caps)
 	h.bind(string(id))
 	// Replayed updates flow while the agent loads, so the stream starts now.
 	out.start(s.ctx, string(id))
@@ -82,7 +94,11 @@ func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (s
 	if p.Cwd != nil {
 		cwd = *p.Cwd
 	}
-	metas, err := s.agent.ListSessions(cwd)
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.ListSessionsResponse{}, err
+	}
+	metas, err := a.ListSessions(cwd)
 	if err != nil {
 		return sdk.ListSessionsResponse{}, toRequestError(err)
 	}

@@ -33,8 +33,14 @@ func (s *server) methods() jsonrpc.Methods {
 }
 
 // inline names the methods that run on the connection's read loop, in
-// arrival order: session/cancel must act at once and never waits.
-func inline(method string) bool { return method == sdk.AgentMethodSessionCancel }
+// arrival order: session/cancel must act at once and never waits;
+// initialize never waits either (constants and the client's capabilities),
+// and answering it where it was read spares the editor's first answer a
+// hand-over to another goroutine, which at start-up, with the agent still
+// being built on the other core, can take as long as the answer itself.
+func inline(method string) bool {
+	return method == sdk.AgentMethodSessionCancel || method == sdk.AgentMethodInitialize
+}
 
 // call makes a request to the client and decodes its answer.
 func call[R any](ctx context.Context, c *jsonrpc.Conn, method string, params any) (R, error) {

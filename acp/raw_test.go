@@ -21,6 +21,7 @@ type rawClient struct {
 	w     io.WriteCloser // records the requests' methods for the schema check
 	lines chan []byte
 	done  chan struct{}
+	err   error            // what Serve returned, once done is closed
 	seen  []map[string]any // messages read but not yet consumed
 }
 
@@ -29,6 +30,13 @@ func newRawClient(t testing.TB, a *agent.Agent) *rawClient {
 	if a == nil {
 		a = agent.New(agent.Config{Home: t.TempDir()})
 	}
+	return newRawClientWith(t, Options{Agent: a})
+}
+
+// newRawClientWith serves o (its Version set to "test").
+func newRawClientWith(t testing.TB, o Options) *rawClient {
+	t.Helper()
+	o.Version = "test"
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	// What tandem writes is checked against the ACP schema here as in the
@@ -39,7 +47,7 @@ func newRawClient(t testing.TB, a *agent.Agent) *rawClient {
 	c := &rawClient{t: t, w: tap, lines: make(chan []byte, 1024), done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
-		_ = Serve(context.Background(), inR, outW, Options{Agent: a, Version: "test"})
+		c.err = Serve(context.Background(), inR, outW, o)
 		outW.Close()
 	}()
 	go func() {

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,8 +19,14 @@ import (
 
 // Options configure Serve.
 type Options struct {
-	// Agent creates and runs the sessions. Required.
+	// Agent creates and runs the sessions. Either it or Building is
+	// required.
 	Agent *agent.Agent
+	// Building, when Agent is nil, is the agent still being built: Serve
+	// reads and answers initialize meanwhile, a method that needs the agent
+	// waits for it, and if building fails Serve stops and returns that
+	// error. The agent stays the caller's to close.
+	Building *Building
 	// Version is reported in agentInfo.
 	Version string
 	// Local runs commands and touches files when the client does not offer
@@ -46,7 +53,7 @@ const drainTimeout = 5 * time.Second
 // cancelled, then closes every session it opened. It never writes anything
 // but protocol messages to out.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
-	if o.Agent == nil {
+	if o.Agent == nil && o.Building == nil {
 		return errors.New("acp: Serve needs an agent")
 	}
 	log := o.Log
@@ -61,6 +68,16 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 		maxOut = MaxMessageBytes
 	}
 	s := newServer(ctx, o, log)
+	// An agent that cannot be built ends the connection with the reason.
+	var buildErr error
+	buildDone := make(chan struct{})
+	go func() {
+		defer close(buildDone)
+		if _, err := s.building.Agent(ctx); err != nil && ctx.Err() == nil {
+			buildErr = err
+			cancel()
+		}
+	}()
 	s.conn = jsonrpc.NewConn(in, out, jsonrpc.Options{
 		Framing: jsonrpc.NewlineDelimited,
 		Handler: s.methods().Handle,
@@ -80,6 +97,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	})
 	err := s.conn.Serve(ctx)
 	s.closeAll()
+	cancel()
+	<-buildDone
+	if buildErr != nil {
+		return buildErr
+	}
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("acp: %w", err)
 	}
@@ -101,15 +123,19 @@ func (s *server) cancelTurns() {
 // server answers ACP's methods (see methods): one thin handler per method,
 // spread over the files named after the method groups.
 type server struct {
-	ctx   context.Context // ends when the connection does
-	agent *agent.Agent
-	conn  *jsonrpc.Conn
-	local tools.Host
-	info  sdk.Implementation
-	log   *slog.Logger
+	ctx      context.Context // ends when the connection does
+	building *Building       // the agent: agentFor waits for it
+	conn     *jsonrpc.Conn
+	local    tools.Host
+	info     sdk.Implementation
+	log      *slog.Logger
 
-	capsMu sync.Mutex
-	caps   sdk.ClientCapabilities
+	// capsMu guards the capabilities of the last initialize: as sent
+	// (capsRaw), and decoded by the first clientCaps after it.
+	capsMu  sync.Mutex
+	capsRaw json.RawMessage
+	caps    *sdk.ClientCapabilities
+	capsErr error
 
 	sessionsMu sync.Mutex
 	sessions   map[string]*session
@@ -125,9 +151,13 @@ func newServer(ctx context.Context, o Options, log *slog.Logger) *server {
 		version = "dev"
 	}
 	title := "Tandem"
+	b := o.Building
+	if o.Agent != nil {
+		b = built(o.Agent)
+	}
 	return &server{
 		ctx:      ctx,
-		agent:    o.Agent,
+		building: b,
 		local:    local,
 		info:     sdk.Implementation{Name: "tandem", Title: &title, Version: version},
 		log:      log,
@@ -135,9 +165,32 @@ func newServer(ctx context.Context, o Options, log *slog.Logger) *server {
 	}
 }
 
-// clientCaps returns what the client said it can do in initialize.
-func (s *server) clientCaps() sdk.ClientCapabilities {
+// agentFor waits for the agent (see Options.Building) and returns it, or
+// as a JSON-RPC error why there is none: building failed or ctx ended.
+func (s *server) agentFor(ctx context.Context) (*agent.Agent, error) {
+	a, err := s.building.Agent(ctx)
+	if err != nil {
+		return nil, toRequestError(err)
+	}
+	return a, nil
+}
+
+// clientCaps returns what the client said it can do in initialize (none
+// before it), or a -32602 error saying why its capabilities do not fit the
+// protocol's types.
+func (s *server) clientCaps() (sdk.ClientCapabilities, error) {
 	s.capsMu.Lock()
 	defer s.capsMu.Unlock()
-	return s.caps
+	if s.caps == nil && s.capsErr == nil {
+		s.caps = new(sdk.ClientCapabilities)
+		if len(s.capsRaw) > 0 {
+			if err := json.Unmarshal(s.capsRaw, s.caps); err != nil {
+				s.capsErr = invalidParams("the clientCapabilities sent in initialize are invalid: %v", err)
+			}
+		}
+	}
+	if s.capsErr != nil {
+		return sdk.ClientCapabilities{}, s.capsErr
+	}
+	return *s.caps, nil
 }

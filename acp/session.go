@@ -39,9 +39,18 @@ func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
-	h, out := s.newHost()
+	caps, err := s.clientCaps()
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	h, out := s.newHost(caps)
 	// The session outlives this request: it gets the connection's context.
-	sess, err := s.agent.NewSession(s.ctx, agent.SessionOptions{Cwd: p.Cwd, AdditionalRoots: p.AdditionalDirectories, Host: h, MCPServers: servers})
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		out.close()
+		return sdk.NewSessionResponse{}, err
+	}
+	sess, err := a.NewSession(s.ctx, agent.SessionOptions{Cwd: p.Cwd, AdditionalRoots: p.AdditionalDirectories, Host: h, MCPServers: servers})
 	if err != nil {
 		out.close()
 		return sdk.NewSessionResponse{}, toRequestError(err)
@@ -84,10 +93,11 @@ func checkCwd(cwd string) error {
 }
 
 // newHost makes the host and update stream for a session about to be
-// created; the stream starts once the session has its id.
-func (s *server) newHost() (*host, *outbox) {
+// created, for a client with caps; the stream starts once the session has
+// its id.
+func (s *server) newHost(caps sdk.ClientCapabilities) (*host, *outbox) {
 	out := newOutbox(s.conn)
-	return &host{srv: s, out: out, caps: s.clientCaps(), local: s.local}, out
+	return &host{srv: s, out: out, caps: caps, local: s.local}, out
 }
 
 // open registers a created or loaded session and starts its update stream.

@@ -11,6 +11,7 @@ func (s *Session) run() {
 	for !s.st.closed || s.st.turn != nil {
 		(<-s.inbox)()
 	}
+	s.retire()
 }
 
 // do runs f on the actor and waits for it. It fails with ErrClosed once

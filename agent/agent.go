@@ -50,8 +50,8 @@ type Config struct {
 	// provider's own configuration).
 	Effort llm.Effort
 	// DiscoverModels, when set, asks the provider which models it serves;
-	// the agent calls it once, in the background, and offers the answer
-	// beside Models.
+	// the agent calls it once, in the background (Agent.StartBackground),
+	// and offers the answer beside Models.
 	DiscoverModels func(context.Context) ([]string, error)
 	// MaxTokens per model response (0: provider default).
 	MaxTokens int
@@ -125,6 +125,9 @@ type Agent struct {
 	sessionsMu sync.Mutex
 	sessions   map[*Session]struct{}
 	closed     bool
+	// opening counts sessions between the start of their goroutines and
+	// track (see beginOpen); Close waits for them.
+	opening sync.WaitGroup
 
 	modelsMu   sync.Mutex
 	discovered []string // model ids the provider listed (AddModels)
@@ -134,10 +137,13 @@ type Agent struct {
 	homeMu   sync.Mutex
 	homeReal string
 
-	// stopBackground ends the agent's own goroutine (model discovery);
-	// backgroundDone closes when it has returned.
-	stopBackground context.CancelFunc
-	backgroundDone chan struct{}
+	// startBackground starts the agent's own goroutine (model discovery)
+	// once, at the first StartBackground or Models call, or marks it as
+	// never to start (Close). stopBackground ends it; backgroundDone closes
+	// when it has returned or will never run.
+	startBackground sync.Once
+	stopBackground  context.CancelFunc
+	backgroundDone  chan struct{}
 }
 
 // New returns an Agent serving cfg.
@@ -153,11 +159,23 @@ func New(cfg Config) *Agent {
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = slog.New(cfg.Redact.Handler(log.Handler()))
-	a := &Agent{cfg: cfg, log: log, est: new(models.Estimator), sessions: map[*Session]struct{}{}, backgroundDone: make(chan struct{})}
-	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
-	a.stopBackground = cancel
-	go a.discover(ctx)
+	a := &Agent{cfg: cfg, log: log, est: new(models.Estimator), sessions: map[*Session]struct{}{},
+		stopBackground: func() {}, backgroundDone: make(chan struct{})}
 	return a
+}
+
+// StartBackground starts what the agent does on its own, off every
+// request's path: asking the provider which models it serves. Front doors
+// call it once their first answer is out (an editor waits for initialize,
+// and this work would compete with it for the CPU); Models calls it too,
+// so nothing that lists the models misses the answer for want of a call.
+// It does nothing after the first call or after Close.
+func (a *Agent) StartBackground() {
+	a.startBackground.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
+		a.stopBackground = cancel
+		go a.discover(ctx)
+	})
 }
 
 // SessionOptions configure a new or loaded session.

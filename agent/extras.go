@@ -67,18 +67,33 @@ func (s *Session) startExtras(ctx context.Context, servers []mcp.Server) {
 	s.startMCP(ctx, trusted)
 }
 
-// stopExtras stops the services once the actor has returned (their
-// goroutines may be waiting on it, so it must not run on the actor).
-func (s *Session) stopExtras() {
+// retiredServices are the services the actor gives up as it returns, for
+// shutdown to stop.
+type retiredServices struct {
+	mcp     []*mcp.Manager
+	indexes map[string]*rootIndex
+}
+
+// retire is the actor's last act: it takes the services out of st, so st
+// never changes once done is closed (read, which anyone may call at any
+// time, relies on that) and stopExtras need not write it.
+func (s *Session) retire() {
 	x := &s.st.extra
-	for _, m := range x.mcp {
+	s.retired = retiredServices{mcp: x.mcp, indexes: x.indexes}
+	x.mcp, x.indexes = nil, nil
+}
+
+// stopExtras stops the services the actor retired, once it has returned
+// (their goroutines may be waiting on it, so it must not run on the actor).
+func (s *Session) stopExtras() {
+	for _, m := range s.retired.mcp {
 		if err := m.Close(); err != nil {
 			s.a.log.Warn("closing MCP servers", "session", s.id, "err", err)
 		}
 	}
-	x.mcp = nil
 	s.indexes.Store(nil) // they are released now
-	x.stopIndexes()
+	stopIndexes(s.retired.indexes)
+	s.retired = retiredServices{}
 }
 
 // notice tells the user about a problem outside the conversation (an MCP

@@ -10,8 +10,10 @@ import (
 )
 
 // Models lists the model ids an editor may offer: the configured ones
-// first, then those the provider reported.
+// first, then those the provider reported. The first call starts asking
+// the provider (StartBackground) when no front door has yet.
 func (a *Agent) Models() []string {
+	a.StartBackground()
 	a.modelsMu.Lock()
 	defer a.modelsMu.Unlock()
 	out := slices.Clone(a.cfg.Models)
@@ -51,8 +53,8 @@ func (a *Agent) CheckModel(id string) error {
 // keep tandem busy, and the configured list serves meanwhile.
 const discoverTimeout = 10 * time.Second
 
-// discover runs Config.DiscoverModels once; the agent owns this goroutine
-// and Close stops it.
+// discover runs Config.DiscoverModels once (see StartBackground); the
+// agent owns this goroutine and Close stops it.
 func (a *Agent) discover(ctx context.Context) {
 	defer close(a.backgroundDone)
 	defer a.stopBackground()

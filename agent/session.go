@@ -17,6 +17,7 @@ import (
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
 // Lifecycle is where a session is right now. It is one of two axes of task
@@ -52,6 +53,11 @@ type Session struct {
 	confinement command.Confinement
 	log         *store.Log
 	out         *outbox
+	// spares lets the local host replace an edited file by exchange with
+	// a spare kept under $TANDEM_HOME instead of creating a new file per
+	// edit (see atomicfile.Spares); nil without a home. Closed with the
+	// session.
+	spares *atomicfile.Spares
 	// current holds the session's modes, subagents and rules: an immutable
 	// snapshot, replaced whole when its plugins change (see defs); tasks
 	// bounds how many subagents run at once.
@@ -84,6 +90,8 @@ type Session struct {
 	turns      sync.WaitGroup // turn goroutines; Close waits for them
 	closeOnce  sync.Once
 	closeErr   error
+	// retired is what the actor handed shutdown as it returned (retire).
+	retired retiredServices
 
 	// skillIndex is the system prompt's skill list, fixed when the
 	// session starts (see session_custom.go).
@@ -197,6 +205,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			catalog:   reg,
 		},
 	}
+	s.spares = a.newSpares()
 	s.current.Store(&defs)
 	s.setMode(mode)
 	s.publishChoice()
@@ -208,6 +217,14 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 // start registers the session with the agent and launches its goroutines:
 // the update FIFO, the per-session services and the actor.
 func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
+	opened, err := s.a.beginOpen()
+	if err != nil {
+		if s.log != nil {
+			s.log.Close()
+		}
+		return err
+	}
+	defer opened()
 	s.confinement = confinementOf(s.host)
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact, s.a.cfg.MaxResultBytes)
 	s.noticeSandbox()
@@ -351,10 +368,20 @@ func (s *Session) shutdown() error {
 	s.saveMeta(s.meta())
 	s.out.stop()
 	s.a.forget(s)
+	err := s.spares.Close()
 	if s.log != nil {
-		return s.log.Close()
+		err = errors.Join(err, s.log.Close())
 	}
-	return nil
+	return err
+}
+
+// newSpares is a session's Spares, in a directory of its own under
+// $TANDEM_HOME/spares (made on the first edit); nil without a home.
+func (a *Agent) newSpares() *atomicfile.Spares {
+	if a.cfg.Home == "" {
+		return nil
+	}
+	return atomicfile.NewSpares(filepath.Join(a.cfg.Home, "spares"))
 }
 
 // meta is the sidecar for the current state; it runs on the actor (or

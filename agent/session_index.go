@@ -102,13 +102,12 @@ func (s *Session) rootIndexes() []*codeindex.Index {
 
 // stopIndexes stops the builders and releases the indexes; it runs once
 // the actor has returned (see stopExtras).
-func (x *extraState) stopIndexes() {
-	for _, ri := range x.indexes {
+func stopIndexes(indexes map[string]*rootIndex) {
+	for _, ri := range indexes {
 		ri.cancel()
 		<-ri.done
 		if ri.release != nil {
 			ri.release()
 		}
 	}
-	x.indexes = nil
 }

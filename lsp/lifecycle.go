@@ -91,6 +91,8 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 	s.state, s.caps, s.enc, s.encName, s.folders = stateRunning, caps, enc, encName, folders
 	s.defaultMode = p.InitializationOptions.Mode
 	s.log.Info("initialized", "encoding", encName, "folders", folders)
+	// The agent's own background work waits until the editor has its answer.
+	jsonrpc.AfterResponse(ctx, s.agent.StartBackground)
 
 	return initializeResult{
 		Capabilities: serverCapabilities{

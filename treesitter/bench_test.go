@@ -75,7 +75,7 @@ func BenchmarkParseOnly(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		eachFile(b, files, func(p *Parser, lang *Language, src []byte) {
-			g, _, err := lang.load()
+			g, _, _, err := lang.load()
 			if err != nil {
 				b.Error(err)
 				return

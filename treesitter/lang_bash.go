@@ -4,11 +4,13 @@ import "bytes"
 
 // Bash is one of the cheap extra languages: top-level definitions and one
 // level of members, checked on the sample under testdata/defs.
-var bashSpec = &spec{
-	rules: map[string]rule{
-		"function_definition": {kind: KindFunction},
-	},
-	parseAs: asciiOnly,
+func bashSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"function_definition": {kind: KindFunction},
+		},
+		parseAs: asciiOnly,
+	}
 }
 
 // asciiOnly replaces every non-ASCII byte with 'x'. The bash grammar's

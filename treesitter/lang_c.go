@@ -39,16 +39,22 @@ func cRules(cpp bool) map[string]rule {
 	return r
 }
 
-var cTransparent = set("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
-	"preproc_elifdef", "linkage_specification", "declaration_list")
+func cTransparent() map[string]bool {
+	return set("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
+		"preproc_elifdef", "linkage_specification", "declaration_list")
+}
 
-var cSpec = &spec{rules: cRules(false), transparent: cTransparent, post: dropDefinedPrototypes}
+func cSpec() *spec {
+	return &spec{rules: cRules(false), transparent: cTransparent(), post: dropDefinedPrototypes}
+}
 
-var cppSpec = &spec{
-	rules:       cRules(true),
-	transparent: union(cTransparent, set("template_declaration", "field_declaration_list")),
-	post:        dropDefinedPrototypes,
-	parseAs:     maskExportMacros,
+func cppSpec() *spec {
+	return &spec{
+		rules:       cRules(true),
+		transparent: union(cTransparent(), set("template_declaration", "field_declaration_list")),
+		post:        dropDefinedPrototypes,
+		parseAs:     maskExportMacros,
+	}
 }
 
 // exportMacro finds `class U_COMMON_API UnicodeString :`: a macro between

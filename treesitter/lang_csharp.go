@@ -1,22 +1,24 @@
 package treesitter
 
-var csharpSpec = &spec{
-	rules: map[string]rule{
-		"namespace_declaration":             {kind: KindNamespace, body: "body", flat: true},
-		"file_scoped_namespace_declaration": {kind: KindNamespace, body: ".", flat: true},
-		"class_declaration":                 {kind: KindClass, body: "body"},
-		"record_declaration":                {kind: KindClass, body: "body"},
-		"struct_declaration":                {kind: KindStruct, body: "body"},
-		"interface_declaration":             {kind: KindInterface, body: "body"},
-		"enum_declaration":                  {kind: KindEnum, body: "body"},
-		"enum_member_declaration":           {kind: KindConstant},
-		"delegate_declaration":              {kind: KindType},
-		"method_declaration":                {kind: KindMethod},
-		"constructor_declaration":           {kind: KindMethod},
-		"property_declaration":              {kind: KindField},
-		"field_declaration":                 {emit: csharpField},
-	},
-	transparent: set("declaration_list"),
+func csharpSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"namespace_declaration":             {kind: KindNamespace, body: "body", flat: true},
+			"file_scoped_namespace_declaration": {kind: KindNamespace, body: ".", flat: true},
+			"class_declaration":                 {kind: KindClass, body: "body"},
+			"record_declaration":                {kind: KindClass, body: "body"},
+			"struct_declaration":                {kind: KindStruct, body: "body"},
+			"interface_declaration":             {kind: KindInterface, body: "body"},
+			"enum_declaration":                  {kind: KindEnum, body: "body"},
+			"enum_member_declaration":           {kind: KindConstant},
+			"delegate_declaration":              {kind: KindType},
+			"method_declaration":                {kind: KindMethod},
+			"constructor_declaration":           {kind: KindMethod},
+			"property_declaration":              {kind: KindField},
+			"field_declaration":                 {emit: csharpField},
+		},
+		transparent: set("declaration_list"),
+	}
 }
 
 func csharpField(w *walker, n node, sc scope) {

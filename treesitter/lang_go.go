@@ -1,13 +1,15 @@
 package treesitter
 
-var goSpec = &spec{
-	rules: map[string]rule{
-		"function_declaration": {kind: KindFunction},
-		"method_declaration":   {emit: goMethod},
-		"type_declaration":     {emit: goTypes},
-		"const_declaration":    {emit: goValues(KindConstant)},
-		"var_declaration":      {emit: goValues(KindVariable)},
-	},
+func goSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"function_declaration": {kind: KindFunction},
+			"method_declaration":   {emit: goMethod},
+			"type_declaration":     {emit: goTypes},
+			"const_declaration":    {emit: goValues(KindConstant)},
+			"var_declaration":      {emit: goValues(KindVariable)},
+		},
+	}
 }
 
 // goMethod files a method under its receiver's type name.

@@ -1,20 +1,22 @@
 package treesitter
 
-var javaSpec = &spec{
-	rules: map[string]rule{
-		"class_declaration":           {kind: KindClass, body: "body"},
-		"record_declaration":          {kind: KindClass, body: "body"},
-		"interface_declaration":       {kind: KindInterface, body: "body"},
-		"annotation_type_declaration": {kind: KindInterface, body: "body"},
-		"enum_declaration":            {kind: KindEnum, body: "body"},
-		"enum_constant":               {kind: KindConstant},
-		"method_declaration":          {kind: KindMethod},
-		"constructor_declaration":     {kind: KindMethod},
-		"field_declaration":           {emit: javaFields(KindField)},
-		"constant_declaration":        {emit: javaFields(KindConstant)},
-	},
-	transparent: set("class_body", "interface_body", "enum_body", "enum_body_declarations",
-		"annotation_type_body"),
+func javaSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"class_declaration":           {kind: KindClass, body: "body"},
+			"record_declaration":          {kind: KindClass, body: "body"},
+			"interface_declaration":       {kind: KindInterface, body: "body"},
+			"annotation_type_declaration": {kind: KindInterface, body: "body"},
+			"enum_declaration":            {kind: KindEnum, body: "body"},
+			"enum_constant":               {kind: KindConstant},
+			"method_declaration":          {kind: KindMethod},
+			"constructor_declaration":     {kind: KindMethod},
+			"field_declaration":           {emit: javaFields(KindField)},
+			"constant_declaration":        {emit: javaFields(KindConstant)},
+		},
+		transparent: set("class_body", "interface_body", "enum_body", "enum_body_declarations",
+			"annotation_type_body"),
+	}
 }
 
 // javaFields records each declarator of `int a, b;`.

@@ -17,9 +17,11 @@ func jsRules() map[string]rule {
 	}
 }
 
-var jsSpec = &spec{
-	rules:       jsRules(),
-	transparent: set("export_statement", "class_body"),
+func jsSpec() *spec {
+	return &spec{
+		rules:       jsRules(),
+		transparent: set("export_statement", "class_body"),
+	}
 }
 
 // jsDeclaration records each declarator of `const a = 1, f = () => {}`;

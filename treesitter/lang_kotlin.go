@@ -2,16 +2,18 @@ package treesitter
 
 // Kotlin is one of the cheap extra languages: top-level definitions and one
 // level of members, checked on the sample under testdata/defs.
-var kotlinSpec = &spec{
-	rules: map[string]rule{
-		"class_declaration":    {emit: kotlinClass},
-		"object_declaration":   {kind: KindClass, name: byType("type_identifier"), body: "."},
-		"function_declaration": {kind: KindFunction, memberKind: KindMethod, name: byType("simple_identifier")},
-		"property_declaration": {emit: kotlinPropertyDecl},
-		"enum_entry":           {kind: KindConstant, name: byType("simple_identifier")},
-		"type_alias":           {kind: KindType, name: byType("type_identifier")},
-	},
-	transparent: set("class_body", "enum_class_body", "companion_object"),
+func kotlinSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"class_declaration":    {emit: kotlinClass},
+			"object_declaration":   {kind: KindClass, name: byType("type_identifier"), body: "."},
+			"function_declaration": {kind: KindFunction, memberKind: KindMethod, name: byType("simple_identifier")},
+			"property_declaration": {emit: kotlinPropertyDecl},
+			"enum_entry":           {kind: KindConstant, name: byType("simple_identifier")},
+			"type_alias":           {kind: KindType, name: byType("type_identifier")},
+		},
+		transparent: set("class_body", "enum_class_body", "companion_object"),
+	}
 }
 
 // kotlinClass tells interfaces from classes by their keyword.

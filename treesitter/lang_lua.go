@@ -4,11 +4,13 @@ import "strings"
 
 // Lua is one of the cheap extra languages: top-level definitions and one
 // level of members, checked on the sample under testdata/defs.
-var luaSpec = &spec{
-	rules: map[string]rule{
-		"function_statement":   {emit: luaFunction},
-		"function_declaration": {emit: luaFunction},
-	},
+func luaSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"function_statement":   {emit: luaFunction},
+			"function_declaration": {emit: luaFunction},
+		},
+	}
 }
 
 // luaFunction names `function M.f()` and `function M:f()` after their table.

@@ -1,19 +1,21 @@
 package treesitter
 
-var phpSpec = &spec{
-	rules: map[string]rule{
-		"namespace_definition":  {kind: KindNamespace, body: "body", flat: true},
-		"function_definition":   {kind: KindFunction},
-		"class_declaration":     {kind: KindClass, body: "body"},
-		"interface_declaration": {kind: KindInterface, body: "body"},
-		"trait_declaration":     {kind: KindTrait, body: "body"},
-		"enum_declaration":      {kind: KindEnum, body: "body"},
-		"enum_case":             {kind: KindConstant},
-		"method_declaration":    {kind: KindMethod},
-		"property_declaration":  {emit: phpList("property_element", KindField)},
-		"const_declaration":     {emit: phpList("const_element", KindConstant)},
-	},
-	transparent: set("declaration_list", "compound_statement", "enum_declaration_list"),
+func phpSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"namespace_definition":  {kind: KindNamespace, body: "body", flat: true},
+			"function_definition":   {kind: KindFunction},
+			"class_declaration":     {kind: KindClass, body: "body"},
+			"interface_declaration": {kind: KindInterface, body: "body"},
+			"trait_declaration":     {kind: KindTrait, body: "body"},
+			"enum_declaration":      {kind: KindEnum, body: "body"},
+			"enum_case":             {kind: KindConstant},
+			"method_declaration":    {kind: KindMethod},
+			"property_declaration":  {emit: phpList("property_element", KindField)},
+			"const_declaration":     {emit: phpList("const_element", KindConstant)},
+		},
+		transparent: set("declaration_list", "compound_statement", "enum_declaration_list"),
+	}
 }
 
 // phpList records each element of `public $a, $b;` or `const A = 1, B = 2;`.

@@ -2,19 +2,21 @@ package treesitter
 
 import "strings"
 
-var pythonSpec = &spec{
-	rules: map[string]rule{
-		"function_definition":  {kind: KindFunction, memberKind: KindMethod},
-		"class_definition":     {kind: KindClass, body: "body"},
-		"expression_statement": {emit: pythonAssignment},
-	},
-	// Decorators wrap the definition; `block` is a class body. Module and
-	// class level `if`/`try`/`with` often hold definitions (a fallback
-	// import, a version check around a class), so they are walked through.
-	transparent: set("decorated_definition", "block",
-		"if_statement", "elif_clause", "else_clause",
-		"try_statement", "except_clause", "except_group_clause", "finally_clause",
-		"with_statement"),
+func pythonSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"function_definition":  {kind: KindFunction, memberKind: KindMethod},
+			"class_definition":     {kind: KindClass, body: "body"},
+			"expression_statement": {emit: pythonAssignment},
+		},
+		// Decorators wrap the definition; `block` is a class body. Module and
+		// class level `if`/`try`/`with` often hold definitions (a fallback
+		// import, a version check around a class), so they are walked through.
+		transparent: set("decorated_definition", "block",
+			"if_statement", "elif_clause", "else_clause",
+			"try_statement", "except_clause", "except_group_clause", "finally_clause",
+			"with_statement"),
+	}
 }
 
 // pythonAssignment records module and class level `NAME = value` (and

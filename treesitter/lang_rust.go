@@ -1,26 +1,28 @@
 package treesitter
 
-var rustSpec = &spec{
-	rules: map[string]rule{
-		"function_item":           {kind: KindFunction, memberKind: KindMethod},
-		"function_signature_item": {kind: KindFunction, memberKind: KindMethod},
-		"struct_item":             {kind: KindStruct, body: "body"},
-		"union_item":              {kind: KindStruct, body: "body"},
-		"enum_item":               {kind: KindEnum, body: "body"},
-		"enum_variant":            {kind: KindConstant},
-		"trait_item":              {kind: KindTrait, body: "body"},
-		"impl_item":               {emit: rustImpl},
-		"type_item":               {kind: KindType},
-		"associated_type":         {kind: KindType},
-		"const_item":              {kind: KindConstant},
-		"static_item":             {kind: KindVariable},
-		"mod_item":                {kind: KindModule, body: "body", flat: true},
-		"macro_definition":        {kind: KindMacro},
-		"field_declaration":       {kind: KindField},
-	},
-	// An `extern "C" { fn …; }` block declares foreign functions and
-	// statics at the level it sits in.
-	transparent: set("declaration_list", "field_declaration_list", "enum_variant_list", "foreign_mod_item"),
+func rustSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"function_item":           {kind: KindFunction, memberKind: KindMethod},
+			"function_signature_item": {kind: KindFunction, memberKind: KindMethod},
+			"struct_item":             {kind: KindStruct, body: "body"},
+			"union_item":              {kind: KindStruct, body: "body"},
+			"enum_item":               {kind: KindEnum, body: "body"},
+			"enum_variant":            {kind: KindConstant},
+			"trait_item":              {kind: KindTrait, body: "body"},
+			"impl_item":               {emit: rustImpl},
+			"type_item":               {kind: KindType},
+			"associated_type":         {kind: KindType},
+			"const_item":              {kind: KindConstant},
+			"static_item":             {kind: KindVariable},
+			"mod_item":                {kind: KindModule, body: "body", flat: true},
+			"macro_definition":        {kind: KindMacro},
+			"field_declaration":       {kind: KindField},
+		},
+		// An `extern "C" { fn …; }` block declares foreign functions and
+		// statics at the level it sits in.
+		transparent: set("declaration_list", "field_declaration_list", "enum_variant_list", "foreign_mod_item"),
+	}
 }
 
 // rustImpl records `impl Trait for Type` under the type's name, so its

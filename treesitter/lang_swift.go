@@ -2,19 +2,21 @@ package treesitter
 
 // Swift is one of the cheap extra languages: top-level definitions and one
 // level of members, checked on the sample under testdata/defs.
-var swiftSpec = &spec{
-	rules: map[string]rule{
-		"class_declaration":             {emit: swiftType},
-		"protocol_declaration":          {kind: KindInterface, body: "body"},
-		"function_declaration":          {kind: KindFunction, memberKind: KindMethod},
-		"protocol_function_declaration": {kind: KindMethod},
-		"property_declaration":          {kind: KindVariable, memberKind: KindField},
-		"typealias_declaration":         {kind: KindType},
-		"enum_entry":                    {emit: swiftEnumEntry},
-		"init_declaration":              {emit: swiftKeywordMethod("init")},
-		"deinit_declaration":            {emit: swiftKeywordMethod("deinit")},
-	},
-	transparent: set("class_body", "protocol_body", "enum_class_body"),
+func swiftSpec() *spec {
+	return &spec{
+		rules: map[string]rule{
+			"class_declaration":             {emit: swiftType},
+			"protocol_declaration":          {kind: KindInterface, body: "body"},
+			"function_declaration":          {kind: KindFunction, memberKind: KindMethod},
+			"protocol_function_declaration": {kind: KindMethod},
+			"property_declaration":          {kind: KindVariable, memberKind: KindField},
+			"typealias_declaration":         {kind: KindType},
+			"enum_entry":                    {emit: swiftEnumEntry},
+			"init_declaration":              {emit: swiftKeywordMethod("init")},
+			"deinit_declaration":            {emit: swiftKeywordMethod("deinit")},
+		},
+		transparent: set("class_body", "protocol_body", "enum_class_body"),
+	}
 }
 
 // swiftType maps `class`, `struct`, `enum`, `actor` and `extension` to kinds.

@@ -20,7 +20,7 @@ func TestNodeLayout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, tab, err := lang.load()
+			g, tab, _, err := lang.load()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -91,7 +91,7 @@ func (p *Parser) parse(lang *Language, src []byte, withRefs bool) (defs []Defini
 		return nil, nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, len(src), MaxSource)
 	}
 	lang = lang.forSource(src)
-	g, tab, err := lang.load()
+	g, tab, sp, err := lang.load()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -99,8 +99,8 @@ func (p *Parser) parse(lang *Language, src []byte, withRefs bool) (defs []Defini
 	budget := parseBudget(len(src))
 	ps.SetOperationLimit(int(budget / time.Microsecond))
 	parsed := src
-	if lang.spec.parseAs != nil {
-		parsed = lang.spec.parseAs(src)
+	if sp.parseAs != nil {
+		parsed = sp.parseAs(src)
 	}
 	tree := ps.Parse(nil, parsed)
 	if tree == nil {
@@ -115,8 +115,8 @@ func (p *Parser) parse(lang *Language, src []byte, withRefs bool) (defs []Defini
 	w := walker{tab: tab, src: src, cur: &p.cur, buf: p.buf[:0]}
 	w.children(root, scope{})
 	p.buf = w.buf
-	if lang.spec.post != nil {
-		w.defs = lang.spec.post(w.defs)
+	if sp.post != nil {
+		w.defs = sp.post(w.defs)
 	}
 	if withRefs {
 		refs = p.refs(w.tab, root, src)

@@ -33,7 +33,9 @@ type Language struct {
 	// Extensions, lower case with the dot, that select this language.
 	Extensions []string
 	grammar    func() (*sitter.Language, error)
-	spec       *spec
+	// spec builds the language's walk rules, on first use like the grammar:
+	// start-up pays for no language's tables.
+	spec func() *spec
 	// dialect, if set, names the language a file of this one is parsed as
 	// when its source says so: a .h header may be C or C++.
 	dialect *dialect
@@ -46,23 +48,25 @@ type Language struct {
 type loaded struct {
 	grammar *sitter.Language
 	tab     *grammarTables
+	spec    *spec
 	err     error
 }
 
-// load returns the language's grammar and its symbol and field tables,
-// unpacking the grammar (internal/grammars) and building the tables on
-// first use. The error, which only a machine the tables do not fit can
-// cause, is the same on every call.
-func (l *Language) load() (*sitter.Language, *grammarTables, error) {
+// load returns the language's grammar, its symbol and field tables and its
+// walk rules, unpacking the grammar (internal/grammars) and building the
+// rest on first use. The error, which only a machine the tables do not fit
+// can cause, is the same on every call.
+func (l *Language) load() (*sitter.Language, *grammarTables, *spec, error) {
 	l.loadOnce.Do(func() {
 		g, err := l.grammar()
 		if err != nil {
 			l.loaded.err = fmt.Errorf("loading the %s grammar: %w", l.Name, err)
 			return
 		}
-		l.loaded = loaded{grammar: g, tab: newGrammarTables(g, l.spec)}
+		sp := l.spec()
+		l.loaded = loaded{grammar: g, tab: newGrammarTables(g, sp), spec: sp}
 	})
-	return l.loaded.grammar, l.loaded.tab, l.loaded.err
+	return l.loaded.grammar, l.loaded.tab, l.loaded.spec, l.loaded.err
 }
 
 // registry is the one table of languages tandem knows. It is built once and

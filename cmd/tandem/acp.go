@@ -4,10 +4,13 @@ import (
 	"context"
 
 	"github.com/tandemhq/tandem/acp"
+	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/config"
 )
 
 // runACP serves the Agent Client Protocol on stdin/stdout until the editor
-// closes stdin. Logs go to stderr (TANDEM_LOG sets the level).
+// closes stdin. Logs go to stderr (TANDEM_LOG sets the level). The agent is
+// built while initialize is answered, which needs none of it.
 func runACP(ctx context.Context, m *Main, args []string) error {
 	fs := m.flags("acp", "")
 	if err := fs.Parse(args); err != nil {
@@ -17,10 +20,15 @@ func runACP(ctx context.Context, m *Main, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	a, err := m.newAgent()
+	cfg, err := config.Load(m.Getenv)
 	if err != nil {
 		return err
 	}
-	defer m.closeAgent(a)
-	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Agent: a, Version: version, Log: m.logger(), MaxFrameBytes: a.MaxFrameBytes()})
+	b := acp.Build(func() (*agent.Agent, error) { return m.newAgentFrom(cfg, nil, nil) })
+	defer func() {
+		if a, err := b.Agent(context.Background()); err == nil {
+			m.closeAgent(a)
+		}
+	}()
+	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Building: b, Version: version, Log: m.logger(), MaxFrameBytes: cfg.MaxFrameBytes})
 }

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sort"
 	"syscall"
 
@@ -42,21 +41,19 @@ func main() {
 	if sub == "chat" {
 		signals = signals[1:] // the conversation loop cancels turns on Ctrl-C itself
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), signals...)
 	// The first Ctrl-C cancels (the turn, the server); once it has, the
 	// default handling is back, so a second one quits at once.
-	go func() { <-ctx.Done(); stop() }()
+	ctx, stop := notifyContext(context.Background(), signals...)
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
-	var logFile *os.File
+	var lf *logFile
 	if len(os.Args) > 1 && (os.Args[1] == "acp" || os.Args[1] == "lsp") {
-		if logFile = openLogFile(os.Getenv, os.Args[1], os.Stderr); logFile != nil {
-			m.LogFile = logFile
-		}
+		lf = newLogFile(os.Getenv, os.Args[1], os.Stderr)
+		m.LogFile = lf
 	}
 	code := m.Run(ctx, os.Args[1:])
 	stop()
-	if logFile != nil {
-		logFile.Close()
+	if lf != nil {
+		lf.Close()
 	}
 	os.Exit(code)
 }

@@ -83,6 +83,11 @@ func (m *Main) agentFor(o runOptions, h *cliHost, out output) (*agent.Agent, []s
 	}, func(msg string) {
 		out.screen().println(out.screen().style.dim("↻ " + msg))
 	})
+	if err == nil {
+		// No editor waits for a first answer here: ask the provider for
+		// its models at once, so /model offers them by the time it is typed.
+		a.StartBackground()
+	}
 	return a, instructionFiles, err
 }
 

@@ -32,6 +32,11 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 	if err != nil {
 		return nil, err
 	}
+	return m.newAgentFrom(cfg, edit, notice)
+}
+
+// newAgentFrom is newAgentWith for a configuration already loaded.
+func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice func(string)) (*agent.Agent, error) {
 	log := m.logger()
 	m.warnUnknownKeys(cfg.Home)
 	obs := &observedTransport{log: log, notice: notice}

@@ -68,8 +68,9 @@ func readBeneath(dirfd int, name, full string) ([]byte, error) {
 
 // writeBeneath is WriteIn on the fast path: the parent directory is
 // opened beneath dirfd, and the temporary file, the mode and the rename
-// are single names relative to it, which no symlink can redirect.
-func writeBeneath(dirfd int, name string, data []byte, perm fs.FileMode, sync bool) error {
+// (or the exchange with a spare from sp) are single names relative to it,
+// which no symlink can redirect.
+func writeBeneath(dirfd int, name string, data []byte, perm fs.FileMode, sync bool, sp *Spares) error {
 	if !fs.ValidPath(name) || name == "." {
 		return errNoBeneath
 	}
@@ -83,9 +84,14 @@ func writeBeneath(dirfd int, name string, data []byte, perm fs.FileMode, sync bo
 		defer unix.Close(fd)
 		pfd = fd
 	}
-	perm, err := modeBeneath(dirfd, pfd, name, base, perm)
+	perm, regular, err := statBeneath(dirfd, pfd, name, base, perm)
 	if err != nil {
 		return err
+	}
+	if regular != nil && sp != nil {
+		if done, err := sp.replace(pfd, base, regular, data, perm, sync); done || err != nil {
+			return err
+		}
 	}
 	tmpName := tempName(base)
 	var fd int
@@ -116,28 +122,42 @@ func writeBeneath(dirfd int, name string, data []byte, perm fs.FileMode, sync bo
 	return err
 }
 
-// modeBeneath is the permission bits the replaced file keeps: those of
+// statBeneath is the permission bits the replaced file keeps: those of
 // base in pfd, or of what it links to when that stays beneath dirfd; perm
-// when there is nothing there yet.
-func modeBeneath(dirfd, pfd int, name, base string, perm fs.FileMode) (fs.FileMode, error) {
+// when there is nothing there yet. When base itself is a regular file it
+// also returns base's statx, what an exchange needs to know (its mount,
+// its group).
+func statBeneath(dirfd, pfd int, name, base string, perm fs.FileMode) (fs.FileMode, *unix.Statx_t, error) {
+	var stx unix.Statx_t
+	err := retry(func() error {
+		return unix.Statx(pfd, base, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BASIC_STATS|unix.STATX_MNT_ID, &stx)
+	})
+	switch {
+	case err == unix.ENOENT:
+		return perm, nil, nil
+	case err == unix.ENOSYS || err == unix.EPERM:
+		// statx refused (a seccomp filter): os.Root stats without it.
+		return 0, nil, errNoBeneath
+	case err != nil:
+		return 0, nil, err
+	case stx.Mode&unix.S_IFMT == unix.S_IFREG:
+		return fs.FileMode(stx.Mode & 0o777), &stx, nil
+	case stx.Mode&unix.S_IFMT != unix.S_IFLNK:
+		return fs.FileMode(stx.Mode & 0o777), nil, nil
+	}
 	var st unix.Stat_t
-	err := retry(func() error { return unix.Fstatat(pfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) })
-	if err == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-		fd, oerr := openBeneath(dirfd, name, unix.O_PATH)
-		if oerr != nil {
-			err = oerr
-		} else {
-			err = retry(func() error { return unix.Fstat(fd, &st) })
-			unix.Close(fd)
-		}
+	fd, err := openBeneath(dirfd, name, unix.O_PATH)
+	if err == nil {
+		err = retry(func() error { return unix.Fstat(fd, &st) })
+		unix.Close(fd)
 	}
 	switch {
 	case err == nil:
-		return fs.FileMode(st.Mode & 0o777), nil
+		return fs.FileMode(st.Mode & 0o777), nil, nil
 	case err == unix.ENOENT:
-		return perm, nil
+		return perm, nil, nil
 	}
-	return 0, err
+	return 0, nil, err
 }
 
 // writeAll writes data to fd, on through short writes.

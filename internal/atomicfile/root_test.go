@@ -40,14 +40,15 @@ func TestWriteInStaysInTheRoot(t *testing.T) {
 // Every name that leads out — a symlinked directory, a symlinked file, an
 // absolute link, "..", a /proc magic link — is refused for reading and
 // writing, and nothing appears or changes outside: on the openat2 path and
-// on the os.Root one alike.
+// on the os.Root one alike, and with Spares (which exchange only with a
+// regular file named directly).
 func TestDirRefusesWhatLeadsOut(t *testing.T) {
-	for _, fast := range []bool{true, false} {
-		t.Run(map[bool]string{true: "openat2", false: "os.Root"}[fast], func(t *testing.T) { testDirRefuses(t, fast) })
+	for _, path := range []string{"openat2", "os.Root", "spares"} {
+		t.Run(path, func(t *testing.T) { testDirRefuses(t, path) })
 	}
 }
 
-func testDirRefuses(t *testing.T, fast bool) {
+func testDirRefuses(t *testing.T, path string) {
 	dir, outside := t.TempDir(), t.TempDir()
 	secret := filepath.Join(outside, "secret.txt")
 	if err := os.WriteFile(secret, []byte("secret"), 0o600); err != nil {
@@ -75,8 +76,13 @@ func testDirRefuses(t *testing.T, fast bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !fast {
+	switch path {
+	case "os.Root":
 		d.fallBack()
+	case "spares":
+		sp := NewSpares(t.TempDir())
+		defer sp.Close()
+		d.UseSpares(sp)
 	}
 	defer d.Close()
 	for _, name := range []string{"outdir/secret.txt", "outfile", "relout", "magic/x", "../" + filepath.Base(outside) + "/secret.txt"} {
@@ -100,6 +106,10 @@ func testDirRefuses(t *testing.T, fast bool) {
 			t.Errorf("ReadFile(%s) = %q, %v; want the file inside", name, got, err)
 		}
 	}
+	if err := WriteIn(d, "insidedn/real.txt", []byte("through"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, filepath.Join(dir, "sub", "real.txt"), "through", 0o640)
 	if err := WriteIn(d, "inside", []byte("new"), 0o600); err != nil {
 		t.Fatal(err)
 	}
