@@ -166,6 +166,12 @@ func (c *Conn) serve(ctx context.Context) error {
 	var err error
 	select {
 	case err = <-readDone:
+		if err == errStopped {
+			// An inline handler ended ctx and the read loop saw it
+			// before this select did: the same stop as the case below.
+			err = ctx.Err()
+			break
+		}
 		if c.o.PeerClosed != nil {
 			c.o.PeerClosed()
 		}
