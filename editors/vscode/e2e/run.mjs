@@ -228,9 +228,22 @@ try {
     const offered = await page.locator('.action-widget').filter({ hasText: 'tandem' }).count();
     if (offered) throw new Error('a tandem code action is offered on a bare cursor without a diagnostic');
     await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Control+.');
-    await page.locator('.action-widget .monaco-list-row', { hasText: 'Fix with tandem' }).first().click();
+    // Control+. asks for the actions of the selection at that moment; on a
+    // loaded machine the menu can open before the language client's answer
+    // for the new selection is in, so ask again (a few times) until it is.
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Fix with tandem' }).first();
+    for (let i = 0; ; i++) {
+      await page.keyboard.press('Control+A'); // Escape below drops the selection
+      await page.keyboard.press('Control+.');
+      try {
+        await fix.waitFor({ timeout: 10000 });
+        break;
+      } catch (err) {
+        if (i === 2) throw err;
+        await page.keyboard.press('Escape');
+      }
+    }
+    await fix.click();
     await chat.locator('.user', { hasText: 'Fix with tandem: hello.txt, lines 1–4' }).waitFor();
     await chat.locator('.agent', { hasText: 'Noted.' }).nth(1).waitFor();
   });
