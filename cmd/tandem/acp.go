@@ -24,7 +24,7 @@ func runACP(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	b := acp.Build(func() (*agent.Agent, error) { return m.newAgentFrom(cfg, nil, nil) })
+	b := agent.Build(func() (*agent.Agent, error) { return m.newAgentFrom(cfg, nil, nil) })
 	defer func() {
 		if a, err := b.Agent(context.Background()); err == nil {
 			m.closeAgent(a)
