@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -78,7 +79,13 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 		if len(folders) > 0 {
 			root = folders[0]
 		}
-		if _, err := s.agent.ParseModeAt(root, m); err != nil {
+		// The workspace's and plugins' modes need the agent: only a client
+		// naming a mode waits for it here.
+		a, err := s.agentFor(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := a.ParseModeAt(root, m); err != nil {
 			return nil, invalidParams("initializationOptions.mode: %v", err)
 		}
 	}
@@ -92,7 +99,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 	s.defaultMode = p.InitializationOptions.Mode
 	s.log.Info("initialized", "encoding", encName, "folders", folders)
 	// The agent's own background work waits until the editor has its answer.
-	jsonrpc.AfterResponse(ctx, s.agent.StartBackground)
+	jsonrpc.AfterResponse(ctx, func() { s.building.WhenBuilt((*agent.Agent).StartBackground) })
 
 	return initializeResult{
 		Capabilities: serverCapabilities{
