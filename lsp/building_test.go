@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +133,72 @@ func TestInitializeModeWaitsForTheAgent(t *testing.T) {
 	close(release)
 	if _, err := c.await("initialize", ch); err == nil || !strings.Contains(err.Message, "no-such-mode") {
 		t.Fatalf("initialize with an unknown mode answered %v, want an error naming it", err)
+	}
+}
+
+// An agent that fails to build before initialize arrives still lets the
+// client have its answer (an error, when initialize named a mode, which
+// needs the agent); the connection ends with the reason right after.
+func TestAgentBuildFailsBeforeInitialize(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		opts map[string]any
+	}{
+		{"plain", nil},
+		{"naming a mode", map[string]any{"mode": "plan"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			broken := errors.New("opening the session store: not a directory")
+			b := agent.Build(func() (*agent.Agent, error) { return nil, broken })
+			b.Agent(context.Background()) // failed before the client says a word
+			cl, served := serveBuilding(t, b)
+			select {
+			case err := <-served:
+				t.Fatalf("Serve returned %v before initialize was answered", err)
+			case <-time.After(50 * time.Millisecond):
+			}
+			params := map[string]any{"processId": nil, "rootUri": fileURI(t.TempDir()), "capabilities": map[string]any{}}
+			if c.opts != nil {
+				params["initializationOptions"] = c.opts
+			}
+			res, rerr := cl.call("initialize", params)
+			switch {
+			case c.opts == nil && (rerr != nil || !strings.Contains(string(res), `"capabilities"`)):
+				t.Errorf("initialize answered %s, %v; want its capabilities", res, rerr)
+			case c.opts != nil && (rerr == nil || !strings.Contains(rerr.Message, broken.Error())):
+				t.Errorf("initialize naming a mode answered %s, %v; want the build's error", res, rerr)
+			}
+			select {
+			case err := <-served:
+				if !errors.Is(err, broken) {
+					t.Errorf("Serve returned %v, want the build's error", err)
+				}
+			case <-time.After(waitFor):
+				t.Fatal("Serve went on after initialize with an agent that failed to build")
+			}
+		})
+	}
+}
+
+// tandem lsp whose session store cannot be opened answers initialize, then
+// exits non-zero saying why on stderr.
+func TestLSPReportsABrokenHomeAfterInitialize(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "sessions"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startClient(t, fakeModelEnvHome(t, nil, home))
+	res := c.initialize(t.TempDir(), map[string]any{})
+	if res["capabilities"] == nil {
+		t.Fatalf("initialize answered %v", res)
+	}
+	if code := c.waitExit(); code == 0 {
+		t.Errorf("tandem lsp exited 0 with a session store it cannot open")
+	}
+	if !strings.Contains(c.stderr.String(), "opening the session store") {
+		t.Errorf("stderr does not say why:\n%s", c.stderr.String())
 	}
 }

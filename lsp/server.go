@@ -73,6 +73,12 @@ type Server struct {
 	sessions   map[string]*session
 	sessionSeq uint64
 
+	// answered is closed once initialize's answer has been written: an
+	// agent that cannot be built ends the connection only then, so the
+	// client hears that tandem started before it learns why it stopped.
+	answered     chan struct{}
+	answeredOnce sync.Once
+
 	// baseCtx lives as long as the connection; sessions run under it.
 	baseCtx context.Context
 
@@ -95,6 +101,7 @@ func NewServer(o Options) *Server {
 		version:  o.Version,
 		maxOut:   o.MaxFrameBytes,
 		docs:     newDocuments(),
+		answered: make(chan struct{}),
 		enc:      edits.UTF16,
 		sessions: make(map[string]*session),
 	}
@@ -105,8 +112,8 @@ func NewServer(o Options) *Server {
 // Serve speaks LSP on r/w until the client sends exit or closes r. It
 // returns nil after shutdown+exit and ErrExitWithoutShutdown otherwise,
 // or the reason the agent could not be built, which ends the connection
-// (what was already read is answered). Sessions the connection started are
-// closed before it returns.
+// once initialize is answered (what was already read is answered too).
+// Sessions the connection started are closed before it returns.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	if s.building == nil {
 		return errors.New("lsp: Serve needs an agent")
@@ -119,7 +126,13 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	connCtx, endConn := context.WithCancel(ctx)
 	defer endConn()
 	s.endConn = endConn
-	buildErr := s.building.Watch(connCtx, endConn)
+	buildErr := s.building.Watch(connCtx, func() {
+		select {
+		case <-s.answered:
+		case <-connCtx.Done():
+		}
+		endConn()
+	})
 	s.conn = newConn(s, r, w, base)
 	err := s.conn.rpc.Serve(connCtx)
 	s.closeSessions()
