@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/lsp"
 )
@@ -27,12 +26,8 @@ func runLSP(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	b := agent.Build(func() (*agent.Agent, error) { return m.newAgentFrom(cfg, nil, nil) })
-	defer func() {
-		if a, err := b.Agent(context.Background()); err == nil {
-			m.closeAgent(a)
-		}
-	}()
+	b, closeAgent := m.buildAgent(cfg)
+	defer closeAgent()
 	srv := lsp.NewServer(lsp.Options{Building: b, Log: m.logger(), Version: version, MaxFrameBytes: cfg.MaxFrameBytes})
 	err = srv.Serve(ctx, m.Stdin, m.Stdout)
 	if errors.Is(err, lsp.ErrExitWithoutShutdown) {
