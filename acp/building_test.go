@@ -14,7 +14,7 @@ import (
 func TestInitializeWhileTheAgentIsBuilt(t *testing.T) {
 	release := make(chan struct{})
 	home := t.TempDir()
-	b := Build(func() (*agent.Agent, error) {
+	b := agent.Build(func() (*agent.Agent, error) {
 		<-release
 		return agent.New(agent.Config{Home: home}), nil
 	})
@@ -46,7 +46,7 @@ func TestInitializeWhileTheAgentIsBuilt(t *testing.T) {
 func TestAgentBuildFails(t *testing.T) {
 	release := make(chan struct{})
 	broken := errors.New("config.json: not JSON")
-	b := Build(func() (*agent.Agent, error) {
+	b := agent.Build(func() (*agent.Agent, error) {
 		<-release
 		return nil, broken
 	})
@@ -73,40 +73,4 @@ func TestAgentBuildFails(t *testing.T) {
 			}
 		}
 	}
-}
-
-// whenBuilt runs its function once the agent is built, at once when it
-// already is, and never after a failed build.
-func TestWhenBuilt(t *testing.T) {
-	release := make(chan struct{})
-	a := agent.New(agent.Config{Home: t.TempDir()})
-	t.Cleanup(func() { a.Close(context.Background()) })
-	b := Build(func() (*agent.Agent, error) { <-release; return a, nil })
-	got := make(chan *agent.Agent, 2)
-	b.whenBuilt(func(x *agent.Agent) { got <- x })
-	select {
-	case <-got:
-		t.Fatal("whenBuilt ran before the agent was built")
-	case <-time.After(50 * time.Millisecond):
-	}
-	close(release)
-	if x := <-got; x != a {
-		t.Fatalf("whenBuilt got %p, want the built agent %p", x, a)
-	}
-	if _, err := b.Agent(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	b.whenBuilt(func(x *agent.Agent) { got <- x })
-	select {
-	case x := <-got:
-		if x != a {
-			t.Fatalf("whenBuilt got %p, want %p", x, a)
-		}
-	default:
-		t.Fatal("whenBuilt on a built agent did not run at once")
-	}
-
-	failed := Build(func() (*agent.Agent, error) { return nil, errors.New("no") })
-	failed.Agent(context.Background())
-	failed.whenBuilt(func(*agent.Agent) { t.Error("whenBuilt ran after a failed build") })
 }

@@ -45,7 +45,7 @@ func (s *server) Initialize(ctx context.Context, p initializeParams) (json.RawMe
 	s.capsRaw, s.caps, s.capsErr = p.ClientCapabilities, nil, nil
 	s.capsMu.Unlock()
 	// The agent's own background work waits until the editor has its answer.
-	jsonrpc.AfterResponse(ctx, func() { s.building.whenBuilt((*agent.Agent).StartBackground) })
+	jsonrpc.AfterResponse(ctx, func() { s.building.WhenBuilt((*agent.Agent).StartBackground) })
 	return initializeResult(s.info.Version, auth.Auth.Terminal)
 }
 

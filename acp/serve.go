@@ -26,7 +26,7 @@ type Options struct {
 	// reads and answers initialize meanwhile, a method that needs the agent
 	// waits for it, and if building fails Serve stops and returns that
 	// error. The agent stays the caller's to close.
-	Building *Building
+	Building *agent.Building
 	// Version is reported in agentInfo.
 	Version string
 	// Local runs commands and touches files when the client does not offer
@@ -69,15 +69,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	}
 	s := newServer(ctx, o, log)
 	// An agent that cannot be built ends the connection with the reason.
-	var buildErr error
-	buildDone := make(chan struct{})
-	go func() {
-		defer close(buildDone)
-		if _, err := s.building.Agent(ctx); err != nil && ctx.Err() == nil {
-			buildErr = err
-			cancel()
-		}
-	}()
+	buildErr := s.building.Watch(ctx, cancel)
 	s.conn = jsonrpc.NewConn(in, out, jsonrpc.Options{
 		Framing: jsonrpc.NewlineDelimited,
 		Handler: s.methods().Handle,
@@ -98,9 +90,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	err := s.conn.Serve(ctx)
 	s.closeAll()
 	cancel()
-	<-buildDone
-	if buildErr != nil {
-		return buildErr
+	if err := buildErr(); err != nil {
+		return err
 	}
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("acp: %w", err)
@@ -124,7 +115,7 @@ func (s *server) cancelTurns() {
 // spread over the files named after the method groups.
 type server struct {
 	ctx      context.Context // ends when the connection does
-	building *Building       // the agent: agentFor waits for it
+	building *agent.Building // the agent: agentFor waits for it
 	conn     *jsonrpc.Conn
 	local    tools.Host
 	info     sdk.Implementation
@@ -153,7 +144,7 @@ func newServer(ctx context.Context, o Options, log *slog.Logger) *server {
 	title := "Tandem"
 	b := o.Building
 	if o.Agent != nil {
-		b = built(o.Agent)
+		b = agent.Built(o.Agent)
 	}
 	return &server{
 		ctx:      ctx,

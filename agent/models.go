@@ -53,11 +53,14 @@ func (a *Agent) CheckModel(id string) error {
 // keep tandem busy, and the configured list serves meanwhile.
 const discoverTimeout = 10 * time.Second
 
-// discover runs Config.DiscoverModels once (see StartBackground); the
-// agent owns this goroutine and Close stops it.
+// discover asks the server for its windows (Windows.Probe) and runs
+// Config.DiscoverModels, once (see StartBackground); the agent owns this
+// goroutine and Close stops it.
 func (a *Agent) discover(ctx context.Context) {
 	defer close(a.backgroundDone)
 	defer a.stopBackground()
+	// The window first: the first model request waits for it.
+	a.cfg.Windows.Settle(ctx)
 	if a.cfg.DiscoverModels == nil {
 		return
 	}

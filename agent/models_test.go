@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tandemhq/tandem/agent/llm/models"
 )
 
 // The provider's model list is not asked for while a front door is still
@@ -83,5 +85,42 @@ func TestCloseStopsModelDiscovery(t *testing.T) {
 	case <-stopped:
 	default:
 		t.Fatal("Close returned while the model list was still running")
+	}
+}
+
+// The server's context windows are asked for in the agent's background
+// work, not by New: a front door's first answer does not wait for them,
+// and Close stops a probe still waiting for the server.
+func TestWindowProbeRunsInTheBackground(t *testing.T) {
+	probed := make(chan struct{}, 1)
+	stopped := make(chan error, 1)
+	w := &models.Windows{}
+	w.Probe = func(ctx context.Context) {
+		probed <- struct{}{}
+		<-ctx.Done()
+		stopped <- ctx.Err()
+	}
+	a := New(Config{Windows: w, Home: t.TempDir()})
+	select {
+	case <-probed:
+		t.Fatal("New asked the server for its windows")
+	case <-time.After(20 * time.Millisecond):
+	}
+	a.StartBackground()
+	select {
+	case <-probed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("StartBackground did not ask the server for its windows")
+	}
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-stopped:
+		if err == nil {
+			t.Fatal("the probe's context ended without an error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close left the window probe running")
 	}
 }

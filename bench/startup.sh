@@ -8,9 +8,11 @@
 #              HTTPS client must, built with README's line exactly as tandem
 #              is (static, with the C runtime that cgo brings): what any
 #              binary built that way pays before its first line of code.
-# `tandem version` is timed from spawn to exit, `tandem acp` from spawn to
-# its initialize reply. With STARTUP_DYNAMIC=1 the plain dynamic `go build`
-# of tandem is timed beside it.
+# `tandem version` is timed from spawn to exit, `tandem acp` and `tandem lsp`
+# from spawn to their initialize reply. With STARTUP_DYNAMIC=1 the plain
+# dynamic `go build` of tandem is timed beside it; STARTUP_BASELINE=BIN
+# times BIN (another tandem build, say main's) beside it too, for a before
+# and after in one run.
 # usage: bench/startup.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,10 +81,14 @@ for p in hello hello-acp; do (cd "$tmp/$p" && go build -o "$p" .); done
 go build -o "$tmp/startup" ./bench/startup
 eval "$build -o '$tmp/tandem' ./cmd/tandem" 2>"$tmp/build.log" || { cat "$tmp/build.log" >&2; exit 1; }
 cmds=("$tmp/hello/hello" "$tmp/https/https" "$tmp/tandem version"
-  "acp:$tmp/hello-acp/hello-acp" "acp:$tmp/tandem acp")
+  "acp:$tmp/hello-acp/hello-acp" "acp:$tmp/tandem acp" "lsp:$tmp/tandem lsp")
 if [ "${STARTUP_DYNAMIC:-}" = 1 ]; then
   go build -o "$tmp/tandem-dynamic" ./cmd/tandem
   cmds+=("$tmp/tandem-dynamic version" "acp:$tmp/tandem-dynamic acp")
+fi
+if [ -n "${STARTUP_BASELINE:-}" ]; then
+  cp "$STARTUP_BASELINE" "$tmp/tandem-baseline"
+  cmds+=("acp:$tmp/tandem-baseline acp" "lsp:$tmp/tandem-baseline lsp")
 fi
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs, interleaved"

@@ -122,7 +122,7 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
-	ss, err := s.sessionFor(a.SessionID, path)
+	ss, err := s.sessionFor(ctx, a.SessionID, path)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func commandPrompt(cmd string, a commandArgs) string {
 // sessionFor picks the session a command runs in: the named one, else the
 // most recently started session whose root holds path, else a new session
 // in the workspace folder holding path.
-func (s *Server) sessionFor(id, path string) (*session, error) {
+func (s *Server) sessionFor(ctx context.Context, id, path string) (*session, error) {
 	if id != "" {
 		return s.session(id)
 	}
@@ -189,7 +189,7 @@ func (s *Server) sessionFor(id, path string) (*session, error) {
 		}
 	}
 	s.stateMu.Unlock()
-	ss, err := s.startSession(cwd, "", nil)
+	ss, err := s.startSession(ctx, cwd, "", nil)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -78,7 +79,16 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 		if len(folders) > 0 {
 			root = folders[0]
 		}
-		if _, err := s.agent.ParseModeAt(root, m); err != nil {
+		// The workspace's and plugins' modes need the agent: only a client
+		// naming a mode waits for it here.
+		a, err := s.agentFor(ctx)
+		if err != nil {
+			// The error is the client's answer: a connection whose agent
+			// cannot be built may end after it.
+			s.initializeAnswered()
+			return nil, err
+		}
+		if _, err := a.ParseModeAt(root, m); err != nil {
 			return nil, invalidParams("initializationOptions.mode: %v", err)
 		}
 	}
@@ -91,8 +101,12 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 	s.state, s.caps, s.enc, s.encName, s.folders = stateRunning, caps, enc, encName, folders
 	s.defaultMode = p.InitializationOptions.Mode
 	s.log.Info("initialized", "encoding", encName, "folders", folders)
-	// The agent's own background work waits until the editor has its answer.
-	jsonrpc.AfterResponse(ctx, s.agent.StartBackground)
+	// The agent's own background work waits until the editor has its
+	// answer; so does the end of a connection whose agent cannot be built.
+	jsonrpc.AfterResponse(ctx, func() {
+		s.initializeAnswered()
+		s.building.WhenBuilt((*agent.Agent).StartBackground)
+	})
 
 	return initializeResult{
 		Capabilities: serverCapabilities{
@@ -119,6 +133,10 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 		ServerInfo: &protocol.ServerInfo{Name: "tandem", Version: s.version},
 	}, nil
 }
+
+// initializeAnswered marks the client as having its initialize answer
+// (see Server.answered).
+func (s *Server) initializeAnswered() { s.answeredOnce.Do(func() { close(s.answered) }) }
 
 func (s *Server) shutdown(ctx context.Context, _ json.RawMessage) (any, error) {
 	s.stateMu.Lock()

@@ -108,7 +108,7 @@ func (s *Server) closeSession(ctx context.Context, params json.RawMessage) (any,
 // tandem/loadSession without the replay, for a client that still shows
 // the conversation.
 func (s *Server) resumeSession(ctx context.Context, params json.RawMessage) (any, error) {
-	ss, err := s.reopen(params, s.agent.ResumeSession)
+	ss, err := s.reopen(ctx, params, (*agent.Agent).ResumeSession)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,11 @@ func (s *Server) deleteSession(ctx context.Context, params json.RawMessage) (any
 	if ss := s.takeSession(p.SessionID); ss != nil {
 		ss.sess.Close()
 	}
-	if err := s.agent.DeleteSession(p.SessionID); err != nil {
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.DeleteSession(p.SessionID); err != nil {
 		return nil, agentError(err)
 	}
 	return struct{}{}, nil
@@ -147,8 +151,12 @@ func (s *Server) forkSession(ctx context.Context, params json.RawMessage) (any, 
 	if p.SessionID == "" {
 		return nil, invalidParams("sessionId is required")
 	}
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ss := &session{srv: s, ready: true}
-	sess, err := s.agent.ForkSession(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
+	sess, err := a.ForkSession(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
 	if err != nil {
 		return nil, agentError(err)
 	}

@@ -20,8 +20,13 @@ var ErrExitWithoutShutdown = errors.New("lsp: exit without a prior shutdown requ
 
 // Options configure a Server.
 type Options struct {
-	// Agent runs the sessions. Required.
+	// Agent runs the sessions. Either it or Building is required.
 	Agent *agent.Agent
+	// Building, when Agent is nil, is the agent still being built: the
+	// server reads and answers initialize meanwhile, a method that needs
+	// the agent waits for it, and if building fails Serve stops and returns
+	// that error. The agent stays the caller's to close.
+	Building *agent.Building
 	// Log receives diagnostics; nil discards them.
 	Log *slog.Logger
 	// Version is reported in serverInfo.
@@ -45,14 +50,14 @@ const (
 // Server is one LSP connection: its documents, its client's capabilities
 // and the sessions it started.
 type Server struct {
-	agent   *agent.Agent
-	log     *slog.Logger
-	version string
-	maxOut  int // Options.MaxFrameBytes
-	conn    *conn
-	endConn context.CancelFunc // ends the connection (exit)
-	docs    *documents
-	indexes indexes // workspace folders' code indexes, for workspace/symbol
+	building *agent.Building // the agent: agentFor waits for it
+	log      *slog.Logger
+	version  string
+	maxOut   int // Options.MaxFrameBytes
+	conn     *conn
+	endConn  context.CancelFunc // ends the connection (exit)
+	docs     *documents
+	indexes  indexes // workspace folders' code indexes, for workspace/symbol
 
 	stateMu sync.Mutex // guards state, caps, enc, encName, folders, defaultMode
 	state   lifecycle
@@ -68,6 +73,12 @@ type Server struct {
 	sessions   map[string]*session
 	sessionSeq uint64
 
+	// answered is closed once initialize's answer has been written: an
+	// agent that cannot be built ends the connection only then, so the
+	// client hears that tandem started before it learns why it stopped.
+	answered     chan struct{}
+	answeredOnce sync.Once
+
 	// baseCtx lives as long as the connection; sessions run under it.
 	baseCtx context.Context
 
@@ -80,12 +91,17 @@ func NewServer(o Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	b := o.Building
+	if o.Agent != nil {
+		b = agent.Built(o.Agent)
+	}
 	s := &Server{
-		agent:    o.Agent,
+		building: b,
 		log:      log,
 		version:  o.Version,
 		maxOut:   o.MaxFrameBytes,
 		docs:     newDocuments(),
+		answered: make(chan struct{}),
 		enc:      edits.UTF16,
 		sessions: make(map[string]*session),
 	}
@@ -94,9 +110,14 @@ func NewServer(o Options) *Server {
 }
 
 // Serve speaks LSP on r/w until the client sends exit or closes r. It
-// returns nil after shutdown+exit and ErrExitWithoutShutdown otherwise.
+// returns nil after shutdown+exit and ErrExitWithoutShutdown otherwise,
+// or the reason the agent could not be built, which ends the connection
+// once initialize is answered (what was already read is answered too).
 // Sessions the connection started are closed before it returns.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	if s.building == nil {
+		return errors.New("lsp: Serve needs an agent")
+	}
 	base, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.baseCtx = base
@@ -105,11 +126,22 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	connCtx, endConn := context.WithCancel(ctx)
 	defer endConn()
 	s.endConn = endConn
+	buildErr := s.building.Watch(connCtx, func() {
+		select {
+		case <-s.answered:
+		case <-connCtx.Done():
+		}
+		endConn()
+	})
 	s.conn = newConn(s, r, w, base)
 	err := s.conn.rpc.Serve(connCtx)
 	s.closeSessions()
 	s.indexes.releaseAll()
 	cancel()
+	endConn()
+	if err := buildErr(); err != nil {
+		return err
+	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		s.log.Warn("connection ended", "err", err)
 	}
@@ -222,6 +254,16 @@ func (s *Server) handle(ctx context.Context, name string, params json.RawMessage
 	default:
 		return nil, m.notify(ctx, params)
 	}
+}
+
+// agentFor waits for the agent (see Options.Building) and returns it, or
+// why there is none: building failed or ctx ended.
+func (s *Server) agentFor(ctx context.Context) (*agent.Agent, error) {
+	a, err := s.building.Agent(ctx)
+	if err != nil {
+		return nil, agentError(err)
+	}
+	return a, nil
 }
 
 // decode reads params into v, answering InvalidParams on a mismatch.

@@ -56,7 +56,7 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 			return nil, err
 		}
 	}
-	ss, err := s.startSession(p.Cwd, p.Mode, p.McpServers)
+	ss, err := s.startSession(ctx, p.Cwd, p.Mode, p.McpServers)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,11 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 }
 
 // startSession creates a session; its updates are held until release.
-func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session, error) {
+func (s *Server) startSession(ctx context.Context, cwd, mode string, servers []mcp.Server) (*session, error) {
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if cwd == "" {
 		cwd = s.defaultFolder()
 		if cwd == "" {
@@ -81,7 +85,7 @@ func (s *Server) startSession(cwd, mode string, servers []mcp.Server) (*session,
 	}
 	ss := &session{srv: s}
 	// The session outlives this request: it gets the connection's context.
-	sess, err := s.agent.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, AdditionalRoots: s.additionalFolders(cwd), Mode: agent.Mode(mode), Host: ss, MCPServers: servers})
+	sess, err := a.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, AdditionalRoots: s.additionalFolders(cwd), Mode: agent.Mode(mode), Host: ss, MCPServers: servers})
 	if err != nil {
 		return nil, agentError(err)
 	}
@@ -100,7 +104,7 @@ type loadSessionParams struct {
 // loadSession serves tandem/loadSession: the stored history is replayed as
 // tandem/update notifications before the response.
 func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, error) {
-	ss, err := s.reopen(params, s.agent.LoadSession)
+	ss, err := s.reopen(ctx, params, (*agent.Agent).LoadSession)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +117,7 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 
 // reopen opens the stored session params name with how (the agent's load
 // or resume), replacing one this connection has open under that id.
-func (s *Server) reopen(params json.RawMessage, how func(context.Context, agent.SessionOptions) (*agent.Session, error)) (*session, error) {
+func (s *Server) reopen(ctx context.Context, params json.RawMessage, how func(*agent.Agent, context.Context, agent.SessionOptions) (*agent.Session, error)) (*session, error) {
 	var p loadSessionParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
@@ -121,11 +125,15 @@ func (s *Server) reopen(params json.RawMessage, how func(context.Context, agent.
 	if p.SessionID == "" {
 		return nil, invalidParams("sessionId is required")
 	}
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if old := s.takeSession(p.SessionID); old != nil {
 		old.sess.Close()
 	}
 	ss := &session{srv: s, id: p.SessionID, ready: true}
-	sess, err := how(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
+	sess, err := how(a, s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
 	if err != nil {
 		return nil, agentError(err)
 	}
@@ -151,7 +159,11 @@ func (s *Server) listSessions(ctx context.Context, params json.RawMessage) (any,
 			return nil, err
 		}
 	}
-	metas, err := s.agent.ListSessions(p.Cwd)
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	metas, err := a.ListSessions(p.Cwd)
 	if err != nil {
 		return nil, agentError(err)
 	}

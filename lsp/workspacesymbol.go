@@ -23,7 +23,11 @@ func (s *Server) workspaceSymbol(ctx context.Context, params json.RawMessage) (a
 		return nil, err
 	}
 	out := []protocol.SymbolInformation{}
-	pool := s.agent.Indexes()
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pool := a.Indexes()
 	if pool == nil || p.Query == "" {
 		return out, nil
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/tandemhq/tandem/acp"
-	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/config"
 )
 
@@ -24,11 +23,7 @@ func runACP(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	b := acp.Build(func() (*agent.Agent, error) { return m.newAgentFrom(cfg, nil, nil) })
-	defer func() {
-		if a, err := b.Agent(context.Background()); err == nil {
-			m.closeAgent(a)
-		}
-	}()
+	b, closeAgent := m.buildAgent(cfg)
+	defer closeAgent()
 	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Building: b, Version: version, Log: m.logger(), MaxFrameBytes: cfg.MaxFrameBytes})
 }

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/lsp"
 )
 
 // runLSP serves LSP with tandem/* methods on stdin/stdout until the client
 // sends exit or closes stdin. As LSP asks, the exit code is 0 after a
-// shutdown request and 1 without one. Logs go to stderr.
+// shutdown request and 1 without one. Logs go to stderr. The agent is
+// built while initialize is answered, which needs none of it unless the
+// client names a mode.
 func runLSP(ctx context.Context, m *Main, args []string) error {
 	fs := m.flags("lsp", "")
 	if err := fs.Parse(args); err != nil {
@@ -19,12 +22,13 @@ func runLSP(ctx context.Context, m *Main, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	a, err := m.newAgent()
+	cfg, err := config.Load(m.Getenv)
 	if err != nil {
 		return err
 	}
-	defer m.closeAgent(a)
-	srv := lsp.NewServer(lsp.Options{Agent: a, Log: m.logger(), Version: version, MaxFrameBytes: a.MaxFrameBytes()})
+	b, closeAgent := m.buildAgent(cfg)
+	defer closeAgent()
+	srv := lsp.NewServer(lsp.Options{Building: b, Log: m.logger(), Version: version, MaxFrameBytes: cfg.MaxFrameBytes})
 	err = srv.Serve(ctx, m.Stdin, m.Stdout)
 	if errors.Is(err, lsp.ErrExitWithoutShutdown) {
 		return exitCode(1)

@@ -90,6 +90,19 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 	return a, nil
 }
 
+// buildAgent builds the agent from cfg on a goroutine of its own
+// (agent.Build), for a front door that answers initialize meanwhile. The
+// caller defers the function it returns, which closes the agent once it
+// is built (and not at all if building failed).
+func (m *Main) buildAgent(cfg config.Config) (*agent.Building, func()) {
+	b := agent.Build(func() (*agent.Agent, error) { return m.newAgentFrom(cfg, nil, nil) })
+	return b, func() {
+		if a, err := b.Agent(context.Background()); err == nil {
+			m.closeAgent(a)
+		}
+	}
+}
+
 // userHome is where ~/.claude and ~/.agents are: $HOME first, as for a
 // shell, then the account's home directory.
 func (m *Main) userHome() string {

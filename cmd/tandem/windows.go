@@ -15,20 +15,25 @@ const discoverTimeout = 2 * time.Second
 
 // newWindows resolves context windows from the configuration and, for an
 // OpenAI-compatible server at a configured base URL whose window the user
-// did not set, from what the server reports about the default model.
+// did not set, from what the server reports about the default model. The
+// server is asked later (models.Windows.Probe): the agent asks once its
+// front door has answered first, and the first model request waits for
+// the answer.
 func newWindows(cfg config.Config, log *slog.Logger) *models.Windows {
 	w := &models.Windows{Env: cfg.ContextWindow, Config: cfg.ContextWindows,
 		Notice: func(msg string) { log.Warn(msg) }}
 	if cfg.Provider != "openai" || cfg.OpenAIBaseURL == "" || cfg.ContextWindow > 0 || cfg.ContextWindows[cfg.Model] > 0 {
 		return w
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
-	defer cancel()
-	n, err := models.Discover(ctx, nil, cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model)
-	if err != nil {
-		log.Debug("context window not reported", "model", cfg.Model, "err", err)
-		return w
+	w.Probe = func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, discoverTimeout)
+		defer cancel()
+		n, err := models.Discover(ctx, nil, cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model)
+		if err != nil {
+			log.Debug("context window not reported", "model", cfg.Model, "err", err)
+			return
+		}
+		w.Learn(cfg.Model, n)
 	}
-	w.Learn(cfg.Model, n)
 	return w
 }

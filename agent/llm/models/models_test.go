@@ -144,3 +144,48 @@ func TestDiscoverSendsKey(t *testing.T) {
 		t.Errorf("without the key: %d, want nothing", n)
 	}
 }
+
+// A probe started off the start-up path (Settle) is waited for by a
+// Lookup that needs a server's answer, runs once, and delays no Lookup the
+// environment or config.json answers; without Settle the first Lookup
+// runs it.
+func TestWindowsProbe(t *testing.T) {
+	release := make(chan struct{})
+	runs := 0
+	w := &models.Windows{Config: map[string]int{"local": 12_000}}
+	w.Probe = func(ctx context.Context) {
+		runs++
+		<-release
+		w.Learn("served", 24_576)
+	}
+	settled := make(chan struct{})
+	go func() {
+		defer close(settled)
+		w.Settle(context.Background())
+	}()
+	if l, src := w.Lookup("local"); l.Context != 12_000 || src != models.FromConfig {
+		t.Errorf("Lookup(local) = %d from %s while probing; want config.json's", l.Context, src)
+	}
+	looked := make(chan int)
+	go func() { looked <- w.Window("served") }()
+	select {
+	case n := <-looked:
+		t.Fatalf("Lookup answered %d before the probe was done", n)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if n := <-looked; n != 24_576 {
+		t.Errorf("Lookup after the probe = %d, want the server's 24576", n)
+	}
+	<-settled
+	w.Settle(context.Background())
+	if runs != 1 {
+		t.Errorf("the probe ran %d times, want once", runs)
+	}
+
+	lazy := &models.Windows{}
+	lazy.Probe = func(context.Context) { lazy.Learn("served", 8_192) }
+	if n := lazy.Window("served"); n != 8_192 {
+		t.Errorf("Lookup without Settle = %d, want the probe's 8192", n)
+	}
+}

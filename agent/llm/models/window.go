@@ -1,6 +1,7 @@
 package models
 
 import (
+	"context"
 	"fmt"
 	"sync"
 )
@@ -34,6 +35,15 @@ type Windows struct {
 	// Notice is called once per model that falls back to DefaultContext,
 	// with a sentence for the user. May be nil.
 	Notice func(msg string)
+	// Probe, when not nil, asks a server which windows it serves and
+	// records them with Learn; it bounds its own time and ends early when
+	// ctx does. It runs once: from Settle, which an agent calls off the
+	// start-up path, or else at the first Lookup that needs a server's
+	// answer. A Lookup while it runs waits for it, so no answer is given
+	// without what the server reports.
+	Probe func(ctx context.Context)
+
+	probe sync.Once
 
 	mu         sync.Mutex // guards the fields below
 	discovered map[string]int
@@ -51,6 +61,14 @@ func (w *Windows) Learn(model string, tokens int) {
 		w.discovered = map[string]int{}
 	}
 	w.discovered[model] = tokens
+}
+
+// Settle runs Probe unless it has run or is running, and returns when it
+// is done.
+func (w *Windows) Settle(ctx context.Context) {
+	if w != nil && w.Probe != nil {
+		w.probe.Do(func() { w.Probe(ctx) })
+	}
 }
 
 // Lookup returns model's limits and where the window came from. Output
@@ -72,6 +90,7 @@ func (w *Windows) Lookup(model string) (Limits, Source) {
 		l.Context = n
 		return l, FromConfig
 	}
+	w.Settle(context.Background())
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if n := w.discovered[model]; n > 0 {
