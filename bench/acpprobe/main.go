@@ -1,7 +1,7 @@
 // Command acpprobe measures ACP agents the way an editor meets them: the
 // time from spawning the process to the initialize reply, the resident
-// memory (of the agent's whole process tree) after session/new, and what
-// each further session adds. It prints one table with every agent's numbers
+// memory (of the agent's whole process tree) after session/new and how much
+// of it is anonymous, and what each further session adds. It prints one table with every agent's numbers
 // and their ratio to the first agent's. bench/acp.sh drives it.
 //
 // usage: acpprobe [-runs N] [-sessions K] [-settle D] NAME=COMMAND...
@@ -56,6 +56,7 @@ type result struct {
 	name        string
 	initMS      float64 // median spawn → initialize reply
 	rssMB       float64 // process tree RSS after session/new
+	anonMB      float64 // of which anonymous (the process's own, not file pages)
 	perSession  float64 // MB each extra session added
 	note        string
 	initSamples []float64
@@ -239,23 +240,27 @@ func memory(r *result, argv []string, sessions int, settle, timeout time.Duratio
 	}
 	if err != nil {
 		time.Sleep(settle)
-		r.rssMB = treeRSS(p.cmd.Process.Pid)
+		r.rssMB, r.anonMB = treeRSS(p.cmd.Process.Pid)
 		return fmt.Errorf("RSS measured after a failed %v", err)
 	}
 	time.Sleep(settle)
-	r.rssMB = treeRSS(p.cmd.Process.Pid)
+	r.rssMB, r.anonMB = treeRSS(p.cmd.Process.Pid)
 	for i := 0; i < sessions; i++ {
 		if err := newSession(3 + i); err != nil {
 			return fmt.Errorf("extra session %d: %w", i+1, err)
 		}
 	}
 	time.Sleep(settle)
-	r.perSession = (treeRSS(p.cmd.Process.Pid) - r.rssMB) / float64(sessions)
+	rss, _ := treeRSS(p.cmd.Process.Pid)
+	r.perSession = (rss - r.rssMB) / float64(sessions)
 	return nil
 }
 
-// treeRSS is the resident memory of pid and all its descendants, in MB.
-func treeRSS(pid int) float64 {
+// treeRSS is the resident memory of pid and all its descendants, in MB,
+// and how much of it is anonymous. The rest is pages of files (mostly the
+// program's own), shared with every other process mapping them and counted
+// whole once the kernel maps them around a fault.
+func treeRSS(pid int) (rss, anon float64) {
 	children := map[int][]int{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -275,30 +280,37 @@ func treeRSS(pid int) float64 {
 			children[ppid] = append(children[ppid], p)
 		}
 	}
-	var kb float64
+	var kb, anonKB float64
 	var walk func(int)
 	walk = func(p int) {
-		kb += vmRSSKB(p)
+		r, a := vmRSSKB(p)
+		kb, anonKB = kb+r, anonKB+a
 		for _, c := range children[p] {
 			walk(c)
 		}
 	}
 	walk(pid)
-	return kb / 1024
+	return kb / 1024, anonKB / 1024
 }
 
-func vmRSSKB(pid int) float64 {
+// vmRSSKB reads a process's VmRSS and RssAnon, in kB.
+func vmRSSKB(pid int) (rss, anon float64) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0
+		return 0, 0
+	}
+	kb := func(rest string) float64 {
+		v, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+		return v
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			v, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			return v
+			rss = kb(rest)
+		} else if rest, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+			anon = kb(rest)
 		}
 	}
-	return 0
+	return rss, anon
 }
 
 func report(w io.Writer, rs []result) {
@@ -315,11 +327,12 @@ func report(w io.Writer, rs []result) {
 		}
 		return fmt.Sprintf("%.1f %s", v, unit)
 	}
-	fmt.Fprintf(w, "%-20s %12s %8s %14s %8s %16s %8s\n", "agent", "init (p50)", "ratio", "RSS after new", "ratio", "+RSS/session", "ratio")
+	fmt.Fprintf(w, "%-20s %12s %8s %14s %8s %10s %8s %16s %8s\n", "agent", "init (p50)", "ratio", "RSS after new", "ratio", "anon", "ratio", "+RSS/session", "ratio")
 	for _, r := range rs {
-		fmt.Fprintf(w, "%-20s %12s %8s %14s %8s %16s %8s\n", r.name,
+		fmt.Fprintf(w, "%-20s %12s %8s %14s %8s %10s %8s %16s %8s\n", r.name,
 			num(r.initMS, "ms"), ratio(r.initMS, base.initMS),
 			num(r.rssMB, "MB"), ratio(r.rssMB, base.rssMB),
+			num(r.anonMB, "MB"), ratio(r.anonMB, base.anonMB),
 			num(r.perSession, "MB"), ratio(r.perSession, base.perSession))
 	}
 	for _, r := range rs {
