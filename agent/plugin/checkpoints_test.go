@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ import (
 type editor struct {
 	kind string
 	peer *testenv.Peer
+	pid  int    // tandem's
 	stop func() // ends tandem; idempotent
 
 	mu     sync.Mutex
@@ -38,6 +40,7 @@ func startEditor(t *testing.T, kind, home, root string, srv *llmtest.Server) *ed
 	cmd.Dir = root
 	stderr := &testenv.SyncBuffer{}
 	in, out := testenv.Start(t, cmd, stderr)
+	e.pid = cmd.Process.Pid
 	framing := testenv.Lines
 	if kind == "lsp" {
 		framing = testenv.ContentLength
@@ -256,6 +259,11 @@ func TestFrontCheckpoints(t *testing.T) {
 			if !strings.Contains(said, "modified a.txt (checkpoint 1, 2)") || !strings.Contains(said, "created b.txt (checkpoint 2)") {
 				t.Errorf("/changes said: %s", said)
 			}
+			// The bundled plugin is compiled in: it runs inside tandem,
+			// not as a process of its own for every session.
+			if kids := children(t, ed.pid); len(kids) > 0 {
+				t.Errorf("tandem %s runs child processes with only the bundled plugin enabled: %q", kind, kids)
+			}
 
 			ed.prompt(t, sid, "/undo")
 			said = ed.await(t, "Undid checkpoint")
@@ -375,4 +383,28 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// children lists the command lines of pid's child processes.
+func children(t *testing.T, pid int) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			out = append(out, strings.ReplaceAll(string(cmdline), "\x00", " "))
+		}
+	}
+	return out
 }

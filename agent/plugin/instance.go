@@ -75,8 +75,16 @@ func (i *instance) launch() error {
 	if err != nil {
 		return err
 	}
-	if i.st.Scope == ScopeBundled && argv[0] == "tandem" && i.rt.o.Self != "" {
-		argv[0] = i.rt.o.Self // a bundled plugin served by tandem itself
+	var inProcess *sdk.Plugin
+	if i.st.Scope == ScopeBundled && argv[0] == "tandem" {
+		// A bundled plugin served by tandem itself: in this process when
+		// it is compiled in, else by running tandem's own binary.
+		if len(argv) == 3 && argv[1] == "__plugin" && i.rt.o.InProcess != nil {
+			inProcess = i.rt.o.InProcess(argv[2])
+		}
+		if i.rt.o.Self != "" {
+			argv[0] = i.rt.o.Self
+		}
 	}
 	dir, err := i.rt.folder(i.st.Plugin)
 	if err != nil {
@@ -86,15 +94,18 @@ func (i *instance) launch() error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return err
 	}
-	proc, err := spawn(spawnSpec{
+	spec := spawnSpec{
 		dir: dir, argv: argv, env: i.rt.pluginEnv(dir, data), stderr: i.logf, log: i.log,
 		policy: i.policy(data), helper: i.rt.o.Sandbox.Helper,
 		handler: i.hostMethods().Handle,
 		garbage: func(p *process, line string) {
 			i.fault(p, fmt.Sprintf("wrote something that is not a JSON message to stdout: %q", line))
 		},
-	})
-	if err != nil {
+	}
+	var proc *process
+	if inProcess != nil {
+		proc = serveInProcess(inProcess, spec)
+	} else if proc, err = spawn(spec); err != nil {
 		return err
 	}
 	go i.watch(proc)

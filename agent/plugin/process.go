@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,11 +25,14 @@ import (
 const maxMessage = 4 << 20
 
 // process is one running plugin process: its command and the JSON-RPC
-// connection over its stdio. Its owner is an instance.
+// connection over its stdio. Its owner is an instance. A bundled plugin
+// compiled into tandem runs as a goroutine instead (serveInProcess): cmd
+// is nil then and abort ends it.
 type process struct {
-	cmd  *sandbox.Cmd
-	conn *jsonrpc.Conn
-	in   io.WriteCloser
+	cmd   *sandbox.Cmd
+	abort func()
+	conn  *jsonrpc.Conn
+	in    io.WriteCloser
 	// done is closed once the connection has ended and the process has
 	// been reaped; exitErr then says how it ended.
 	done    chan struct{}
@@ -83,18 +87,7 @@ func spawn(sp spawnSpec) (*process, error) {
 		return nil, fmt.Errorf("starting %s: %w", sp.argv[0], err)
 	}
 	p := &process{cmd: cmd, in: in, done: make(chan struct{})}
-	bad := func(line string) {
-		p.bad.Store(true)
-		sp.garbage(p, line)
-	}
-	p.conn = jsonrpc.NewConn(&lineCheck{r: out, bad: bad}, in, jsonrpc.Options{
-		Framing:      jsonrpc.NewlineDelimited,
-		Handler:      sp.handler,
-		MaxInbound:   maxMessage,
-		MaxOutbound:  maxMessage,
-		DrainTimeout: time.Second,
-		Log:          sp.log,
-	})
+	p.conn = newPluginConn(p, out, in, sp)
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop = cancel
 	go func() {
@@ -112,8 +105,89 @@ func spawn(sp spawnSpec) (*process, error) {
 	return p, nil
 }
 
-// kill ends the whole process group at once.
+// serveInProcess runs pl, a plugin compiled into tandem, on a goroutine
+// of its own speaking the same protocol over in-memory pipes. It is what
+// spawn is for the bundled plugins: the same connection, faults and
+// restarts, but no process (a Go process of its own per session costs
+// megabytes) and no sandbox, which guards against code tandem does not
+// ship. A panic outside the SDK's handlers (which recover their own) ends
+// the plugin, not tandem.
+func serveInProcess(pl *sdk.Plugin, sp spawnSpec) *process {
+	toPlugin, fromHost := io.Pipe()
+	fromPlugin, toHost := io.Pipe()
+	pctx, pcancel := context.WithCancel(context.Background())
+	p := &process{in: fromHost, done: make(chan struct{})}
+	p.abort = func() {
+		pcancel()
+		toPlugin.CloseWithError(errAborted)
+		toHost.CloseWithError(errAborted)
+	}
+	served := make(chan error, 1)
+	go func() {
+		var err error
+		defer func() {
+			if v := recover(); v != nil {
+				sp.log.Error("plugin panicked", "panic", v, "stack", string(debug.Stack()))
+				err = fmt.Errorf("panicked: %v", v)
+			}
+			// The host reads to the end of what the plugin wrote.
+			toHost.Close()
+			toPlugin.Close()
+			served <- err
+		}()
+		err = pl.Serve(pctx, toPlugin, toHost)
+	}()
+	p.conn = newPluginConn(p, fromPlugin, fromHost, sp)
+	ctx, cancel := context.WithCancel(context.Background())
+	p.stop = cancel
+	go func() {
+		err := p.conn.Serve(ctx)
+		p.kill()
+		// A goroutine cannot be killed: one stuck where no pipe or ctx
+		// reaches it is left behind rather than holding up the session.
+		var serr error
+		select {
+		case serr = <-served:
+		case <-time.After(time.Second):
+			serr = errors.New("it did not stop when told to")
+			sp.log.Error("plugin did not stop; left running", "plugin", sp.argv)
+		}
+		if err == nil || errors.Is(err, context.Canceled) {
+			err = serr
+		}
+		p.exitErr = err
+		close(p.done)
+	}()
+	return p
+}
+
+// errAborted is what an in-process plugin's pipes say once it is killed.
+var errAborted = errors.New("plugin stopped")
+
+// newPluginConn is the host's side of the connection to p, reading out
+// and writing in.
+func newPluginConn(p *process, out io.Reader, in io.Writer, sp spawnSpec) *jsonrpc.Conn {
+	bad := func(line string) {
+		p.bad.Store(true)
+		sp.garbage(p, line)
+	}
+	return jsonrpc.NewConn(&lineCheck{r: out, bad: bad}, in, jsonrpc.Options{
+		Framing:      jsonrpc.NewlineDelimited,
+		Handler:      sp.handler,
+		MaxInbound:   maxMessage,
+		MaxOutbound:  maxMessage,
+		DrainTimeout: time.Second,
+		Log:          sp.log,
+	})
+}
+
+// kill ends the plugin at once: its whole process group, or the pipes of
+// one in process.
 func (p *process) kill() {
+	if p.abort != nil {
+		p.abort()
+		return
+	}
 	if p.cmd.Process != nil {
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/sandbox"
+	"github.com/tandemhq/tandem/plugin/sdk"
 )
 
 // Options configure a Runtime.
@@ -35,6 +36,11 @@ type Options struct {
 	// Self is tandem's own executable: a bundled plugin whose main starts
 	// with "tandem" runs it (a hidden subcommand serves the plugin).
 	Self string
+	// InProcess returns the bundled plugin NAME compiled into tandem, or
+	// nil. A bundled plugin whose main is "tandem __plugin NAME" and that
+	// InProcess knows runs on goroutines of this process, over the same
+	// protocol, instead of as a process of its own. May be nil.
+	InProcess func(name string) *sdk.Plugin
 
 	StartTimeout time.Duration // to start and initialize a process; 0: 10s
 	MaxRestarts  int           // per plugin and session; 0: 3

@@ -35,6 +35,7 @@ func (m *Main) pluginRuntime(home string, log *slog.Logger, provider llm.Provide
 		Environ:     os.Environ(),
 		Log:         log,
 		Self:        self(),
+		InProcess:   bundledPlugin,
 	})
 }
 

@@ -4,7 +4,8 @@
 // what the session changed. It is built only on the public plugin
 // protocol (plugin/sdk): the beforeFileEdit and afterFileEdit hooks, the
 // turn hooks, host/marker, host/rewind and host/applyEdit. tandem serves it
-// from its own binary (`tandem __plugin checkpoints`).
+// on goroutines of its own process, over in-memory pipes (or on stdio, as
+// `tandem __plugin checkpoints`).
 //
 // It must never write a file itself: every restore goes through the
 // editor, and a file the user changed since is left alone.
