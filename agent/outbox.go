@@ -56,9 +56,11 @@ type logRecord struct {
 // may run Host.Send itself (the running turn, drain) and finds nobody
 // handling: it then works through the queue on the spot, so a tool step's
 // updates leave without waking another thread and waiting for it. The log
-// is written by the goroutine alone, in the same order, behind the
-// handlers: nobody waits for it but a flush. The actor only ever queues
-// (put), because a Host.Send may be waiting on the actor.
+// is written in the same order, behind the handlers, by the goroutine or
+// by a caller that needs it written (logged, before the session acts on
+// the world) and finds nobody writing; only those callers and a flush
+// wait for it. The actor only ever queues (put), because a Host.Send may
+// be waiting on the actor.
 type outbox struct {
 	host Host
 	log  *store.Log // nil: sessions are not stored
@@ -76,7 +78,16 @@ type outbox struct {
 	busy    bool       // a handler is working through the queue
 	holding bool       // a streamed reply's tail is held back (see stream)
 	closing bool       // opStop is queued: later items are dropped
-	logQ    []logItem  // for the goroutine to write, in order
+	logQ    []logItem  // for the log's writer, in order
+	// The log's writer is the goroutine or a caller of logged, one at a
+	// time (logBusy); logQueued and logDone count the items put in logQ
+	// and written, logStopped says the stop was written.
+	logBusy     bool
+	logQueued   uint64
+	logDone     uint64
+	logStopped  bool
+	logSpare    []logItem     // the array written last, reused
+	logProgress chan struct{} // when someone waits on the writer: closed after its next batch
 	// progress, when someone waits on the handler, is closed after its
 	// next batch.
 	progress chan struct{}
@@ -90,7 +101,7 @@ type outbox struct {
 	stream   redact.Stream
 	streamOf *Update
 
-	// The goroutine's own.
+	// The log writer's own, whichever goroutine that is.
 	pending *Update        // coalesced chunk not yet logged
 	recs    []store.Record // records not yet appended
 	err     error          // first failure to save since the last sync
@@ -178,6 +189,64 @@ func (o *outbox) drain() {
 	o.mu.Unlock()
 }
 
+// logged returns once everything queued before it has been handed to
+// Send and written to the log file, so that a crash of tandem from then on
+// loses none of it (stable storage, against a crash of the machine, is
+// flush's). The session calls it before it acts on the world (asks the
+// user, edits a file, runs a command): a replay after a crash then knows
+// the tool call it was making. It writes the log itself when nobody is
+// writing it. The caller must not be the actor.
+func (o *outbox) logged() {
+	o.drain()
+	if o.log == nil {
+		return
+	}
+	o.mu.Lock()
+	for target := o.logQueued; o.logDone < target && !o.logStopped; {
+		if !o.logBusy {
+			o.writeLogQ()
+			o.mu.Lock()
+			continue
+		}
+		if o.logProgress == nil {
+			o.logProgress = make(chan struct{})
+		}
+		c := o.logProgress
+		o.mu.Unlock()
+		<-c
+		o.mu.Lock()
+	}
+	o.mu.Unlock()
+}
+
+// writeLogQ makes the caller the log's writer: with o.mu held and nobody
+// else writing, it writes what logQ holds, batch by batch, until it finds
+// it empty or has written the stop, and returns with o.mu released,
+// reporting whether it wrote the stop.
+func (o *outbox) writeLogQ() (stop bool) {
+	o.logBusy = true
+	for len(o.logQ) > 0 && !stop {
+		logs := o.logQ
+		o.logQ = o.logSpare[:0]
+		o.mu.Unlock()
+		stop = o.writeLogs(logs)
+		o.mu.Lock()
+		o.logSpare = logs[:0]
+		o.logDone += uint64(len(logs))
+		if o.logProgress != nil {
+			close(o.logProgress)
+			o.logProgress = nil
+		}
+	}
+	o.logBusy = false
+	o.logStopped = o.logStopped || stop
+	o.mu.Unlock()
+	if stop {
+		o.ring() // the goroutine ends, whoever wrote the stop
+	}
+	return stop
+}
+
 // flush returns once everything queued before it is sent, logged and on
 // stable storage. Its error is the first failure to save since the last
 // flush: the caller reports it, so no event is lost silently. Like drain,
@@ -236,7 +305,6 @@ func (o *outbox) ring() {
 
 func (o *outbox) run() {
 	defer close(o.done)
-	var logs []logItem
 	for range o.bell {
 		for {
 			o.mu.Lock()
@@ -244,12 +312,16 @@ func (o *outbox) run() {
 				o.serve()
 				continue
 			}
-			logs, o.logQ = o.logQ, logs[:0]
-			o.mu.Unlock()
-			if len(logs) == 0 {
+			if o.logStopped {
+				o.mu.Unlock()
+				return
+			}
+			// A caller writing the log takes what is queued meanwhile too.
+			if o.logBusy || len(o.logQ) == 0 {
+				o.mu.Unlock()
 				break
 			}
-			if o.writeLogs(logs) {
+			if o.writeLogQ() {
 				return
 			}
 		}
@@ -278,6 +350,7 @@ func (o *outbox) serve() {
 		o.holding = o.streamOf != nil
 		if len(o.logs) > 0 {
 			o.logQ = append(o.logQ, o.logs...)
+			o.logQueued += uint64(len(o.logs))
 			clear(o.logs)
 			o.logs = o.logs[:0]
 			ring = true
@@ -341,17 +414,21 @@ func (h orderedHost) ReadFile(ctx context.Context, path string) (string, error) 
 	return h.Host.ReadFile(ctx, path)
 }
 
+// An edit, a permission request and a command act on the world: the log
+// holds the tool call before they start (logged), so a replay after a
+// crash during them ends the call interrupted instead of forgetting it.
+
 func (h orderedHost) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
-	h.out.drain()
+	h.out.logged()
 	return h.Host.ApplyEdit(ctx, e)
 }
 
 func (h orderedHost) RequestPermission(ctx context.Context, req PermissionRequest) (Decision, error) {
-	h.out.drain()
+	h.out.logged()
 	return h.Host.RequestPermission(ctx, req)
 }
 
 func (h orderedHost) RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error) {
-	h.out.drain()
+	h.out.logged()
 	return h.Host.RunCommand(ctx, spec)
 }

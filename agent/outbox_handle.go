@@ -8,9 +8,9 @@ import (
 )
 
 // handle does what one item asks, on the handler's goroutine: it sends
-// what goes to the host and passes what goes to the log on to the
-// goroutine (see logLater), so a turn handling its own updates never waits
-// for the disk.
+// what goes to the host and passes what goes to the log on to the log's
+// writer (see logLater), so a turn handling its own updates waits for the
+// disk only where it asks to (logged, flush).
 func (o *outbox) handle(it outItem) {
 	if it.op == opSend && o.streamed(*it.u) {
 		return
@@ -32,7 +32,7 @@ func (o *outbox) handle(it outItem) {
 	}
 }
 
-// logItem is what the goroutine writes to the log, in the FIFO's order:
+// logItem is what the log's writer writes, in the FIFO's order:
 // an update (opSend), a record, the sidecar, a sync or the stop.
 type logItem struct {
 	op outOp
@@ -40,7 +40,7 @@ type logItem struct {
 	v  any
 }
 
-// logLater hands li to the goroutine with the handler's current batch.
+// logLater hands li to the log's writer with the handler's current batch.
 // Without a log only the stop has anything left to do there, and a sync
 // is answered at once: nothing can have failed to save.
 func (o *outbox) logLater(li logItem) {
@@ -57,7 +57,7 @@ func (o *outbox) logLater(li logItem) {
 	o.logs = append(o.logs, li)
 }
 
-// writeLogs writes one batch to the log, on the goroutine, and reports
+// writeLogs writes one batch to the log, as its writer, and reports
 // whether it ended with the stop. Records are appended together, a write
 // per batch, before anything that must follow them on disk.
 func (o *outbox) writeLogs(items []logItem) (stop bool) {
@@ -129,7 +129,7 @@ func (o *outbox) sendChunk(text string) {
 	o.host.Send(u)
 }
 
-// logUpdate logs u, on the goroutine. Consecutive message chunks of one kind are sent as they
+// logUpdate logs u, as the log's writer. Consecutive message chunks of one kind are sent as they
 // come but logged as one chunk, so a replay is not a token-by-token stream.
 func (o *outbox) logUpdate(u Update) {
 	if o.log == nil {

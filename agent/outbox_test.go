@@ -250,3 +250,74 @@ func TestOutboxLogFollowsTheWire(t *testing.T) {
 		}
 	}
 }
+
+// logged writes what was queued before it to the log before it returns,
+// itself when nobody else is writing: here there is no goroutine at all,
+// so only logged can have written it. With the goroutine and producers
+// racing, each producer's own update is in the file once its logged
+// returns.
+func TestOutboxLoggedBeforeActing(t *testing.T) {
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	open := func() (string, *store.Log) {
+		id := store.NewID()
+		l, err := st.Create(store.Meta{ID: id, Cwd: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+		return id, l
+	}
+	updates := func(id string) string {
+		_, recs, _, err := st.Read(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, r := range recs {
+			b.Write(r.Data)
+		}
+		return b.String()
+	}
+
+	id, l := open()
+	o := &outbox{host: &orderHost{}, log: l, warn: quiet, max: 1 << 20, bell: make(chan struct{}, 1), done: make(chan struct{})}
+	o.send(outItem{op: opSend, u: &Update{Type: ToolCallStarted, Tool: &ToolCall{ID: "call_1", Title: "rm -rf build", Status: ToolInProgress}}})
+	if got := updates(id); got != "" {
+		t.Fatalf("the log was written with no writer: %s", got)
+	}
+	o.logged()
+	if got := updates(id); !strings.Contains(got, "call_1") {
+		t.Fatalf("after logged the log holds %q, want the tool call", got)
+	}
+
+	id, l = open()
+	o = startOutbox(&orderHost{}, l, quiet, nil, 1<<20)
+	var wg sync.WaitGroup
+	for p := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 25 {
+				seq := fmt.Sprintf("mode-%d-%d", p, n)
+				o.send(outItem{op: opSend, u: &Update{Type: CurrentModeUpdate, ModeID: seq}})
+				o.logged()
+				if got := updates(id); !strings.Contains(got, `"`+seq+`"`) {
+					t.Errorf("%s was not in the log when logged returned", seq)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	stopped := make(chan struct{})
+	go func() { o.stop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("stop did not end the outbox")
+	}
+}
