@@ -82,6 +82,11 @@ func TestAgentBuildFails(t *testing.T) {
 	c, served := serveBuilding(t, b)
 	c.initialize(t.TempDir(), map[string]any{})
 	_, ch := c.start("tandem/listSessions", map[string]any{})
+	// Requests are read in order: once a later one is answered, the
+	// server has read tandem/listSessions and is waiting for the agent.
+	if _, rerr := c.call("tandem/noSuchMethod", nil); rerr == nil {
+		t.Fatal("an unknown method was answered without an error")
+	}
 	close(release)
 	select {
 	case err := <-served:
