@@ -8,6 +8,8 @@
 #              HTTPS client must, built with README's line exactly as tandem
 #              is (static, with the C runtime that cgo brings): what any
 #              binary built that way pays before its first line of code.
+#   hello-acp-static  hello-acp built the same way: the first answer's
+#              floor for such a binary.
 # `tandem version` is timed from spawn to exit, `tandem acp` and `tandem lsp`
 # from spawn to their initialize reply. With STARTUP_DYNAMIC=1 the plain
 # dynamic `go build` of tandem is timed beside it; STARTUP_BASELINE=BIN
@@ -78,10 +80,15 @@ build=$(sed -n 's/^\(go build.*\) -o tandem \.\/cmd\/tandem.*/\1/p' README.md | 
 [ -n "$build" ] || { echo "startup.sh: no build line in README.md" >&2; exit 1; }
 for p in hello hello-acp; do (cd "$tmp/$p" && go build -o "$p" .); done
 (cd "$tmp/https" && eval "$build -o https ." 2>"$tmp/build.log") || { cat "$tmp/build.log" >&2; exit 1; }
+# hello-acp again, built as tandem is: the first answer's floor for a binary
+# that links the C runtime statically (as tree-sitter's cgo makes tandem).
+mkdir -p "$tmp/hello-acp-static" && cp "$tmp/hello-acp/main.go" "$tmp/hello-acp/go.mod" "$tmp/hello-acp-static/"
+(cd "$tmp/hello-acp-static" && eval "$build -o hello-acp-static ." 2>"$tmp/build.log") || { cat "$tmp/build.log" >&2; exit 1; }
 go build -o "$tmp/startup" ./bench/startup
 eval "$build -o '$tmp/tandem' ./cmd/tandem" 2>"$tmp/build.log" || { cat "$tmp/build.log" >&2; exit 1; }
 cmds=("$tmp/hello/hello" "$tmp/https/https" "$tmp/tandem version"
-  "acp:$tmp/hello-acp/hello-acp" "acp:$tmp/tandem acp" "lsp:$tmp/tandem lsp")
+  "acp:$tmp/hello-acp/hello-acp" "acp:$tmp/hello-acp-static/hello-acp-static"
+  "acp:$tmp/tandem acp" "lsp:$tmp/tandem lsp")
 if [ "${STARTUP_DYNAMIC:-}" = 1 ]; then
   go build -o "$tmp/tandem-dynamic" ./cmd/tandem
   cmds+=("$tmp/tandem-dynamic version" "acp:$tmp/tandem-dynamic acp")
@@ -92,7 +99,7 @@ if [ -n "${STARTUP_BASELINE:-}" ]; then
 fi
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs, interleaved"
-echo "tandem and https: $build"
+echo "tandem, https and hello-acp-static: $build"
 echo "hello, hello-acp: go build (pure Go)"
 # A fresh home and a dummy key: acp starts as for a new user, offline.
 TANDEM_HOME=$tmp/home ANTHROPIC_API_KEY=dummy "$tmp/startup" -n "$runs" "${cmds[@]}" | tee "$tmp/out"
@@ -102,6 +109,7 @@ verdict() { # name tandem-ms floor-ms
 }
 verdict "tandem version vs hello (pure Go)" "$(ms "tandem version")" "$(ms "hello ")"
 verdict "tandem version vs https (built as tandem is)" "$(ms "tandem version")" "$(ms "https")"
-verdict "tandem acp → initialize vs hello-acp (pure Go)" "$(ms "tandem acp")" "$(ms "hello-acp")"
+verdict "tandem acp → initialize vs hello-acp (pure Go)" "$(ms "tandem acp")" "$(ms "hello-acp →")"
+verdict "tandem acp → initialize vs hello-acp-static (built as tandem is)" "$(ms "tandem acp")" "$(ms "hello-acp-static")"
 mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN{printf "%.1f MB", b/1e6}'; }
 echo "binary: $(mb "$tmp/tandem")   (goal <= 30 MB)"
