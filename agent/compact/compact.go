@@ -179,7 +179,9 @@ func sum(tok []int) int {
 }
 
 // cloneHistory copies the messages and their part slices, so stubbing
-// rewrites the copy only.
+// rewrites the copy only. The parts' rare fields (llm.PartRare) stay
+// shared with history's: a rewrite replaces them (Part.WithoutImages),
+// never writes them.
 func cloneHistory(h []llm.Message) []llm.Message {
 	out := make([]llm.Message, len(h))
 	for i, m := range h {

@@ -104,6 +104,23 @@ func TestStubbingAloneWhenItIsEnough(t *testing.T) {
 	checkPairs(t, r.History)
 }
 
+// A stubbed output loses its images in the copy only: the copy's parts
+// share their rare fields with the caller's, which must keep theirs.
+func TestStubbingLeavesTheCallersImages(t *testing.T) {
+	h := history(10, 4000)
+	h[2].Content[0].Rare().Images = []llm.Part{llm.Image("image/png", "iVBORw0KGgo=")}
+	r, err := Compact(context.Background(), h, options(4000, 1000, noModel(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.History[2].Content[0]; !strings.HasPrefix(got.Text, StubPrefix) || len(got.Images()) != 0 {
+		t.Errorf("stubbed result %q keeps %d images", got.Text, len(got.Images()))
+	}
+	if imgs := h[2].Content[0].Images(); len(imgs) != 1 || imgs[0].Data() != "iVBORw0KGgo=" {
+		t.Errorf("the caller's result has images %+v after compaction, want its one", imgs)
+	}
+}
+
 func TestSummaryKeepsRecentTurnsAndFacts(t *testing.T) {
 	h := history(6, 400)
 	plan := `{"plan":[{"content":"write the parser","status":"in_progress"}]}`
