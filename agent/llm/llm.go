@@ -118,13 +118,15 @@ type Part struct {
 	Input      json.RawMessage `json:"input,omitempty"`
 	IsError    bool            `json:"is_error,omitempty"`
 
-	// The fields few parts set, nil when a part sets none of them: a long
-	// history is mostly text and tool parts, and holding these inline
-	// would take more than half of every part (192 bytes, not 104). Read
-	// them through the methods of the same names, which a nil PartRare
-	// answers with zero values; set them in a literal (PartRare:
-	// &PartRare{...}) or through Rare. Embedded, so a part's JSON (the
-	// session log's shape) is what it was when they were inline.
+	// The fields few parts set, nil when a part sets none of them but for
+	// an empty PartRare (Rare can leave one), which means the same: test
+	// them with the methods, not the pointer. A long history is mostly
+	// text and tool parts, and holding these inline would take half of
+	// every part (192 bytes, not 104). Read them through the methods of
+	// the same names, which a nil PartRare answers with zero values; set
+	// them in a literal (PartRare: &PartRare{...}) or through Rare.
+	// Embedded, so a part's JSON (the session log's shape) is what it was
+	// when they were inline.
 	*PartRare
 }
 

@@ -167,7 +167,8 @@ func (k *keptPart) same(p *Part, body *bodyCursor) bool {
 	return m.rare.same(p, body)
 }
 
-// hasRare reports whether p sets a field keptPart does not hold.
+// hasRare reports whether p sets a rare field (one of PartRare's), which
+// a kept part holds only in a keptRare.
 func hasRare(p *Part) bool { return p.PartRare != nil && !p.PartRare.empty() }
 
 // samePart compares two parts field by field, Extra only when extra is
