@@ -1,8 +1,10 @@
 package atomicfile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -50,12 +52,22 @@ func (s *Spares) replace(pfd int, base string, target *unix.Statx_t, data []byte
 	}
 	if st.fd < 0 {
 		if err := st.create(); err != nil {
+			if err == errSpareLabelled {
+				// Every new spare would bring the home's attributes.
+				s.broken = true
+			}
 			return false, nil
 		}
 	}
 	// A rename gives the file the group a new file gets; the spare's may
 	// differ from the target's (a setgid directory): keep that case as it was.
 	if st.gid != target.Gid {
+		return false, nil
+	}
+	// A target with attributes (an ACL its directory gave it, a security
+	// label) gets its directory's again from the rename's new file; the
+	// spare, made elsewhere, has none to give.
+	if nameHasXattrs(pfd, base) {
 		return false, nil
 	}
 	err := st.fill(data, perm, sync)
@@ -140,6 +152,15 @@ func (st *spareState) create() error {
 	}
 	var fst unix.Stat_t
 	err = unix.Fstat(fd, &fst)
+	if err == nil && hasXattrs(fd) {
+		// Born with attributes (a default ACL on the home, a security
+		// label): exchanged into the tree, it would hand them to the
+		// user's file, which a rename's new file gets from its own
+		// directory instead.
+		unix.Close(fd)
+		unix.Unlinkat(st.dirfd, spareName, 0)
+		return errSpareLabelled
+	}
 	if err == nil {
 		// Emptied like every reclaimed spare, so ext4 treats its first
 		// content as it does theirs (see reclaim).
@@ -203,6 +224,18 @@ func (st *spareState) reclaim(fd int) {
 		return
 	}
 	st.fd, st.mode, st.gid = fd, fst.Mode&0o7777, fst.Gid
+}
+
+// errSpareLabelled is create's refusal of a spare born with extended
+// attributes.
+var errSpareLabelled = errors.New("a new spare has extended attributes")
+
+// nameHasXattrs is hasXattrs for base in the directory pfd (a path
+// descriptor, which the xattr calls on descriptors refuse), through
+// /proc; true when that cannot be told.
+func nameHasXattrs(pfd int, base string) bool {
+	n, err := unix.Llistxattr("/proc/self/fd/"+strconv.Itoa(pfd)+"/"+base, nil)
+	return err != nil && err != unix.ENOTSUP || n > 0
 }
 
 // hasXattrs reports whether the file has extended attributes, or whether
