@@ -113,6 +113,12 @@ func (s *Spares) replace(pfd int, base string, target *unix.Statx_t, data []byte
 // the user's file.
 func (st *spareState) fill(data []byte, perm fs.FileMode, sync bool) error {
 	err := writeAll(st.fd, data)
+	if err == nil && len(data) == 0 {
+		// No write dated the spare, emptied or made a while ago; a
+		// rename's new file was modified now, and make and its kin
+		// compare times.
+		err = retry(func() error { return unix.UtimesNanoAt(st.dirfd, spareName, nil, unix.AT_SYMLINK_NOFOLLOW) })
+	}
 	if err == nil && st.mode != uint32(perm) {
 		if err = retry(func() error { return unix.Fchmod(st.fd, uint32(perm)) }); err == nil {
 			st.mode = uint32(perm)
