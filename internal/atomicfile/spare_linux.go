@@ -23,6 +23,9 @@ type spareState struct {
 	fd   int    // the spare, open for writing and empty; -1 when there is none
 	mode uint32 // its permission bits
 	gid  uint32 // its group
+	// flags are the inode flags (chattr's) a new spare is born with; a
+	// reclaimed file is kept only with the same.
+	flags uint32
 }
 
 // replace writes data to base in pfd by exchange when it can (see
@@ -176,7 +179,7 @@ func (st *spareState) create() error {
 		unix.Close(fd)
 		return err
 	}
-	st.fd, st.mode, st.gid = fd, fst.Mode&0o7777, fst.Gid
+	st.fd, st.mode, st.gid, st.flags = fd, fst.Mode&0o7777, fst.Gid, inodeFlags(fd)
 	return nil
 }
 
@@ -208,7 +211,8 @@ func (st *spareState) take(pfd int, base string) (int, error) {
 
 // reclaim empties the old file fd and keeps it as the next spare; it is
 // dropped instead (unlinked, its content untouched) when another name
-// links to it, it carries extended attributes (an ACL, a label), another
+// links to it, it carries extended attributes (an ACL, a label) or inode
+// flags a new spare lacks (chattr's no-COW, sync, no-dump), another
 // process has it open (a reader part-way through the old content: a write
 // lease is granted only when nobody else has the file open), or it is not
 // ours. (Emptied, then written and closed: ext4
@@ -219,7 +223,8 @@ func (st *spareState) take(pfd int, base string) (int, error) {
 func (st *spareState) reclaim(fd int) {
 	var fst unix.Stat_t
 	keep := unix.Fstat(fd, &fst) == nil && fst.Mode&unix.S_IFMT == unix.S_IFREG &&
-		fst.Nlink == 1 && fst.Uid == uint32(os.Geteuid()) && !hasXattrs(fd) && lease(fd, unix.F_WRLCK) == nil
+		fst.Nlink == 1 && fst.Uid == uint32(os.Geteuid()) && !hasXattrs(fd) && inodeFlags(fd) == st.flags &&
+		lease(fd, unix.F_WRLCK) == nil
 	if keep {
 		keep = retry(func() error { return unix.Ftruncate(fd, 0) }) == nil
 		lease(fd, unix.F_UNLCK)
@@ -230,6 +235,20 @@ func (st *spareState) reclaim(fd int) {
 		return
 	}
 	st.fd, st.mode, st.gid = fd, fst.Mode&0o7777, fst.Gid
+}
+
+// inodeFlags is fd's inode flags (FS_IOC_GETFLAGS, chattr's): 0 on a
+// file system without them, all ones when they cannot be told, which
+// matches no spare's.
+func inodeFlags(fd int) uint32 {
+	f, err := unix.IoctlGetUint32(fd, unix.FS_IOC_GETFLAGS)
+	switch {
+	case err == nil:
+		return f
+	case err == unix.ENOTTY || err == unix.ENOTSUP || err == unix.EINVAL:
+		return 0
+	}
+	return ^uint32(0)
 }
 
 // errSpareLabelled is create's refusal of a spare born with extended
