@@ -19,8 +19,11 @@ import (
 // The spare lives in a directory of its own under dir (tandem puts dir in
 // $TANDEM_HOME), never in the tree being edited: nothing that lists,
 // watches or indexes the workspace sees it. A file on another mount, one
-// that is new, a symlink, a file of another group, or any system without
-// the exchange is replaced by temporary file and rename as before.
+// that is new, a symlink, a file of another group, one with extended
+// attributes (an ACL, a security label: a rename's new file gets its
+// directory's, which a spare made elsewhere lacks), any system whose new
+// files are born with attributes, or without the exchange, is replaced
+// by temporary file and rename as before.
 //
 // The directory is locked while its Spares is open; opening one removes
 // the directories of Spares whose process died without closing them.

@@ -1,8 +1,10 @@
 package atomicfile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -21,6 +23,9 @@ type spareState struct {
 	fd   int    // the spare, open for writing and empty; -1 when there is none
 	mode uint32 // its permission bits
 	gid  uint32 // its group
+	// flags are the inode flags (chattr's) a new spare is born with; a
+	// reclaimed file is kept only with the same.
+	flags uint32
 }
 
 // replace writes data to base in pfd by exchange when it can (see
@@ -50,12 +55,22 @@ func (s *Spares) replace(pfd int, base string, target *unix.Statx_t, data []byte
 	}
 	if st.fd < 0 {
 		if err := st.create(); err != nil {
+			if err == errSpareLabelled {
+				// Every new spare would bring the home's attributes.
+				s.broken = true
+			}
 			return false, nil
 		}
 	}
 	// A rename gives the file the group a new file gets; the spare's may
 	// differ from the target's (a setgid directory): keep that case as it was.
 	if st.gid != target.Gid {
+		return false, nil
+	}
+	// A target with attributes (an ACL its directory gave it, a security
+	// label) gets its directory's again from the rename's new file; the
+	// spare, made elsewhere, has none to give.
+	if nameHasXattrs(pfd, base) {
 		return false, nil
 	}
 	err := st.fill(data, perm, sync)
@@ -101,6 +116,12 @@ func (s *Spares) replace(pfd int, base string, target *unix.Statx_t, data []byte
 // the user's file.
 func (st *spareState) fill(data []byte, perm fs.FileMode, sync bool) error {
 	err := writeAll(st.fd, data)
+	if err == nil && len(data) == 0 {
+		// No write dated the spare, emptied or made a while ago; a
+		// rename's new file was modified now, and make and its kin
+		// compare times.
+		err = retry(func() error { return unix.UtimesNanoAt(st.dirfd, spareName, nil, unix.AT_SYMLINK_NOFOLLOW) })
+	}
 	if err == nil && st.mode != uint32(perm) {
 		if err = retry(func() error { return unix.Fchmod(st.fd, uint32(perm)) }); err == nil {
 			st.mode = uint32(perm)
@@ -140,6 +161,15 @@ func (st *spareState) create() error {
 	}
 	var fst unix.Stat_t
 	err = unix.Fstat(fd, &fst)
+	if err == nil && hasXattrs(fd) {
+		// Born with attributes (a default ACL on the home, a security
+		// label): exchanged into the tree, it would hand them to the
+		// user's file, which a rename's new file gets from its own
+		// directory instead.
+		unix.Close(fd)
+		unix.Unlinkat(st.dirfd, spareName, 0)
+		return errSpareLabelled
+	}
 	if err == nil {
 		// Emptied like every reclaimed spare, so ext4 treats its first
 		// content as it does theirs (see reclaim).
@@ -149,7 +179,7 @@ func (st *spareState) create() error {
 		unix.Close(fd)
 		return err
 	}
-	st.fd, st.mode, st.gid = fd, fst.Mode&0o7777, fst.Gid
+	st.fd, st.mode, st.gid, st.flags = fd, fst.Mode&0o7777, fst.Gid, inodeFlags(fd)
 	return nil
 }
 
@@ -181,7 +211,8 @@ func (st *spareState) take(pfd int, base string) (int, error) {
 
 // reclaim empties the old file fd and keeps it as the next spare; it is
 // dropped instead (unlinked, its content untouched) when another name
-// links to it, it carries extended attributes (an ACL, a label), another
+// links to it, it carries extended attributes (an ACL, a label) or inode
+// flags a new spare lacks (chattr's no-COW, sync, no-dump), another
 // process has it open (a reader part-way through the old content: a write
 // lease is granted only when nobody else has the file open), or it is not
 // ours. (Emptied, then written and closed: ext4
@@ -192,7 +223,8 @@ func (st *spareState) take(pfd int, base string) (int, error) {
 func (st *spareState) reclaim(fd int) {
 	var fst unix.Stat_t
 	keep := unix.Fstat(fd, &fst) == nil && fst.Mode&unix.S_IFMT == unix.S_IFREG &&
-		fst.Nlink == 1 && fst.Uid == uint32(os.Geteuid()) && !hasXattrs(fd) && lease(fd, unix.F_WRLCK) == nil
+		fst.Nlink == 1 && fst.Uid == uint32(os.Geteuid()) && !hasXattrs(fd) && inodeFlags(fd) == st.flags &&
+		lease(fd, unix.F_WRLCK) == nil
 	if keep {
 		keep = retry(func() error { return unix.Ftruncate(fd, 0) }) == nil
 		lease(fd, unix.F_UNLCK)
@@ -203,6 +235,32 @@ func (st *spareState) reclaim(fd int) {
 		return
 	}
 	st.fd, st.mode, st.gid = fd, fst.Mode&0o7777, fst.Gid
+}
+
+// inodeFlags is fd's inode flags (FS_IOC_GETFLAGS, chattr's): 0 on a
+// file system without them, all ones when they cannot be told, which
+// matches no spare's.
+func inodeFlags(fd int) uint32 {
+	f, err := unix.IoctlGetUint32(fd, unix.FS_IOC_GETFLAGS)
+	switch {
+	case err == nil:
+		return f
+	case err == unix.ENOTTY || err == unix.ENOTSUP || err == unix.EINVAL:
+		return 0
+	}
+	return ^uint32(0)
+}
+
+// errSpareLabelled is create's refusal of a spare born with extended
+// attributes.
+var errSpareLabelled = errors.New("a new spare has extended attributes")
+
+// nameHasXattrs is hasXattrs for base in the directory pfd (a path
+// descriptor, which the xattr calls on descriptors refuse), through
+// /proc; true when that cannot be told.
+func nameHasXattrs(pfd int, base string) bool {
+	n, err := unix.Llistxattr("/proc/self/fd/"+strconv.Itoa(pfd)+"/"+base, nil)
+	return err != nil && err != unix.ENOTSUP || n > 0
 }
 
 // hasXattrs reports whether the file has extended attributes, or whether
