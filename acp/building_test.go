@@ -74,3 +74,27 @@ func TestAgentBuildFails(t *testing.T) {
 		}
 	}
 }
+
+// An agent that fails to build before initialize arrives still lets the
+// client have its initialize answer, as tandem lsp does; the connection
+// ends with the reason right after.
+func TestAgentBuildFailsBeforeInitialize(t *testing.T) {
+	broken := errors.New("opening the session store: not a directory")
+	b := agent.Build(func() (*agent.Agent, error) { return nil, broken })
+	b.Agent(context.Background()) // failed before the client says a word
+	c := newRawClientWith(t, Options{Building: b})
+	select {
+	case <-c.done:
+		t.Fatalf("Serve returned %v before initialize was answered", c.err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	result(t, c.request("1", "initialize", initParams()))
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve went on after initialize with an agent that failed to build")
+	}
+	if !errors.Is(c.err, broken) {
+		t.Errorf("Serve returned %v, want the build's error", c.err)
+	}
+}

@@ -44,8 +44,12 @@ func (s *server) Initialize(ctx context.Context, p initializeParams) (json.RawMe
 	s.capsMu.Lock()
 	s.capsRaw, s.caps, s.capsErr = p.ClientCapabilities, nil, nil
 	s.capsMu.Unlock()
-	// The agent's own background work waits until the editor has its answer.
-	jsonrpc.AfterResponse(ctx, func() { s.building.WhenBuilt((*agent.Agent).StartBackground) })
+	// The agent's own background work waits until the editor has its
+	// answer; so does the end of a connection whose agent cannot be built.
+	jsonrpc.AfterResponse(ctx, func() {
+		s.answeredOnce.Do(func() { close(s.answered) })
+		s.building.WhenBuilt((*agent.Agent).StartBackground)
+	})
 	return initializeResult(s.info.Version, auth.Auth.Terminal)
 }
 

@@ -24,8 +24,9 @@ type Options struct {
 	Agent *agent.Agent
 	// Building, when Agent is nil, is the agent still being built: Serve
 	// reads and answers initialize meanwhile, a method that needs the agent
-	// waits for it, and if building fails Serve stops and returns that
-	// error. The agent stays the caller's to close.
+	// waits for it, and if building fails Serve stops, once initialize is
+	// answered, and returns that error. The agent stays the caller's to
+	// close.
 	Building *agent.Building
 	// Version is reported in agentInfo.
 	Version string
@@ -68,8 +69,15 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 		maxOut = MaxMessageBytes
 	}
 	s := newServer(ctx, o, log)
-	// An agent that cannot be built ends the connection with the reason.
-	buildErr := s.building.Watch(ctx, cancel)
+	// An agent that cannot be built ends the connection with the reason,
+	// once the client has its initialize answer (or the connection ended).
+	buildErr := s.building.Watch(ctx, func() {
+		select {
+		case <-s.answered:
+		case <-ctx.Done():
+		}
+		cancel()
+	})
 	s.conn = jsonrpc.NewConn(in, out, jsonrpc.Options{
 		Framing: jsonrpc.NewlineDelimited,
 		Handler: s.methods().Handle,
@@ -130,6 +138,12 @@ type server struct {
 
 	sessionsMu sync.Mutex
 	sessions   map[string]*session
+
+	// answered is closed once an initialize answer has been written: an
+	// agent that cannot be built ends the connection only then, so the
+	// client hears that tandem started before it learns why it stopped.
+	answered     chan struct{}
+	answeredOnce sync.Once
 }
 
 func newServer(ctx context.Context, o Options, log *slog.Logger) *server {
@@ -149,6 +163,7 @@ func newServer(ctx context.Context, o Options, log *slog.Logger) *server {
 	return &server{
 		ctx:      ctx,
 		building: b,
+		answered: make(chan struct{}),
 		local:    local,
 		info:     sdk.Implementation{Name: "tandem", Title: &title, Version: version},
 		log:      log,

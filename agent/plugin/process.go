@@ -110,8 +110,10 @@ func spawn(sp spawnSpec) (*process, error) {
 // spawn is for the bundled plugins: the same connection, faults and
 // restarts, but no process (a Go process of its own per session costs
 // megabytes) and no sandbox, which guards against code tandem does not
-// ship. A panic outside the SDK's handlers (which recover their own) ends
-// the plugin, not tandem.
+// ship. A panic in one of its handlers is recovered by the connection
+// (internal/jsonrpc) and answered as an error, and one on the serving
+// goroutine ends the plugin; but one on a goroutine the plugin starts
+// itself ends tandem, as any goroutine of this process would.
 func serveInProcess(pl *sdk.Plugin, sp spawnSpec) *process {
 	toPlugin, fromHost := io.Pipe()
 	fromPlugin, toHost := io.Pipe()
