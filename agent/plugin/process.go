@@ -88,21 +88,26 @@ func spawn(sp spawnSpec) (*process, error) {
 	}
 	p := &process{cmd: cmd, in: in, done: make(chan struct{})}
 	p.conn = newPluginConn(p, out, in, sp)
+	p.serve(cmd.Wait)
+	return p, nil
+}
+
+// serve runs the connection on a goroutine of its own until the plugin's
+// output ends or stop is called; then it makes sure the plugin is gone
+// (kill), waits for it (wait) and records how it ended.
+func (p *process) serve(wait func() error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop = cancel
 	go func() {
 		err := p.conn.Serve(ctx)
-		// Output ended (or we stopped reading): the process is going or
-		// gone. Make sure, then reap it.
 		p.kill()
-		werr := cmd.Wait()
+		werr := wait()
 		if err == nil || errors.Is(err, context.Canceled) {
 			err = werr
 		}
 		p.exitErr = err
 		close(p.done)
 	}()
-	return p, nil
 }
 
 // serveInProcess runs pl, a plugin compiled into tandem, on a goroutine
@@ -140,26 +145,17 @@ func serveInProcess(pl *sdk.Plugin, sp spawnSpec) *process {
 		err = pl.Serve(pctx, toPlugin, toHost)
 	}()
 	p.conn = newPluginConn(p, fromPlugin, fromHost, sp)
-	ctx, cancel := context.WithCancel(context.Background())
-	p.stop = cancel
-	go func() {
-		err := p.conn.Serve(ctx)
-		p.kill()
+	p.serve(func() error {
 		// A goroutine cannot be killed: one stuck where no pipe or ctx
 		// reaches it is left behind rather than holding up the session.
-		var serr error
 		select {
-		case serr = <-served:
+		case err := <-served:
+			return err
 		case <-time.After(time.Second):
-			serr = errors.New("it did not stop when told to")
 			sp.log.Error("plugin did not stop; left running", "plugin", sp.argv)
+			return errors.New("it did not stop when told to")
 		}
-		if err == nil || errors.Is(err, context.Canceled) {
-			err = serr
-		}
-		p.exitErr = err
-		close(p.done)
-	}()
+	})
 	return p
 }
 
