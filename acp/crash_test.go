@@ -1,7 +1,9 @@
 package acp
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -65,6 +67,11 @@ func TestKill9(t *testing.T) {
 		// arm sets the editor up and returns a channel closed at the
 		// instant to kill.
 		arm func(ed *editor) <-chan struct{}
+		// ran, when set, is a file the tool makes in the workspace once it
+		// acts: the kill waits for it too. An update the editor sees may
+		// not be in the log yet (it is written behind the wire); the tool
+		// call is, once the session acts on the world.
+		ran string
 		// wantFailed is whether the replay must end a tool call failed.
 		wantFailed bool
 	}{
@@ -78,10 +85,11 @@ func TestKill9(t *testing.T) {
 		{
 			name:  "during a running command",
 			mode:  "full-auto",
-			reply: llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"sleep 30"}`}}},
+			reply: llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"touch ran && sleep 30"}`}}},
 			arm: func(ed *editor) <-chan struct{} {
 				return onUpdate(ed, func(r recorded) bool { return r.u.Tool != nil && r.u.Tool.Status == agent.ToolInProgress })
 			},
+			ran:        "ran",
 			wantFailed: true,
 		},
 		{
@@ -123,6 +131,14 @@ func TestKill9(t *testing.T) {
 			case <-now:
 			case <-time.After(15 * time.Second):
 				t.Fatal("the turn never reached the instant to kill")
+			}
+			for deadline := time.Now().Add(15 * time.Second); tt.ran != ""; time.Sleep(5 * time.Millisecond) {
+				if _, err := os.Stat(filepath.Join(dir, tt.ran)); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the tool never made %s", tt.ran)
+				}
 			}
 			p1.kill9(t)
 

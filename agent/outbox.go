@@ -175,10 +175,9 @@ func (o *outbox) drain() {
 		return
 	}
 	// The marker ends a held stream: only a later item releases its tail.
-	if !o.enqueue(outItem{op: opDrain}) {
-		o.mu.Unlock()
-		return
-	}
+	// When the outbox is stopping it is dropped, but the stop, queued last,
+	// ends the stream too: waiting for what is queued is still the work.
+	o.enqueue(outItem{op: opDrain})
 	if !o.busy {
 		o.serve()
 		return

@@ -321,3 +321,47 @@ func TestOutboxLoggedBeforeActing(t *testing.T) {
 		t.Fatal("stop did not end the outbox")
 	}
 }
+
+// A drain or logged that finds the stop queued (a plugin asking while the
+// session closes) still returns only once all queued before it was sent
+// and, for logged, written: the stop is queued last, so waiting for it
+// is waiting for them.
+func TestOutboxDrainWhileStopping(t *testing.T) {
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	h := &slowHost{}
+	o := startOutbox(h, nil, quiet, nil, 1<<20)
+	for range 5 {
+		o.put(outItem{op: opSend, u: &Update{Type: ToolCallStarted}})
+	}
+	o.put(outItem{op: opStop})
+	o.drain()
+	if got, want := h.got(), strings.TrimSpace(strings.Repeat(string(ToolCallStarted)+" ", 5)); got != want {
+		t.Errorf("drain returned with %q sent, want %q", got, want)
+	}
+	<-o.done
+
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := store.NewID()
+	l, err := st.Create(store.Meta{ID: id, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	o = startOutbox(&slowHost{}, l, quiet, nil, 1<<20)
+	for n := range 5 {
+		o.put(outItem{op: opSend, u: &Update{Type: ToolCallStarted, Tool: &ToolCall{ID: fmt.Sprintf("call_%d", n)}}})
+	}
+	o.put(outItem{op: opStop})
+	o.logged()
+	_, recs, _, err := st.Read(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 5 {
+		t.Errorf("logged returned with %d of 5 updates in the log", len(recs))
+	}
+	<-o.done
+}

@@ -63,6 +63,10 @@ func (t *turnRun) compact(reason, focus string) (compact.Result, error) {
 	}
 	id := "compact-" + store.NewID()
 	s.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: id, Title: compactTitle, Kind: tools.KindOther, Status: ToolInProgress}})
+	// The log is written behind the wire: the start is in it before the
+	// summary is asked for (seconds), so a crash meanwhile replays the
+	// compaction interrupted rather than not at all.
+	s.out.logged()
 	r, err := t.compactHistory(reason, focus)
 	if err != nil {
 		msg := "Compaction failed: " + err.Error()

@@ -154,9 +154,18 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	// at once for tools that never ask, otherwise when the ask is answered
 	// yes (or the first progress arrives), so clients never show a call
 	// awaiting approval as running.
+	// A call that may act on the world is in the log before it does
+	// (logged), as edits and commands are through the Host, so that a
+	// crash meanwhile replays it interrupted: an MCP or plugin tool acts
+	// without the Host.
 	var started sync.Once
 	start := func() {
-		started.Do(func() { t.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}}) })
+		started.Do(func() {
+			t.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}})
+			if mayAsk(info.Group) {
+				s.out.logged()
+			}
+		})
 	}
 	if !mayAsk(info.Group) {
 		start()
