@@ -86,13 +86,14 @@ func (c *Conn) dispatch(ctx context.Context, m *message) {
 	c.handlers.Add(1)
 	c.inflightMu.Unlock()
 
+	release := func() {}
+	if !inline {
+		release = func() { <-c.slots }
+	}
 	run := func() {
 		defer c.handlers.Done()
 		defer cancel()
-		c.run(hctx, f, req, track)
-		if !inline {
-			<-c.slots
-		}
+		c.run(hctx, f, req, track, release)
 	}
 	if inline {
 		run()
@@ -102,14 +103,17 @@ func (c *Conn) dispatch(ctx context.Context, m *message) {
 }
 
 // run calls the handler, answers the request and runs its after-response
-// functions.
-func (c *Conn) run(ctx context.Context, f *inflight, req *Request, track bool) {
+// functions. The request stops counting as in flight (release, then
+// forgotten by id) before its answer is written: a peer that has the
+// answer may send the next request at once and must find room for it.
+func (c *Conn) run(ctx context.Context, f *inflight, req *Request, track bool, release func()) {
 	result, err := c.call(ctx, req)
 	if track {
 		c.inflightMu.Lock()
 		delete(c.inflight, req.ID.key())
 		c.inflightMu.Unlock()
 	}
+	release()
 	if req.IsNotification() {
 		if err != nil {
 			c.log.Debug("jsonrpc: notification handler failed", "method", req.Method, "err", err)

@@ -151,6 +151,25 @@ func TestInFlightLimit(t *testing.T) {
 	p.next()
 }
 
+// A request stops counting against MaxInFlight before its answer is
+// written: a peer that sends its next request on reading the answer finds
+// room, even while the answered request's after-response work still runs.
+func TestAnsweredRequestFreesItsSlot(t *testing.T) {
+	hold := make(chan struct{})
+	defer close(hold)
+	m := testMethods()
+	m["answerThenHold"] = func(ctx context.Context, r *Request) (any, error) {
+		AfterResponse(ctx, func() { <-hold })
+		return "answered", nil
+	}
+	p := newPeer(t, Options{Handler: m.Handle, MaxInFlight: 1})
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"answerThenHold"}`)
+	if got := p.next(); got != `{"jsonrpc":"2.0","id":1,"result":"answered"}` {
+		t.Fatalf("answer: %s", got)
+	}
+	p.probe("next")
+}
+
 // waitGoroutines fails when goroutines started since before are still
 // running after a grace period.
 func waitGoroutines(t *testing.T, before int) {
