@@ -207,13 +207,7 @@ func (o *outbox) logged() {
 			o.mu.Lock()
 			continue
 		}
-		if o.logProgress == nil {
-			o.logProgress = make(chan struct{})
-		}
-		c := o.logProgress
-		o.mu.Unlock()
-		<-c
-		o.mu.Lock()
+		o.waitFor(&o.logProgress)
 	}
 	o.mu.Unlock()
 }
@@ -232,10 +226,7 @@ func (o *outbox) writeLogQ() (stop bool) {
 		o.mu.Lock()
 		o.logSpare = logs[:0]
 		o.logDone += uint64(len(logs))
-		if o.logProgress != nil {
-			close(o.logProgress)
-			o.logProgress = nil
-		}
+		progressed(&o.logProgress)
 	}
 	o.logBusy = false
 	o.logStopped = o.logStopped || stop
@@ -283,14 +274,27 @@ func (o *outbox) enqueue(it outItem) bool {
 }
 
 // await waits, with o.mu held, until the handler finishes a batch.
-func (o *outbox) await() {
-	if o.progress == nil {
-		o.progress = make(chan struct{})
+func (o *outbox) await() { o.waitFor(&o.progress) }
+
+// waitFor waits, with o.mu held, until the worker that closes *progress
+// (the handler's o.progress, the log writer's o.logProgress) finishes its
+// next batch.
+func (o *outbox) waitFor(progress *chan struct{}) {
+	if *progress == nil {
+		*progress = make(chan struct{})
 	}
-	c := o.progress
+	c := *progress
 	o.mu.Unlock()
 	<-c
 	o.mu.Lock()
+}
+
+// progressed wakes, with o.mu held, whoever waits on *progress.
+func progressed(progress *chan struct{}) {
+	if *progress != nil {
+		close(*progress)
+		*progress = nil
+	}
 }
 
 // ring wakes the goroutine; a bell already rung and not yet heard is
@@ -354,10 +358,7 @@ func (o *outbox) serve() {
 			o.logs = o.logs[:0]
 			ring = true
 		}
-		if o.progress != nil {
-			close(o.progress)
-			o.progress = nil
-		}
+		progressed(&o.progress)
 	}
 	o.busy = false
 	o.mu.Unlock()
