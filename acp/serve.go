@@ -71,13 +71,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	s := newServer(ctx, o, log)
 	// An agent that cannot be built ends the connection with the reason,
 	// once the client has its initialize answer (or the connection ended).
-	buildErr := s.building.Watch(ctx, func() {
-		select {
-		case <-s.answered:
-		case <-ctx.Done():
-		}
-		cancel()
-	})
+	buildErr := s.building.Watch(ctx, s.answered, cancel)
 	s.conn = jsonrpc.NewConn(in, out, jsonrpc.Options{
 		Framing: jsonrpc.NewlineDelimited,
 		Handler: s.methods().Handle,

@@ -81,16 +81,24 @@ func (b *Building) Agent(ctx context.Context) (*Agent, error) {
 }
 
 // Watch calls cancel, which must end ctx, when the build fails before ctx
-// ends, so that a connection serving under ctx stops. The function it
-// returns waits for the watch to end, which needs ctx to have ended, and
-// returns the build's error if it was the reason.
-func (b *Building) Watch(ctx context.Context, cancel context.CancelFunc) (reason func() error) {
+// ends, so that a connection serving under ctx stops; when answered is not
+// nil, only once it is closed (the client has its initialize answer, so it
+// hears that tandem started before it learns why it stopped) or ctx ends.
+// The function it returns waits for the watch to end, which needs ctx to
+// have ended, and returns the build's error if it was the reason.
+func (b *Building) Watch(ctx context.Context, answered <-chan struct{}, cancel context.CancelFunc) (reason func() error) {
 	var err error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		if _, e := b.Agent(ctx); e != nil && ctx.Err() == nil {
 			err = e
+			if answered != nil {
+				select {
+				case <-answered:
+				case <-ctx.Done():
+				}
+			}
 			cancel()
 		}
 	}()

@@ -52,7 +52,7 @@ func TestWatch(t *testing.T) {
 	b := Build(func() (*Agent, error) { <-release; return nil, broken })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	reason := b.Watch(ctx, cancel)
+	reason := b.Watch(ctx, nil, cancel)
 	close(release)
 	select {
 	case <-ctx.Done():
@@ -67,7 +67,7 @@ func TestWatch(t *testing.T) {
 	defer close(held)
 	pending := Build(func() (*Agent, error) { <-held; return nil, broken })
 	ctx2, cancel2 := context.WithCancel(context.Background())
-	reason2 := pending.Watch(ctx2, cancel2)
+	reason2 := pending.Watch(ctx2, nil, cancel2)
 	cancel2()
 	if err := reason2(); err != nil {
 		t.Fatalf("reason after the context ended first is %v, want none", err)

@@ -126,13 +126,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	connCtx, endConn := context.WithCancel(ctx)
 	defer endConn()
 	s.endConn = endConn
-	buildErr := s.building.Watch(connCtx, func() {
-		select {
-		case <-s.answered:
-		case <-connCtx.Done():
-		}
-		endConn()
-	})
+	buildErr := s.building.Watch(connCtx, s.answered, endConn)
 	s.conn = newConn(s, r, w, base)
 	err := s.conn.rpc.Serve(connCtx)
 	s.closeSessions()
