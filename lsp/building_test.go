@@ -32,22 +32,29 @@ func serveBuilding(t *testing.T, b *agent.Building) (*client, <-chan error) {
 	return c, served
 }
 
-// initialize is answered while the agent is still being built; a method
-// that needs the agent waits for it instead of failing.
-func TestInitializeWhileTheAgentIsBuilt(t *testing.T) {
-	t.Parallel()
+// heldBuild is an agent whose build waits until release is sent to or
+// closed; the agent is closed at the test's end, after Serve has returned
+// (a cleanup registered before serveBuilding's, as in runLSP).
+func heldBuild(t *testing.T) (*agent.Building, chan struct{}) {
 	release := make(chan struct{})
 	home := t.TempDir()
 	b := agent.Build(func() (*agent.Agent, error) {
 		<-release
 		return agent.New(agent.Config{Home: home}), nil
 	})
-	// Registered first, so it runs after Serve has returned, as in runLSP.
 	t.Cleanup(func() {
 		if a, err := b.Agent(context.Background()); err == nil {
 			a.Close(context.Background())
 		}
 	})
+	return b, release
+}
+
+// initialize is answered while the agent is still being built; a method
+// that needs the agent waits for it instead of failing.
+func TestInitializeWhileTheAgentIsBuilt(t *testing.T) {
+	t.Parallel()
+	b, release := heldBuild(t)
 	c, _ := serveBuilding(t, b)
 	defer close(release) // a failed check must not leave the build held
 	root := t.TempDir()
@@ -112,17 +119,7 @@ func TestAgentBuildFails(t *testing.T) {
 // whose workspace and plugin modes the name is checked against.
 func TestInitializeModeWaitsForTheAgent(t *testing.T) {
 	t.Parallel()
-	release := make(chan struct{})
-	home := t.TempDir()
-	b := agent.Build(func() (*agent.Agent, error) {
-		<-release
-		return agent.New(agent.Config{Home: home}), nil
-	})
-	t.Cleanup(func() {
-		if a, err := b.Agent(context.Background()); err == nil {
-			a.Close(context.Background())
-		}
-	})
+	b, release := heldBuild(t)
 	c, _ := serveBuilding(t, b)
 	root := t.TempDir()
 	_, ch := c.start("initialize", map[string]any{
