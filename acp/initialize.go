@@ -96,13 +96,13 @@ func initializeResult(version string, l logins, unstable bool) (json.RawMessage,
 }
 
 // agentCapabilities is what every client is offered; sessionCapabilities
-// lists only what schema.json defines.
-const agentCapabilities = `{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
-	`"promptCapabilities":{"embeddedContext":true,"image":true},` +
-	`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},"list":{},"resume":{}}}`
-
-// agentCapabilitiesUnstable adds session/fork, which only
-// schema.unstable.json defines (see unstableClientCaps).
-const agentCapabilitiesUnstable = `{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
-	`"promptCapabilities":{"embeddedContext":true,"image":true},` +
-	`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},"fork":{},"list":{},"resume":{}}}`
+// lists only what schema.json defines. agentCapabilitiesUnstable adds
+// session/fork, which only schema.unstable.json defines (see
+// unstableClientCaps); the keys stay in order either way.
+const (
+	agentCapabilitiesHead = `{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
+		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
+		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},`
+	agentCapabilities         = agentCapabilitiesHead + `"list":{},"resume":{}}}`
+	agentCapabilitiesUnstable = agentCapabilitiesHead + `"fork":{},"list":{},"resume":{}}}`
+)
