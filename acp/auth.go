@@ -2,6 +2,9 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -22,36 +25,69 @@ const (
 	authLogin     = "tandem-login"
 )
 
-// authMethods lists, as JSON, how a user can give tandem a key: a variable
-// per provider the client can set when it starts tandem, and, for clients
-// that can run tandem in a terminal, `tandem login`. The text
-// goes out as written; TestInitializeMatchesSDK holds it equal to what the
-// SDK's AuthMethod types encode.
-func authMethods(terminal bool) string {
-	envVar := func(id, name, variable, link string) string {
-		return `{"description":"Set ` + variable + " in the environment tandem starts in (or run `tandem login`), then retry." +
-			`","id":"` + id + `","link":"` + link + `","name":"` + name + `","type":"env_var",` +
-			`"vars":[{"name":"` + variable + `","secret":true}]}`
+// logins is which terminal logins a client can run (loginCaps).
+type logins struct {
+	terminal     bool // auth.terminal: the stable `terminal` method
+	terminalMeta bool // _meta["terminal-auth"]: the command in the method's _meta
+}
+
+// loginDescription is the login method's description.
+const loginDescription = "Enter a key in a terminal; tandem stores it in $TANDEM_HOME/credentials.json (mode 0600)."
+
+// authMethods lists, as JSON, how a user can give tandem a key, in the
+// method types ACP 1.21 defines (its env_var type is gone, from the
+// unstable schema too): for each provider an `agent` method, whose
+// authenticate makes tandem read its configuration again; and `tandem
+// login`, for a client that can run tandem in a terminal, as the stable
+// `terminal` method (args appended to tandem's own command line) and, for
+// the clients that ask with _meta["terminal-auth"], the whole command in
+// the method's _meta as they expect it. A client that can do neither gets
+// no login method, as the schema requires. The text goes out as written,
+// keys in order; TestInitializeMatchesSDK holds it equal to what the SDK's
+// AuthMethod types encode.
+func authMethods(l logins) (string, error) {
+	key := func(id, name, variable, link string) string {
+		return `{"description":"Set ` + variable + ` (a key from ` + link + `) in the environment tandem starts in, or run ` +
+			"`tandem login`" + `; then retry.","id":"` + id + `","name":"` + name + `"}`
 	}
-	methods := envVar(authAnthropic, "Anthropic API key", config.AnthropicKeyEnv, "https://console.anthropic.com/settings/keys") + "," +
-		envVar(authOpenAI, "OpenAI API key", config.OpenAIKeyEnv, "https://platform.openai.com/api-keys")
-	if terminal {
-		methods += `,{"args":["login"],"description":"Enter a key in a terminal; tandem stores it in $TANDEM_HOME/credentials.json (mode 0600).",` +
-			`"id":"` + authLogin + `","name":"Log in with tandem","type":"terminal"}`
+	methods := key(authAnthropic, "Anthropic API key", config.AnthropicKeyEnv, "https://console.anthropic.com/settings/keys") + "," +
+		key(authOpenAI, "OpenAI API key", config.OpenAIKeyEnv, "https://platform.openai.com/api-keys")
+	if !l.terminal && !l.terminalMeta {
+		return methods, nil
 	}
-	return methods
+	methods += `,{`
+	if l.terminalMeta {
+		exe, err := os.Executable()
+		if err != nil {
+			return "", fmt.Errorf("naming tandem's executable for the terminal login: %w", err)
+		}
+		command, err := json.Marshal(exe)
+		if err != nil {
+			return "", err
+		}
+		methods += `"_meta":{"terminal-auth":{"args":["login"],"command":` + string(command) + `,"label":"tandem login"}},`
+	}
+	if l.terminal {
+		methods += `"args":["login"],`
+	}
+	methods += `"description":"` + loginDescription + `","id":"` + authLogin + `","name":"Log in with tandem"`
+	if l.terminal {
+		methods += `,"type":"terminal"`
+	}
+	return methods + `}`, nil
 }
 
 // Authenticate handles authenticate. Every method ends the same way: tandem
 // reads its configuration again and answers whether a model is reachable
-// now, so the client's retry either works or gets the reason.
+// now, so the client's retry either works or gets the reason. That holds
+// for the login too: a client that knows it only from _meta sees an
+// `agent` method, which the schema says goes through authenticate, and
+// may call it once the command in a terminal is done.
 func (s *server) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
 	switch p.MethodId {
-	case authAnthropic, authOpenAI:
-	case authLogin:
-		return sdk.AuthenticateResponse{}, invalidParams("%s runs in a terminal (`tandem login`); it is not passed to authenticate", authLogin)
+	case authAnthropic, authOpenAI, authLogin:
 	default:
-		return sdk.AuthenticateResponse{}, invalidParams("unknown authentication method %q: use %s or %s", p.MethodId, authAnthropic, authOpenAI)
+		return sdk.AuthenticateResponse{}, invalidParams("unknown authentication method %q: use %s, %s or %s", p.MethodId, authAnthropic, authOpenAI, authLogin)
 	}
 	a, err := s.agentFor(ctx)
 	if err != nil {

@@ -53,13 +53,15 @@ func TestLoginFlow(t *testing.T) {
 	var ids []string
 	for _, m := range initRes.AuthMethods {
 		switch {
-		case m.EnvVar != nil:
-			ids = append(ids, m.EnvVar.Id+"="+m.EnvVar.Vars[0].Name)
+		case m.Agent != nil:
+			ids = append(ids, m.Agent.Id)
 		case m.Terminal != nil:
 			ids = append(ids, m.Terminal.Id+" "+strings.Join(m.Terminal.Args, " "))
+		default:
+			ids = append(ids, "a method of another type")
 		}
 	}
-	if got := strings.Join(ids, ", "); got != "anthropic-api-key=ANTHROPIC_API_KEY, openai-api-key=OPENAI_API_KEY, tandem-login login" {
+	if got := strings.Join(ids, ", "); got != "anthropic-api-key, openai-api-key, tandem-login login" {
 		t.Errorf("auth methods: %s", got)
 	}
 
@@ -105,5 +107,40 @@ func assertAuthRequired(t *testing.T, what string, err error) {
 	var re *sdk.RequestError
 	if !errors.As(err, &re) || re.Code != -32000 || !strings.Contains(re.Message, "tandem login") {
 		t.Errorf("%s: %v, want auth_required (-32000) naming tandem login", what, err)
+	}
+}
+
+// TestTerminalAuthMeta: a client that asks for the terminal login the way
+// editors and the ACP Registry's check did before 1.21
+// (`_meta["terminal-auth"]: true`, no auth.terminal) gets it as an agent
+// method carrying the whole command in _meta, with no `type` the stable
+// schema would not allow it; authenticate with it reads the configuration
+// again like the key methods (here: still no key).
+func TestTerminalAuthMeta(t *testing.T) {
+	c := newRawClient(t, nil)
+	r := result(t, c.request("1", "initialize", map[string]any{"protocolVersion": 1,
+		"clientCapabilities": map[string]any{"_meta": map[string]any{"terminal-auth": true}}}))
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var login map[string]any
+	for _, m := range r["authMethods"].([]any) {
+		if m := m.(map[string]any); m["id"] == "tandem-login" {
+			login = m
+		}
+	}
+	meta, _ := login["_meta"].(map[string]any)
+	cmd, _ := meta["terminal-auth"].(map[string]any)
+	if _, typed := login["type"]; typed || cmd["command"] != exe || jsonString(cmd["args"]) != `["login"]` || cmd["label"] == nil {
+		t.Errorf("the login for _meta[terminal-auth]: %s, want no type and {command: %s, args: [login], label}", jsonString(login), exe)
+	}
+	if got := errorCode(t, c.request("2", "authenticate", map[string]any{"methodId": "tandem-login"})); got != codeAuthRequired {
+		t.Errorf("authenticate with tandem-login and no key: code %d, want auth_required", got)
+	}
+	// Without either capability there is no login method at all.
+	r = result(t, c.request("3", "initialize", initParams()))
+	if got := jsonString(r["authMethods"]); strings.Contains(got, "tandem-login") {
+		t.Errorf("a client without terminal login is offered it: %s", got)
 	}
 }

@@ -296,8 +296,8 @@ func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed 
 	p := &tandemProcess{cmd: cmd, stderr: &testenv.SyncBuffer{}, ed: ed}
 	stdin, stdout := testenv.Start(t, cmd, p.stderr)
 	p.stdin = stdin
-	tap := &requestTap{w: stdin, methods: map[string]string{}}
-	p.conn = sdk.NewClientSideConnection(ed, tap, &wireTap{r: stdout, ed: ed, check: loadWireSchema(t).async(t, tap.method)})
+	tap := newRequestTap(stdin)
+	p.conn = sdk.NewClientSideConnection(ed, tap, &wireTap{r: stdout, ed: ed, check: loadWireSchema(t).async(t, tap)})
 	p.conn.SetLogger(slog.New(slog.DiscardHandler))
 	t.Cleanup(func() {
 		stdin.Close()
@@ -371,7 +371,8 @@ func workspace(t *testing.T, files map[string]string) string {
 }
 
 // wireTap records, in the order tandem wrote them, the tool-call updates
-// and permission requests on the stream the client reads.
+// and permission requests on the stream the client reads (into ed, unless
+// nil), after handing each line to check.
 type wireTap struct {
 	r       io.Reader
 	ed      *editor
@@ -392,6 +393,9 @@ func (w *wireTap) Read(p []byte) (int, error) {
 		w.partial = w.partial[i+1:]
 		if w.check != nil {
 			w.check(line)
+		}
+		if w.ed == nil {
+			continue // a tap that only checks
 		}
 		var msg struct {
 			Method string `json:"method"`

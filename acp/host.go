@@ -25,6 +25,9 @@ type host struct {
 	out   *outbox
 	caps  sdk.ClientCapabilities
 	local tools.Host
+	// unstable is set when the client opted into the unstable schema's
+	// parts (server.optedIn) by the time the session opened.
+	unstable bool
 
 	sidMu sync.Mutex
 	sid   sdk.SessionId // set by bind once the agent has named the session

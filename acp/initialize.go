@@ -22,11 +22,25 @@ type initializeParams struct {
 	ClientCapabilities json.RawMessage     `json:"clientCapabilities"`
 }
 
-// authCaps is the one capability the answer depends on.
-type authCaps struct {
+// loginCaps is what of the client's capabilities the login methods depend
+// on: the stable terminal login (auth.terminal, ACP 1.21) and the form
+// editors and the ACP Registry's check sent before it,
+// `_meta["terminal-auth"]: true`. _meta is read leniently, as the schema
+// asks of metadata: a value of another shape just means no.
+type loginCaps struct {
 	Auth struct {
 		Terminal bool `json:"terminal"`
 	} `json:"auth"`
+	Meta json.RawMessage `json:"_meta"`
+}
+
+// logins says which terminal logins the client can run.
+func (c loginCaps) logins() logins {
+	var meta struct {
+		TerminalAuth bool `json:"terminal-auth"`
+	}
+	_ = json.Unmarshal(c.Meta, &meta) // lenient, see loginCaps
+	return logins{terminal: c.Auth.Terminal, terminalMeta: meta.TerminalAuth}
 }
 
 // Initialize handles initialize. It answers from constants and the client's
@@ -35,14 +49,15 @@ type authCaps struct {
 // whose first use costs about 0.3 ms; a test holds it equal to what the
 // SDK's types encode.
 func (s *server) Initialize(ctx context.Context, p initializeParams) (json.RawMessage, error) {
-	var auth authCaps
+	var caps loginCaps
 	if len(p.ClientCapabilities) > 0 {
-		if err := json.Unmarshal(p.ClientCapabilities, &auth); err != nil {
+		if err := json.Unmarshal(p.ClientCapabilities, &caps); err != nil {
 			return nil, invalidParams("invalid clientCapabilities: %v", err)
 		}
 	}
+	unstable := optsIntoUnstable(p.ClientCapabilities)
 	s.capsMu.Lock()
-	s.capsRaw, s.caps, s.capsErr = p.ClientCapabilities, nil, nil
+	s.capsRaw, s.caps, s.capsErr, s.unstable = p.ClientCapabilities, nil, nil, unstable
 	s.capsMu.Unlock()
 	// The agent's own background work waits until the editor has its
 	// answer; so does the end of a connection whose agent cannot be built.
@@ -50,27 +65,44 @@ func (s *server) Initialize(ctx context.Context, p initializeParams) (json.RawMe
 		s.answeredOnce.Do(func() { close(s.answered) })
 		s.building.WhenBuilt((*agent.Agent).StartBackground)
 	})
-	return initializeResult(s.info.Version, auth.Auth.Terminal)
+	return initializeResult(s.info.Version, caps.logins(), unstable)
 }
 
 // initializeResult is initialize's answer: tandem speaks protocol version 1
 // (a client asking for more gets 1 and decides), offers what
 // agentCapabilities lists (every root is readable and writable as cwd is,
-// see acp/roots.go), and the login methods authMethods describes.
-func initializeResult(version string, terminalAuth bool) (json.RawMessage, error) {
+// see acp/roots.go) and, to a client of the unstable schema, session/fork;
+// and the login methods authMethods describes.
+func initializeResult(version string, l logins, unstable bool) (json.RawMessage, error) {
 	v, err := json.Marshal(version)
 	if err != nil {
 		return nil, err
 	}
+	methods, err := authMethods(l)
+	if err != nil {
+		return nil, err
+	}
+	caps := agentCapabilities
+	if unstable {
+		caps = agentCapabilitiesUnstable
+	}
 	b := make([]byte, 0, 1024)
-	b = append(b, `{"agentCapabilities":`+agentCapabilities+`,"agentInfo":{"name":"tandem","title":"Tandem","version":`...)
+	b = append(b, `{"agentCapabilities":`+caps+`,"agentInfo":{"name":"tandem","title":"Tandem","version":`...)
 	b = append(b, v...)
 	b = append(b, `},"authMethods":[`...)
-	b = append(b, authMethods(terminalAuth)...)
+	b = append(b, methods...)
 	b = append(b, `],"protocolVersion":1}`...)
 	return b, nil
 }
 
-const agentCapabilities = `{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
-	`"promptCapabilities":{"embeddedContext":true,"image":true},` +
-	`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},"fork":{},"list":{},"resume":{}}}`
+// agentCapabilities is what every client is offered; sessionCapabilities
+// lists only what schema.json defines. agentCapabilitiesUnstable adds
+// session/fork, which only schema.unstable.json defines (see
+// unstableClientCaps); the keys stay in order either way.
+const (
+	agentCapabilitiesHead = `{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
+		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
+		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},`
+	agentCapabilities         = agentCapabilitiesHead + `"list":{},"resume":{}}}`
+	agentCapabilitiesUnstable = agentCapabilitiesHead + `"fork":{},"list":{},"resume":{}}}`
+)

@@ -3,6 +3,8 @@ package acp
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -12,39 +14,52 @@ import (
 
 // sdkInitializeResponse is initialize's answer built from the SDK's types,
 // the reference initializeResult's hand-written JSON must match.
-func sdkInitializeResponse(version string, terminalAuth bool) sdk.InitializeResponse {
-	envVar := func(id, name, variable, link string) sdk.AuthMethod {
-		desc := fmt.Sprintf("Set %s in the environment tandem starts in (or run `tandem login`), then retry.", variable)
-		return sdk.AuthMethod{EnvVar: &sdk.AuthMethodEnvVarInline{
-			Id: id, Name: name, Type: "env_var", Description: &desc, Link: &link,
-			Vars: []sdk.AuthEnvVar{{Name: variable, Secret: true}},
-		}}
+func sdkInitializeResponse(t *testing.T, version string, l logins, unstable bool) sdk.InitializeResponse {
+	key := func(id, name, variable, link string) sdk.AuthMethod {
+		desc := fmt.Sprintf("Set %s (a key from %s) in the environment tandem starts in, or run `tandem login`; then retry.", variable, link)
+		return sdk.AuthMethod{Agent: &sdk.AuthMethodAgent{Id: id, Name: name, Description: &desc}}
 	}
 	methods := []sdk.AuthMethod{
-		envVar(authAnthropic, "Anthropic API key", config.AnthropicKeyEnv, "https://console.anthropic.com/settings/keys"),
-		envVar(authOpenAI, "OpenAI API key", config.OpenAIKeyEnv, "https://platform.openai.com/api-keys"),
+		key(authAnthropic, "Anthropic API key", config.AnthropicKeyEnv, "https://console.anthropic.com/settings/keys"),
+		key(authOpenAI, "OpenAI API key", config.OpenAIKeyEnv, "https://platform.openai.com/api-keys"),
 	}
-	if terminalAuth {
-		desc := "Enter a key in a terminal; tandem stores it in $TANDEM_HOME/credentials.json (mode 0600)."
+	desc := loginDescription
+	var meta map[string]any
+	if l.terminalMeta {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta = map[string]any{"terminal-auth": map[string]any{"command": exe, "args": []string{"login"}, "label": "tandem login"}}
+	}
+	switch {
+	case l.terminal:
 		methods = append(methods, sdk.AuthMethod{Terminal: &sdk.AuthMethodTerminalInline{
-			Id: authLogin, Name: "Log in with tandem", Type: "terminal", Description: &desc, Args: []string{"login"},
+			Id: authLogin, Name: "Log in with tandem", Type: "terminal", Description: &desc, Args: []string{"login"}, Meta: meta,
 		}})
+	case l.terminalMeta:
+		methods = append(methods, sdk.AuthMethod{Agent: &sdk.AuthMethodAgent{
+			Id: authLogin, Name: "Log in with tandem", Description: &desc, Meta: meta,
+		}})
+	}
+	sessions := sdk.SessionCapabilities{
+		List:                  &sdk.SessionListCapabilities{},
+		Resume:                &sdk.SessionResumeCapabilities{},
+		Close:                 &sdk.SessionCloseCapabilities{},
+		Delete:                &sdk.SessionDeleteCapabilities{},
+		AdditionalDirectories: &sdk.SessionAdditionalDirectoriesCapabilities{},
+	}
+	if unstable {
+		sessions.Fork = &sdk.SessionForkCapabilities{}
 	}
 	title := "Tandem"
 	return sdk.InitializeResponse{
 		ProtocolVersion: sdk.ProtocolVersion(sdk.ProtocolVersionNumber),
 		AgentCapabilities: sdk.AgentCapabilities{
-			LoadSession:        true,
-			PromptCapabilities: sdk.PromptCapabilities{Image: true, EmbeddedContext: true},
-			McpCapabilities:    sdk.McpCapabilities{Http: true, Sse: true},
-			SessionCapabilities: sdk.SessionCapabilities{
-				List:                  &sdk.SessionListCapabilities{},
-				Resume:                &sdk.SessionResumeCapabilities{},
-				Close:                 &sdk.SessionCloseCapabilities{},
-				Fork:                  &sdk.SessionForkCapabilities{},
-				Delete:                &sdk.SessionDeleteCapabilities{},
-				AdditionalDirectories: &sdk.SessionAdditionalDirectoriesCapabilities{},
-			},
+			LoadSession:         true,
+			PromptCapabilities:  sdk.PromptCapabilities{Image: true, EmbeddedContext: true},
+			McpCapabilities:     sdk.McpCapabilities{Http: true, Sse: true},
+			SessionCapabilities: sessions,
 		},
 		AgentInfo:   &sdk.Implementation{Name: "tandem", Title: &title, Version: version},
 		AuthMethods: methods,
@@ -52,21 +67,49 @@ func sdkInitializeResponse(version string, terminalAuth bool) sdk.InitializeResp
 }
 
 // The answer initialize writes as text is byte for byte what the SDK's
-// types encode, with and without the terminal login, whatever the version.
+// types encode, for every kind of terminal login and with and without the
+// unstable parts, whatever the version.
 func TestInitializeMatchesSDK(t *testing.T) {
 	for _, version := range []string{"dev", `v1.2.3-"quoted"\<&>`} {
-		for _, terminal := range []bool{false, true} {
-			got, err := initializeResult(version, terminal)
-			if err != nil {
-				t.Fatal(err)
+		for _, l := range []logins{{}, {terminal: true}, {terminalMeta: true}, {terminal: true, terminalMeta: true}} {
+			for _, unstable := range []bool{false, true} {
+				got, err := initializeResult(version, l, unstable)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := json.Marshal(sdkInitializeResponse(t, version, l, unstable))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(want) {
+					t.Errorf("version %q, logins %+v, unstable %v:\n got %s\nwant %s", version, l, unstable, got, want)
+				}
 			}
-			want, err := json.Marshal(sdkInitializeResponse(version, terminal))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("version %q, terminal auth %v:\n got %s\nwant %s", version, terminal, got, want)
-			}
+		}
+	}
+}
+
+// tandem's list of the capabilities that opt a client into the unstable
+// schema is the vendored schema's, and a client opts in by sending any of
+// them, not by sending null or only stable ones.
+func TestUnstableClientCapsMatchSchema(t *testing.T) {
+	if got, want := unstableClientCaps(), loadWireSchema(t).unstableClientCaps(); !slices.Equal(got, want) {
+		t.Errorf("unstableClientCaps() = %v; the schema's unstable-only client capabilities are %v", got, want)
+	}
+	for caps, want := range map[string]bool{
+		``:    false,
+		`"x"`: false,
+		`{}`:  false,
+		`{"fs":{"readTextFile":true},"auth":{"terminal":true},"_meta":{"plan":{}}}`: false,
+		`{"plan":null}`:                    false,
+		`{"session":{"configOptions":{}}}`: false,
+		`{"session":5}`:                    false,
+		`{"plan":{}}`:                      true,
+		`{"positionEncodings":["utf-16"]}`: true,
+		`{"session":{"compaction":{}}}`:    true,
+	} {
+		if got := optsIntoUnstable(json.RawMessage(caps)); got != want {
+			t.Errorf("clientCapabilities %s opt in: %v, want %v", caps, got, want)
 		}
 	}
 }

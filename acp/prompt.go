@@ -56,7 +56,12 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	if ferr := ss.out.flush(flushCtx); ferr != nil {
 		s.log.Warn("acp: updates of a turn not delivered", "session", ss.id, "err", ferr)
 	}
-	usage := turnUsage(ss.sess)
+	// usage is in the unstable schema only: a client of the stable one
+	// has the same figures from the usage_update after each request.
+	var usage *sdk.Usage
+	if ss.host.unstable {
+		usage = turnUsage(ss.sess)
+	}
 	if ss.cancelled.Load() || reason == agent.StopCancelled {
 		// A cancelled turn is never an error, whatever it was doing.
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: usage}, nil

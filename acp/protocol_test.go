@@ -15,14 +15,12 @@ func TestInitialize(t *testing.T) {
 	}))
 	want := `{"agentCapabilities":{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
 		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
-		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},"fork":{},"list":{},"resume":{}}},` +
+		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},"list":{},"resume":{}}},` +
 		`"agentInfo":{"name":"tandem","title":"Tandem","version":"test"},"authMethods":[` +
-		`{"description":"Set ANTHROPIC_API_KEY in the environment tandem starts in (or run ` + "`tandem login`" + `), then retry.",` +
-		`"id":"anthropic-api-key","link":"https://console.anthropic.com/settings/keys","name":"Anthropic API key","type":"env_var",` +
-		`"vars":[{"name":"ANTHROPIC_API_KEY","secret":true}]},` +
-		`{"description":"Set OPENAI_API_KEY in the environment tandem starts in (or run ` + "`tandem login`" + `), then retry.",` +
-		`"id":"openai-api-key","link":"https://platform.openai.com/api-keys","name":"OpenAI API key","type":"env_var",` +
-		`"vars":[{"name":"OPENAI_API_KEY","secret":true}]}],"protocolVersion":1}`
+		`{"description":"Set ANTHROPIC_API_KEY (a key from https://console.anthropic.com/settings/keys) in the environment tandem starts in, or run ` + "`tandem login`" + `; then retry.",` +
+		`"id":"anthropic-api-key","name":"Anthropic API key"},` +
+		`{"description":"Set OPENAI_API_KEY (a key from https://platform.openai.com/api-keys) in the environment tandem starts in, or run ` + "`tandem login`" + `; then retry.",` +
+		`"id":"openai-api-key","name":"OpenAI API key"}],"protocolVersion":1}`
 	if got := jsonString(r); got != want {
 		t.Errorf("initialize result\n got %s\nwant %s", got, want)
 	}

@@ -42,8 +42,8 @@ func newRawClientWith(t testing.TB, o Options) *rawClient {
 	// What tandem writes is checked against the ACP schema here as in the
 	// SDK-driven tests; answers to malformed requests are errors, which the
 	// check leaves alone.
-	tap := &requestTap{w: inW, methods: map[string]string{}}
-	check := loadWireSchema(t).async(t, tap.method)
+	tap := newRequestTap(inW)
+	check := loadWireSchema(t).async(t, tap)
 	c := &rawClient{t: t, w: tap, lines: make(chan []byte, 1024), done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
@@ -158,6 +158,12 @@ func result(t testing.TB, resp map[string]any) map[string]any {
 
 func initParams() map[string]any {
 	return map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}
+}
+
+// unstableInitParams is initParams for a client that opts into the
+// unstable schema's parts (see unstableClientCaps).
+func unstableInitParams() map[string]any {
+	return map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{"session": map[string]any{"compaction": map[string]any{}}}}
 }
 
 // alive checks the server still answers after whatever came before.

@@ -124,11 +124,13 @@ type server struct {
 	log      *slog.Logger
 
 	// capsMu guards the capabilities of the last initialize: as sent
-	// (capsRaw), and decoded by the first clientCaps after it.
-	capsMu  sync.Mutex
-	capsRaw json.RawMessage
-	caps    *sdk.ClientCapabilities
-	capsErr error
+	// (capsRaw), decoded by the first clientCaps after it, and whether
+	// they opt into the unstable schema (unstable, see unstableClientCaps).
+	capsMu   sync.Mutex
+	capsRaw  json.RawMessage
+	caps     *sdk.ClientCapabilities
+	capsErr  error
+	unstable bool
 
 	sessionsMu sync.Mutex
 	sessions   map[string]*session
@@ -173,6 +175,14 @@ func (s *server) agentFor(ctx context.Context) (*agent.Agent, error) {
 		return nil, toRequestError(err)
 	}
 	return a, nil
+}
+
+// optedIn reports whether the last initialize opted into the unstable
+// schema's parts.
+func (s *server) optedIn() bool {
+	s.capsMu.Lock()
+	defer s.capsMu.Unlock()
+	return s.unstable
 }
 
 // clientCaps returns what the client said it can do in initialize (none

@@ -97,7 +97,7 @@ func checkCwd(cwd string) error {
 // its id.
 func (s *server) newHost(caps sdk.ClientCapabilities) (*host, *outbox) {
 	out := newOutbox(s.conn)
-	return &host{srv: s, out: out, caps: caps, local: s.local}, out
+	return &host{srv: s, out: out, caps: caps, local: s.local, unstable: s.optedIn()}, out
 }
 
 // open registers a created or loaded session and starts its update stream.

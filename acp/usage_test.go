@@ -3,8 +3,6 @@ package acp
 import (
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -13,45 +11,27 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
-	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // acpSchema returns a validator for one definition of the official ACP
-// schema (the unstable one, where Usage lives), from the npm package the
-// reference SDK ships.
+// schema (the unstable one, where Usage lives), checked strictly as the
+// wire check does (wireSchema).
 func acpSchema(t *testing.T, def string) *jsonschema.Resolved {
 	t.Helper()
-	return acpSchemaFile(t, "schema.unstable.json", def)
+	return resolveDef(t, loadWireSchema(t), def)
 }
 
 // acpStableSchema is acpSchema for the stable schema.
 func acpStableSchema(t *testing.T, def string) *jsonschema.Resolved {
 	t.Helper()
-	return acpSchemaFile(t, "schema.json", def)
+	return resolveDef(t, loadWireSchema(t).stable, def)
 }
 
-func acpSchemaFile(t *testing.T, file, def string) *jsonschema.Resolved {
+func resolveDef(t *testing.T, w *wireSchema, def string) *jsonschema.Resolved {
 	t.Helper()
-	dir := testenv.NodeModules(t, "@agentclientprotocol/sdk")
-	b, err := os.ReadFile(filepath.Join(dir, "@agentclientprotocol", "sdk", "schema", "v1", file))
+	rs, err := w.def(def)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	// Validate against one definition: the root becomes a reference to it.
-	delete(doc, "anyOf")
-	doc["$ref"] = "#/$defs/" + def
-	b, _ = json.Marshal(doc)
-	var s jsonschema.Schema
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		t.Fatalf("resolving the ACP schema: %v", err)
+		t.Fatalf("resolving %s of the ACP schema: %v", def, err)
 	}
 	return rs
 }
@@ -67,8 +47,9 @@ func validate(t *testing.T, rs *jsonschema.Resolved, what string, v any) {
 }
 
 // TestUsageMatchesSchema runs a two-request turn and checks the wire: a
-// usage_update after each request and usage on the prompt response, each
-// valid against the official schema and carrying the right figures.
+// usage_update after each request and usage on the prompt response (for a
+// client of the unstable schema, the one that has it), each valid against
+// the official schema and carrying the right figures.
 func TestUsageMatchesSchema(t *testing.T) {
 	notification, response := acpSchema(t, "SessionNotification"), acpSchema(t, "PromptResponse")
 	srv := llmtest.NewServer(t)
@@ -81,7 +62,7 @@ func TestUsageMatchesSchema(t *testing.T) {
 	a := agent.New(agent.Config{Home: t.TempDir(), Model: "claude-haiku-4-5",
 		Provider: anthropic.New(anthropic.Options{APIKey: "k", BaseURL: srv.BaseURL(llmtest.Anthropic)})})
 	c := newRawClient(t, a)
-	result(t, c.request("1", "initialize", initParams()))
+	result(t, c.request("1", "initialize", unstableInitParams()))
 	sid := result(t, c.request("2", "session/new", map[string]any{"cwd": t.TempDir(), "mcpServers": []any{}}))["sessionId"]
 	r := result(t, c.request("3", "session/prompt", map[string]any{"sessionId": sid,
 		"prompt": []any{map[string]any{"type": "text", "text": "go"}}}))
