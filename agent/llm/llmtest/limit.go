@@ -10,6 +10,10 @@ import (
 // counts everything it is sent.
 func (r *Request) Tokens() int { return len(r.Body) / 4 }
 
+// Proxy is a reverse proxy in front of a model server, refusing a body over
+// its size limit with nginx's 413 page, which states no limit.
+const Proxy WindowStyle = "proxy"
+
 type contextLimit struct {
 	style  WindowStyle // "": the wire's own provider
 	tokens int
@@ -19,7 +23,8 @@ type contextLimit struct {
 // (Request.Tokens) before any reply is taken for it, with the body the
 // server of style sends: on the Anthropic wire always Anthropic's "prompt
 // is too long"; on the OpenAI wire OpenAI's context_length_exceeded for
-// style "", else vLLM's, llama.cpp's or Ollama's own. A refused request is
+// style "", else vLLM's, llama.cpp's or Ollama's own, or a Proxy's on
+// either wire. A refused request is
 // recorded with Refused set. tokens <= 0 lifts the limit.
 func (s *Server) LimitContext(style WindowStyle, tokens int) {
 	s.mu.Lock()
@@ -53,6 +58,9 @@ func (s *Server) refuseOverLimit(w http.ResponseWriter, req *Request) bool {
 // refusal is the status and error message (or whole body) of a refusal.
 func (l *contextLimit) refusal(req *Request) (status int, msg, body string) {
 	n, limit := req.Tokens(), l.tokens
+	if l.style == Proxy {
+		return 413, "", "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+	}
 	if req.Format == Anthropic {
 		return 400, fmt.Sprintf("prompt is too long: %d tokens > %d maximum", n, limit), ""
 	}
