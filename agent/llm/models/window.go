@@ -20,7 +20,7 @@ const (
 	FromServer   Source = "server"
 	FromBuiltin  Source = "built-in table"
 	FromFallback Source = "default"
-	FromRefusal  Source = "the server's refusal of a longer request"
+	FromRefusal  Source = "learned from the server's refusal, kept in " + LimitsFileName
 )
 
 // Windows resolves context windows. The order is the configuration's:
