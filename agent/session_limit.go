@@ -21,7 +21,7 @@ type sentRequest struct {
 func (t *turnRun) learnLimit(err error) {
 	s := t.s
 	r, ok := compact.Refused(err)
-	if !ok {
+	if !ok || t.sent == (sentRequest{}) {
 		return
 	}
 	w, model := s.a.cfg.Windows, t.sent.model

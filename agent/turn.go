@@ -310,6 +310,7 @@ func (t *turnRun) baseRequest() *llm.Request {
 // response and accounts for it. said is the text streamed before an error.
 func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, said string, err error) {
 	s, ctx := t.s, t.ctx
+	t.sent = sentRequest{} // until one is sent, a failure is about no request
 	req := t.baseRequest()
 	req.Messages = t.history
 	// Measuring walks the whole history: it is redone only when the
