@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/compact"
@@ -27,15 +28,14 @@ func TestRunLearnsTheServersLimitForTheNextProcess(t *testing.T) {
 	for i := range 10 {
 		os.WriteFile(filepath.Join(work, fmt.Sprintf("f%d.txt", i)), []byte(strings.Repeat(fmt.Sprintf("line of file %d\n", i), 400)), 0o644)
 	}
-	reads := 0 // the requests of one run are sequential
+	var reads atomic.Int32 // the requests of one run are sequential; reset between runs
 	srv.Handle(func(r *llmtest.Request) llmtest.Reply {
 		u := &llm.Usage{InputTokens: r.Tokens(), OutputTokens: 10}
 		if r.System == compact.SummarySystem {
 			return llmtest.Reply{Text: []string{"summary of the reads"}, Usage: u}
 		}
-		if reads < 10 {
-			reads++
-			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: fmt.Sprintf("r%d", reads), Name: "read_file", Args: fmt.Sprintf(`{"path":"f%d.txt"}`, reads-1)}}, Usage: u}
+		if n := reads.Add(1); n <= 10 {
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: fmt.Sprintf("r%d", n), Name: "read_file", Args: fmt.Sprintf(`{"path":"f%d.txt"}`, n-1)}}, Usage: u}
 		}
 		return llmtest.Reply{Text: []string{"read them all"}, Usage: u}
 	})
@@ -66,7 +66,7 @@ func TestRunLearnsTheServersLimitForTheNextProcess(t *testing.T) {
 	}
 
 	first := len(srv.Requests())
-	reads = 0
+	reads.Store(0)
 	out, errOut, code = tandem(t, srv, home, "", "run", "--cwd", work, "read every file again")
 	if code != 0 || !strings.Contains(out, "read them all") {
 		t.Fatalf("second run: exit %d, stdout %q\n%s", code, out, errOut)
