@@ -151,6 +151,10 @@ func New(cfg Config) *Agent {
 	if cfg.MaxTurnRequests <= 0 {
 		cfg.MaxTurnRequests = 50
 	}
+	if cfg.Windows == nil {
+		// Refusals still teach this process the server's limits.
+		cfg.Windows = &models.Windows{}
+	}
 	if cfg.MaxResultBytes <= 0 || cfg.MaxResultBytes > MaxResultBytes {
 		cfg.MaxResultBytes = ResultCap(cfg.MaxFrameBytes)
 	}

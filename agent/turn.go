@@ -34,6 +34,9 @@ type turnRun struct {
 	// turn (ctx carries it, children's calls included) to the turn's end.
 	edits  *atomicfile.Batch
 	result chan turnResult
+	// sent is the model and estimated size of the latest request sent:
+	// what a refusal of it as too long is about (learnLimit).
+	sent sentRequest
 }
 
 type turnResult struct {
@@ -239,6 +242,9 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 	s, ctx := t.s, t.ctx
 	// A child's context is its own and short-lived: it is never compacted.
 	resp, said, err := t.send(p, t.sub == nil)
+	if err != nil && said == "" && ctx.Err() == nil {
+		t.learnLimit(err)
+	}
 	if err != nil && said == "" && ctx.Err() == nil && t.sub == nil && compact.IsOverflow(err) {
 		s.a.log.Info("the provider refused the request as too long; compacting", "session", s.id, "err", err)
 		if _, cerr := t.compact(compactOverflow, ""); cerr != nil {
@@ -246,6 +252,7 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 				err = overflowError(fmt.Errorf("%w (compacting failed: %v)", err, cerr))
 			}
 		} else if resp, said, err = t.send(p, false); err != nil && compact.IsOverflow(err) {
+			t.learnLimit(err)
 			err = overflowError(err)
 		}
 	}
@@ -303,6 +310,7 @@ func (t *turnRun) baseRequest() *llm.Request {
 // response and accounts for it. said is the text streamed before an error.
 func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, said string, err error) {
 	s, ctx := t.s, t.ctx
+	t.sent = sentRequest{} // until one is sent, a failure is about no request
 	req := t.baseRequest()
 	req.Messages = t.history
 	// Measuring walks the whole history: it is redone only when the
@@ -326,6 +334,7 @@ func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, sai
 		m = models.MeasureOf(req) // a contributor may have changed it
 	}
 	estimate := s.a.est.EstimateMeasure(m)
+	t.sent = sentRequest{model: req.Model, estimate: estimate}
 	var text strings.Builder
 	msgID := newMessageID()
 	resp, err = p.Stream(ctx, req, func(e llm.Event) {

@@ -12,7 +12,9 @@ import (
 // says "prompt is too long"; OpenAI (and vLLM, DeepSeek and most
 // OpenAI-compatible servers) "maximum context length" or the code
 // context_length_exceeded; llama.cpp "exceeds the available context size";
-// Ollama "input length exceeds the context length" or "prompt too long".
+// Ollama "input length exceeds the context length" or "prompt too long";
+// Gemini "exceeds the maximum number of tokens allowed"; LM Studio "context
+// length of only".
 var overflowWordings = []string{
 	"prompt is too long",
 	"prompt too long",
@@ -26,6 +28,8 @@ var overflowWordings = []string{
 	"exceeds maximum context length",
 	"longer than the maximum model length",
 	"context window exceeded",
+	"exceeds the maximum number of tokens allowed",
+	"context length of only",
 }
 
 // IsOverflow reports whether err is a provider refusing a request because

@@ -22,6 +22,10 @@ type Error struct {
 	// Retryable reports whether the request may succeed if sent again.
 	Retryable bool
 	Err       error // underlying cause, if any
+	// ContextSize and PromptTokens are what an error body states in
+	// fields of their own about a request too long for the server
+	// (llama.cpp's n_ctx and n_prompt_tokens); 0 when it does not.
+	ContextSize, PromptTokens int
 
 	retryAfter time.Duration // the server's Retry-After, used by Post
 }

@@ -136,6 +136,7 @@ func (r *HTTPRequest) statusError(resp *http.Response) *Error {
 		Message:   r.scrub(errorMessage(body, resp.Status)),
 		Retryable: retryableStatus(resp.StatusCode),
 	}
+	e.ContextSize, e.PromptTokens = statedContext(body)
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		e.KeyEnv = r.KeyEnv
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"sync"
 
@@ -91,26 +92,31 @@ func (p *loginProvider) Stream(ctx context.Context, req *llm.Request, emit func(
 // modelLister asks the configured provider for its models, or is nil when
 // no provider is configured (the login flow offers the defaults).
 func modelLister(cfg config.Config) func(context.Context) ([]string, error) {
+	base := baseURL(cfg)
 	switch cfg.Provider {
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
 			return nil
 		}
-		base := cfg.AnthropicBaseURL
-		if base == "" {
-			base = "https://api.anthropic.com"
-		}
 		return func(ctx context.Context) ([]string, error) {
 			return models.List(ctx, nil, "anthropic", base, cfg.AnthropicKey)
 		}
 	case "openai":
-		base := cfg.OpenAIBaseURL
-		if base == "" {
-			base = "https://api.openai.com/v1"
-		}
 		return func(ctx context.Context) ([]string, error) {
 			return models.List(ctx, nil, "openai", base, cfg.OpenAIKey)
 		}
 	}
 	return nil
+}
+
+// baseURL is where the configured provider's requests go: its configured
+// base URL, else the provider's own; "" for no provider.
+func baseURL(cfg config.Config) string {
+	switch cfg.Provider {
+	case "anthropic":
+		return cmp.Or(cfg.AnthropicBaseURL, anthropic.DefaultBaseURL)
+	case "openai":
+		return cmp.Or(cfg.OpenAIBaseURL, openai.DefaultBaseURL)
+	}
+	return ""
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/config"
@@ -21,7 +22,11 @@ const discoverTimeout = 2 * time.Second
 // the answer.
 func newWindows(cfg config.Config, log *slog.Logger) *models.Windows {
 	w := &models.Windows{Env: cfg.ContextWindow, Config: cfg.ContextWindows,
-		Notice: func(msg string) { log.Warn(msg) }}
+		Notice: func(msg string) { log.Warn(msg) },
+		// What a server's refusals teach about its limit outlives the
+		// process: the next one would overflow again otherwise.
+		Endpoint: models.Endpoint(baseURL(cfg)),
+		Limits:   &models.LimitFile{Path: filepath.Join(cfg.Home, models.LimitsFileName)}}
 	if cfg.Provider != "openai" || cfg.OpenAIBaseURL == "" || cfg.ContextWindow > 0 || cfg.ContextWindows[cfg.Model] > 0 {
 		return w
 	}

@@ -26,6 +26,9 @@ type Request struct {
 	// become one user message of tool_result parts, and reasoning fields
 	// of assistant messages become a thinking part with Extra set.
 	Messages []llm.Message
+	// Refused says the context limit refused the request (LimitContext):
+	// no reply was taken for it.
+	Refused bool
 }
 
 // LastUserText is the text of the last user message: its text parts and

@@ -19,6 +19,17 @@ type Script struct {
 	// Default answers when no rule matches. Without it such a request
 	// gets HTTP 400 naming what was asked.
 	Default *Reply `json:"default,omitempty"`
+	// ContextLimit refuses requests larger than it, before any reply is
+	// taken, as LimitContext does.
+	ContextLimit *ScriptLimit `json:"context_limit,omitempty"`
+}
+
+// ScriptLimit is a script's context limit: tokens, and whose refusal to
+// send ("" the wire's own provider, "vllm", "llama.cpp", "ollama",
+// "proxy").
+type ScriptLimit struct {
+	Tokens int         `json:"tokens"`
+	Style  WindowStyle `json:"style,omitempty"`
 }
 
 // Rule answers a request whose conditions all hold (an empty condition
@@ -70,6 +81,9 @@ func LoadScript(path string) (*Script, error) {
 
 // Use enqueues the script's replies and answers later requests by its rules.
 func (s *Server) Use(sc *Script) {
+	if l := sc.ContextLimit; l != nil {
+		s.LimitContext(l.Style, l.Tokens)
+	}
 	s.Enqueue(sc.Replies...)
 	if len(sc.Rules) == 0 && sc.Default == nil {
 		return

@@ -25,6 +25,7 @@ type Server struct {
 	unscripted  func(msg string)
 	closed      bool
 	window      *windowReport
+	limit       *contextLimit // LimitContext
 	modelIDs    []string      // ServeModels
 	modelsAsked []http.Header // headers of /v1/models requests
 }
@@ -118,6 +119,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req, err := decodeRequest(f, r, body)
 	if err != nil {
 		writeError(w, f, http.StatusBadRequest, "", "llmtest: "+err.Error(), "")
+		return
+	}
+	if s.refuseOverLimit(w, req) {
 		return
 	}
 	reply, ok := s.next(req)

@@ -99,6 +99,29 @@ func TestScriptRules(t *testing.T) {
 	}
 }
 
+// A script's context limit refuses a request over it with its server's
+// body, takes no reply for it, and lets a smaller one through.
+func TestScriptContextLimit(t *testing.T) {
+	sc, err := llmtest.ParseScript([]byte(`{"context_limit": {"tokens": 200, "style": "llama.cpp"}, "default": {"text": ["fits"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t)
+	srv.Use(sc)
+	p := providers(srv)[1]
+	_, err = say(p, strings.Repeat("too long ", 200))
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Status != 400 || e.ContextSize != 200 || e.PromptTokens <= 200 || !strings.Contains(e.Message, "exceeds the available context size") {
+		t.Errorf("over the limit: %v (%+v)", err, e)
+	}
+	if got, err := say(p, "short"); err != nil || got != "fits" {
+		t.Errorf("under the limit: %q, %v", got, err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 2 || !reqs[0].Refused || reqs[1].Refused {
+		t.Errorf("recorded %d requests, refused flags wrong", len(reqs))
+	}
+}
+
 // Outside a test (fakellm), an unscripted request is a clear 400.
 func TestUnscripted(t *testing.T) {
 	srv := llmtest.Start()

@@ -20,11 +20,15 @@ const (
 	FromServer   Source = "server"
 	FromBuiltin  Source = "built-in table"
 	FromFallback Source = "default"
+	FromRefusal  Source = "learned from the server's refusal, kept in " + LimitsFileName
 )
 
 // Windows resolves context windows. The order is the configuration's:
 // the environment (for the current model only), then config.json, then
 // what the server reported, then the built-in table, then DefaultContext.
+// A limit the server stated by refusing a longer request (Refused) lowers
+// whichever window that gives: the server decides what it accepts, and a
+// window believed larger than that only makes every request overflow.
 // It is safe for concurrent use.
 type Windows struct {
 	// Env is TANDEM_CONTEXT_WINDOW (0: unset). It applies to Current.
@@ -42,12 +46,20 @@ type Windows struct {
 	// answer. A Lookup while it runs waits for it, so no answer is given
 	// without what the server reports.
 	Probe func(ctx context.Context)
+	// Endpoint names the server the windows are for (models.Endpoint of
+	// its base URL): the key of the limits kept in Limits.
+	Endpoint string
+	// Limits keeps the limits Refused learns across processes. Nil: they
+	// last as long as the Windows.
+	Limits *LimitFile
 
 	probe sync.Once
 
 	mu         sync.Mutex // guards the fields below
 	discovered map[string]int
 	noticed    map[string]bool
+	refused    map[string]int // model -> the most tokens its server takes
+	loaded     bool           // refused holds what Limits kept
 }
 
 // Learn records a window a server reported for model.
@@ -71,9 +83,70 @@ func (w *Windows) Settle(ctx context.Context) {
 	}
 }
 
+// Refused records that the server refuses requests for model over tokens,
+// and keeps that in Limits. It reports whether the window went down (false
+// when it was at or below tokens already); err says the limit could not
+// be kept for later processes, though it holds in this one.
+func (w *Windows) Refused(model string, tokens int) (lowered bool, err error) {
+	if w == nil || tokens <= 0 {
+		return false, nil
+	}
+	l, _ := w.resolve(model)
+	w.mu.Lock()
+	w.loadLocked()
+	if n := w.refused[model]; n > 0 {
+		l.Context = min(l.Context, n)
+	}
+	if tokens >= l.Context {
+		w.mu.Unlock()
+		return false, nil
+	}
+	w.refused[model] = tokens
+	w.mu.Unlock()
+	if w.Limits != nil && w.Endpoint != "" {
+		err = w.Limits.Put(w.Endpoint, model, tokens)
+	}
+	return true, err
+}
+
+// loadLocked reads the limits kept for Endpoint, once; w.mu is held. A
+// file that cannot be read is told (Notice) and keeps none.
+func (w *Windows) loadLocked() {
+	if w.loaded {
+		return
+	}
+	w.loaded = true
+	w.refused = map[string]int{}
+	if w.Limits == nil || w.Endpoint == "" {
+		return
+	}
+	kept, err := w.Limits.Load(w.Endpoint)
+	if err != nil && w.Notice != nil {
+		w.Notice(fmt.Sprintf("the context limits learned from servers' refusals are not read: %v", err))
+	}
+	for m, n := range kept {
+		w.refused[m] = n
+	}
+}
+
 // Lookup returns model's limits and where the window came from. Output
 // comes from the table when known; overrides change only the window.
 func (w *Windows) Lookup(model string) (Limits, Source) {
+	l, src := w.resolve(model)
+	if w == nil {
+		return l, src
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.loadLocked()
+	if n := w.refused[model]; n > 0 && n < l.Context {
+		l.Context, src = n, FromRefusal
+	}
+	return l, src
+}
+
+// resolve is Lookup without what refusals taught.
+func (w *Windows) resolve(model string) (Limits, Source) {
 	l, known := Builtin(model)
 	if w == nil {
 		if !known {
@@ -101,7 +174,9 @@ func (w *Windows) Lookup(model string) (Limits, Source) {
 		return l, FromBuiltin
 	}
 	l.Context = DefaultContext
-	if !w.noticed[model] {
+	w.loadLocked()
+	// A refusal that set a lower limit is the window; the guess is moot.
+	if !w.noticed[model] && (w.refused[model] == 0 || w.refused[model] >= DefaultContext) {
 		if w.noticed == nil {
 			w.noticed = map[string]bool{}
 		}
