@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/tandemhq/tandem/agent/edits"
@@ -102,9 +103,10 @@ type outbox struct {
 	streamOf *Update
 
 	// The log writer's own, whichever goroutine that is.
-	pending *Update        // coalesced chunk not yet logged
-	recs    []store.Record // records not yet appended
-	err     error          // first failure to save since the last sync
+	pending     *Update         // coalesced chunk not yet logged, its text aside
+	pendingText strings.Builder // pending's text
+	recs        []store.Record  // records not yet appended
+	err         error           // first failure to save since the last sync
 }
 
 // outboxDepth lets a streaming turn run ahead of a slow Send a little; a
