@@ -56,8 +56,9 @@ func TestOutboxDrainSendsAllQueuedBefore(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	o.drain()
-	if got, want := h.got(), "agent_message_chunk:one  agent_message_chunk:two  agent_message_chunk:sk-outbox"; got != want {
-		t.Fatalf("after drain sent %q, want %q (the held-back tail included)", got, want)
+	// Chunks queued while a Send is in flight may leave joined.
+	if got, want := strings.ReplaceAll(h.got(), " agent_message_chunk:", ""), "agent_message_chunk:one two sk-outbox"; got != want {
+		t.Fatalf("after drain sent %q, want %q (the held-back tail included)", h.got(), want)
 	}
 	o.put(outItem{op: opSend, u: &Update{Type: ToolCallStarted}})
 	o.drain()
