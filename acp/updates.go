@@ -90,7 +90,11 @@ func (u *updates) write(raw json.RawMessage) {
 		return
 	}
 	err := u.conn.Notify(u.life, sdk.ClientMethodSessionUpdate, updateParams{SessionID: u.sid, Update: raw})
-	if err != nil && !errors.Is(err, jsonrpc.ErrTooLarge) {
+	switch {
+	case err == nil, errors.Is(err, jsonrpc.ErrTooLarge):
+	case errors.Is(err, jsonrpc.ErrClosed) || u.life.Err() != nil:
+		u.failed = true // the client is gone (the session's last updates at shutdown)
+	default:
 		u.failed = true
 		u.log.Warn("acp: session updates no longer reach the client", "session", u.sid, "err", err)
 	}
