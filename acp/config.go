@@ -57,7 +57,7 @@ func (s *server) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest
 	if err := s.setMode(ss, string(p.ModeId)); err != nil {
 		return sdk.SetSessionModeResponse{}, err
 	}
-	return sdk.SetSessionModeResponse{}, toRequestError(ss.out.flush(ctx))
+	return sdk.SetSessionModeResponse{}, nil
 }
 
 // SetSessionConfigOption handles session/set_config_option for the mode
@@ -75,9 +75,6 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 	if err != nil {
 		return sdk.SetSessionConfigOptionResponse{}, err
 	}
-	if err := ss.out.flush(ctx); err != nil {
-		return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
-	}
 	return sdk.SetSessionConfigOptionResponse{ConfigOptions: s.configOptions(ss.sess)}, nil
 }
 
@@ -92,7 +89,7 @@ func (s *server) announceConfig(ss *session) {
 		ConfigOptions: s.configOptions(ss.sess),
 		SessionUpdate: "config_option_update",
 	}}
-	if err := ss.out.pushValue(u); err != nil {
+	if err := ss.out.sendValue(u); err != nil {
 		s.log.Error("acp: encoding config options", "session", ss.id, "err", err)
 	}
 }

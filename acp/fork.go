@@ -42,12 +42,10 @@ func (s *server) ForkSession(ctx context.Context, p forkRequest) (forkResponse, 
 	h, out := s.newHost(caps)
 	a, err := s.agentFor(ctx)
 	if err != nil {
-		out.close()
 		return forkResponse{}, err
 	}
 	sess, err := a.ForkSession(s.ctx, agent.SessionOptions{ID: string(p.SessionId), Cwd: p.Cwd, Host: h, MCPServers: servers})
 	if err != nil {
-		out.close()
 		return forkResponse{}, toRequestError(err)
 	}
 	ss := s.open(sess, h, out)

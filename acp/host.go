@@ -22,7 +22,7 @@ import (
 // before the permission request about it.
 type host struct {
 	srv   *server
-	out   *outbox
+	out   *updates
 	caps  sdk.ClientCapabilities
 	local tools.Host
 	// unstable is set when the client opted into the unstable schema's
@@ -79,17 +79,16 @@ func readable(ctx context.Context, path string) error {
 // It has no Root of its own: admit has confined the path already.
 func diskHost() tools.Host { return local.Host{} }
 
-// Send queues one update; agent.Update's JSON is already ACP's "update"
-// object. A mode change also refreshes the config selectors.
+// Send writes one update to the connection; agent.Update's JSON is
+// already ACP's "update" object. A mode change also refreshes the config
+// selectors.
 func (h *host) Send(u agent.Update) {
-	if c := u.Chunk; c != nil && c.Type == "text" && u.Type != agent.UserMessageChunk {
-		h.out.pushChunk(u.Type, u.MessageID, c.Text)
-		return
-	}
-	if err := h.out.pushValue(u); err != nil {
+	raw, err := encodeUpdate(u)
+	if err != nil {
 		h.srv.log.Error("acp: dropping an update that does not encode", "type", u.Type, "err", err)
 		return
 	}
+	h.out.send(raw)
 	if u.Type == agent.CurrentModeUpdate {
 		if ss, err := h.srv.lookup(h.sessionID()); err == nil {
 			h.srv.announceConfig(ss)
@@ -97,11 +96,13 @@ func (h *host) Send(u agent.Update) {
 	}
 }
 
-// beforeRequest puts the updates queued so far on the wire ahead of a
-// client request.
+// beforeRequest refuses a client request whose context has ended. The
+// updates produced before it are on the connection already: the session's
+// stream hands them over before it calls the host (agent's orderedHost),
+// and Send writes them through without a queue here.
 func (h *host) beforeRequest(ctx context.Context) error {
-	if err := h.out.flush(ctx); err != nil {
-		return fmt.Errorf("acp: sending queued updates: %w", err)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("acp: %w", err)
 	}
 	return nil
 }

@@ -21,9 +21,6 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
-	if err := ss.out.flush(ctx); err != nil {
-		return sdk.LoadSessionResponse{}, toRequestError(err)
-	}
 	s.announceCommandsAfterResponse(ctx, ss)
 	return sdk.LoadSessionResponse{Modes: modeState(ss.sess), ConfigOptions: s.configOptions(ss.sess)}, nil
 }
@@ -73,11 +70,10 @@ func (s *server) reopen(id sdk.SessionId, cwd string, dirs []string, mcp []sdk.M
 	}
 	h, out := s.newHost(caps)
 	h.bind(string(id))
-	// Replayed updates flow while the agent loads, so the stream starts now.
-	out.start(s.ctx, string(id))
+	// Replayed updates flow while the agent loads: the id is known already.
+	out.bind(string(id))
 	sess, err := how(s.ctx, agent.SessionOptions{ID: string(id), Cwd: cwd, AdditionalRoots: dirs, Host: h, MCPServers: servers})
 	if err != nil {
-		out.close()
 		return nil, toRequestError(err)
 	}
 	return s.open(sess, h, out), nil

@@ -3,16 +3,11 @@ package acp
 import (
 	"context"
 	"errors"
-	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
 )
-
-// flushTimeout bounds how long a finished prompt waits for its updates to
-// reach a client that stopped reading.
-const flushTimeout = 30 * time.Second
 
 // Prompt handles session/prompt: one turn of the agent. The response is
 // written only after every update of the turn is on the wire.
@@ -50,11 +45,6 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	}
 	if ss.sess.Model() != model { // /model changed it
 		s.announceConfig(ss)
-	}
-	flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
-	defer cancel()
-	if ferr := ss.out.flush(flushCtx); ferr != nil {
-		s.log.Warn("acp: updates of a turn not delivered", "session", ss.id, "err", ferr)
 	}
 	// usage is in the unstable schema only: a client of the stable one
 	// has the same figures from the usage_update after each request.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -18,7 +17,7 @@ type session struct {
 	id   string
 	sess *agent.Session
 	host *host
-	out  *outbox
+	out  *updates
 
 	// running is true while a session/prompt is being handled; cancelled is
 	// set by session/cancel meanwhile, so the prompt answers stopReason
@@ -47,12 +46,10 @@ func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 	// The session outlives this request: it gets the connection's context.
 	a, err := s.agentFor(ctx)
 	if err != nil {
-		out.close()
 		return sdk.NewSessionResponse{}, err
 	}
 	sess, err := a.NewSession(s.ctx, agent.SessionOptions{Cwd: p.Cwd, AdditionalRoots: p.AdditionalDirectories, Host: h, MCPServers: servers})
 	if err != nil {
-		out.close()
 		return sdk.NewSessionResponse{}, toRequestError(err)
 	}
 	ss := s.open(sess, h, out)
@@ -92,20 +89,20 @@ func checkCwd(cwd string) error {
 	return nil
 }
 
-// newHost makes the host and update stream for a session about to be
-// created, for a client with caps; the stream starts once the session has
+// newHost makes the host and update writer for a session about to be
+// created, for a client with caps; updates are held until the session has
 // its id.
-func (s *server) newHost(caps sdk.ClientCapabilities) (*host, *outbox) {
-	out := newOutbox(s.conn)
+func (s *server) newHost(caps sdk.ClientCapabilities) (*host, *updates) {
+	out := newUpdates(s.conn, s.ctx, s.log)
 	return &host{srv: s, out: out, caps: caps, local: s.local, unstable: s.optedIn()}, out
 }
 
 // open registers a created or loaded session and starts its update stream.
 // A session of the same id already open here is replaced and closed.
-func (s *server) open(sess *agent.Session, h *host, out *outbox) *session {
+func (s *server) open(sess *agent.Session, h *host, out *updates) *session {
 	ss := &session{id: sess.ID(), sess: sess, host: h, out: out}
 	h.bind(ss.id)
-	out.start(s.ctx, ss.id)
+	out.bind(ss.id)
 	s.sessionsMu.Lock()
 	prev := s.sessions[ss.id]
 	s.sessions[ss.id] = ss
@@ -132,14 +129,10 @@ func (s *server) lookup(id sdk.SessionId) (*session, error) {
 // announceCommandsAfterResponse sends available_commands_update once the
 // response of the request handled under ctx (the one that names the
 // session) is on the wire: clients that see updates for a session id they
-// have not been told about yet drop them or hang.
+// have not been told about yet drop them or hang. It goes through the
+// session's stream, in order with the session's own updates.
 func (s *server) announceCommandsAfterResponse(ctx context.Context, ss *session) {
-	jsonrpc.AfterResponse(ctx, func() {
-		u := agent.Update{Type: agent.AvailableCommandsUpdate, Commands: ss.sess.Commands()}
-		if err := ss.out.pushValue(u); err != nil {
-			s.log.Error("acp: encoding available commands", "session", ss.id, "err", err)
-		}
-	})
+	jsonrpc.AfterResponse(ctx, ss.sess.CommandsChanged)
 }
 
 // closeAll closes every session; the connection is gone.
@@ -155,13 +148,6 @@ func (s *server) closeAll() {
 	}
 }
 
-// close stops the session and lets its last updates reach the client.
-func (ss *session) close() error {
-	err := ss.sess.Close()
-	ss.out.close()
-	ss.out.wait(closeFlushTimeout)
-	return err
-}
-
-// closeFlushTimeout bounds how long closing waits for queued updates.
-const closeFlushTimeout = 2 * time.Second
+// close stops the session; its stream hands its last updates to the
+// connection before Close returns.
+func (ss *session) close() error { return ss.sess.Close() }

@@ -22,7 +22,9 @@ const benchServerEnv = "TANDEM_BENCH_TOOLSTEP_SERVER"
 func TestMain(m *testing.M) {
 	if os.Getenv(benchServerEnv) == "1" {
 		srv := llmtest.Start()
-		srv.Handle(func(r *llmtest.Request) llmtest.Reply { return toolStepReply(countToolResults(r.Messages)) })
+		srv.Handle(func(r *llmtest.Request) llmtest.Reply {
+			return llmtest.ReadEditStep(llmtest.ToolResults(r.Messages), toolSteps)
+		})
 		fmt.Println(srv.URL)
 		io.Copy(io.Discard, os.Stdin) // until the parent closes it
 		srv.Close()

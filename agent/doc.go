@@ -33,7 +33,10 @@
 // the turn then sends its updates itself, so a tool step neither wakes
 // another thread for them nor waits for the disk. A streamed reply's
 // chunks are the exception: the goroutine sends them while the turn reads
-// the next. A turn flushes the FIFO before Prompt returns. The actor only
+// the next; chunks of one message that queue while the previous Send is
+// in flight are joined into one update (the first never waits). The FIFO
+// is the stream's one queue: front doors' Send writes each update to the
+// connection without a queue of their own. A turn flushes the FIFO before Prompt returns. The actor only
 // queues and never waits on the FIFO, because a Host.Send may be waiting
 // on the actor.
 //

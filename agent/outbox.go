@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/tandemhq/tandem/agent/edits"
@@ -102,14 +103,61 @@ type outbox struct {
 	streamOf *Update
 
 	// The log writer's own, whichever goroutine that is.
-	pending *Update        // coalesced chunk not yet logged
-	recs    []store.Record // records not yet appended
-	err     error          // first failure to save since the last sync
+	pending     *Update         // coalesced chunk not yet logged, its text aside
+	pendingText strings.Builder // pending's text
+	recs        []store.Record  // records not yet appended
+	err         error           // first failure to save since the last sync
 }
 
-// outboxDepth lets a streaming turn run ahead of a slow Send a little; a
-// deeper queue holds the turn back rather than growing without bound.
-const outboxDepth = 8
+// outboxDepth lets a streaming turn run ahead of a slow Send; a deeper
+// queue holds the turn back rather than growing without bound. It is the
+// stream's only queue before the connection's, so chunks that arrive
+// while a notification is written can pile up here and leave as one
+// (coalesce).
+const outboxDepth = 256
+
+// maxCoalesced bounds the text of chunks joined into one update, so that
+// joining cannot make a frame over the smallest cap Config.MaxFrameBytes
+// allows (64 KiB): even escaped six-fold, 8 KiB and the envelope fit.
+const maxCoalesced = 8 << 10
+
+// coalesce joins the text chunks of one streamed message or thought that
+// directly follow batch[0] into it, up to maxCoalesced bytes, and says how
+// many items batch[0] now stands for. Only what queued while the handler
+// was busy (the previous Send in flight) is joined: a chunk that finds the
+// handler idle is its batch's first and leaves at once.
+func coalesce(batch []outItem) int {
+	first := batch[0]
+	if !joinable(first) {
+		return 1
+	}
+	n := 1
+	size := len(first.u.Chunk.Text)
+	for n < len(batch) && joinable(batch[n]) && batch[n].u.Type == first.u.Type && batch[n].u.MessageID == first.u.MessageID &&
+		size+len(batch[n].u.Chunk.Text) <= maxCoalesced {
+		size += len(batch[n].u.Chunk.Text)
+		n++
+	}
+	if n == 1 {
+		return 1
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, it := range batch[:n] {
+		b.WriteString(it.u.Chunk.Text)
+	}
+	u := *first.u
+	u.Chunk = &ContentBlock{Type: "text", Text: b.String()}
+	batch[0].u = &u
+	return n
+}
+
+// joinable says whether it is a text chunk of a streamed reply or thought.
+func joinable(it outItem) bool {
+	u := it.u
+	return it.op == opSend && u != nil && u.MessageID != "" && u.Chunk != nil && u.Chunk.Type == "text" &&
+		(u.Type == AgentMessageChunk || u.Type == AgentThoughtChunk)
+}
 
 func startOutbox(h Host, l *store.Log, warn *slog.Logger, red *redact.Redactor, limit int) *outbox {
 	o := &outbox{host: h, log: l, warn: warn, red: red, max: limit, bell: make(chan struct{}, 1), done: make(chan struct{})}
@@ -343,9 +391,11 @@ func (o *outbox) serve() {
 		batch := o.q
 		o.q = o.spare[:0]
 		o.mu.Unlock()
-		for i := range batch {
+		for i := 0; i < len(batch); {
+			n := coalesce(batch[i:])
 			o.handle(batch[i])
-			batch[i] = outItem{}
+			clear(batch[i : i+n])
+			i += n
 		}
 		o.mu.Lock()
 		o.spare = batch[:0]

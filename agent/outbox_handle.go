@@ -131,18 +131,21 @@ func (o *outbox) sendChunk(text string) {
 
 // logUpdate logs u, as the log's writer. Consecutive message chunks of one kind are sent as they
 // come but logged as one chunk, so a replay is not a token-by-token stream.
+// Their text gathers in a builder: joining each chunk onto a string copied
+// the whole reply so far per chunk, quadratic in a long reply.
 func (o *outbox) logUpdate(u Update) {
 	if o.log == nil {
 		return
 	}
 	if u.Chunk != nil && u.Chunk.Type == "text" {
 		if o.pending != nil && o.pending.Type == u.Type && o.pending.MessageID == u.MessageID {
-			o.pending.Chunk.Text += u.Chunk.Text
+			o.pendingText.WriteString(u.Chunk.Text)
 			return
 		}
 		o.flushPending()
 		c := *u.Chunk
 		o.pending = &Update{Type: u.Type, Chunk: &c, MessageID: u.MessageID}
+		o.pendingText.WriteString(c.Text)
 		return
 	}
 	o.flushPending()
@@ -152,7 +155,11 @@ func (o *outbox) logUpdate(u Update) {
 func (o *outbox) flushPending() {
 	if o.pending != nil {
 		p := *o.pending
+		c := *p.Chunk
+		c.Text = o.pendingText.String()
+		p.Chunk = &c
 		o.pending = nil
+		o.pendingText.Reset()
 		o.append(recUpdate, p)
 	}
 }

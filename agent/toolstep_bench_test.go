@@ -10,7 +10,6 @@ import (
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
-	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/agent/store"
 )
 
@@ -20,35 +19,6 @@ const toolSteps = 30
 
 // toolStepFile is the file the steps read and edit: some 60 lines of code.
 var toolStepFile = strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) {\n\tserve(w, r)\n}\n\n", 15)
-
-// toolStepReply answers the kth request of a turn: a read, then an edit
-// that bumps the marker on the file's first line, and so on; after toolSteps calls, the end.
-func toolStepReply(k int) llmtest.Reply {
-	switch {
-	case k >= toolSteps:
-		return llmtest.Reply{Text: []string{"done"}}
-	case k%2 == 0:
-		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"main.go"}`}}}
-	default:
-		j := k / 2 // the edits before this one
-		old, new := fmt.Sprintf("m%d ", j), fmt.Sprintf("m%d ", j+1)
-		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "edit_file", Args: fmt.Sprintf(`{"path":"main.go","old_string":%q,"new_string":%q}`, old, new)}}}
-	}
-}
-
-// countToolResults is how many tool results a request carries: the step
-// it asks for.
-func countToolResults(msgs []llm.Message) int {
-	n := 0
-	for _, m := range msgs {
-		for _, p := range m.Content {
-			if p.Type == llm.PartToolResult {
-				n++
-			}
-		}
-	}
-	return n
-}
 
 // BenchmarkToolSteps is one turn of toolSteps read_file/edit_file calls
 // through the agent against a local workspace (the local host, full-auto

@@ -35,6 +35,9 @@ type instance struct {
 	ctx  context.Context // ends when the instance is closed
 	end  context.CancelFunc
 	wg   sync.WaitGroup // the restart goroutine
+	// bg is the goroutines that watch a process or stop one (owned);
+	// close waits for them once closed stops new ones being added.
+	bg sync.WaitGroup
 
 	mcpTools mcpTools
 
@@ -49,7 +52,30 @@ type instance struct {
 	overruns  int          // hooks over budget in a row
 	mcp       *mcp.Manager // the plugin's MCP servers; nil when none
 	detachMCP func()       // takes mcp out of the session's connections
+	closed    bool         // close has taken the process: owned starts nothing
 }
+
+// owned runs f on a goroutine close waits for, and reports false, running
+// nothing, once close has begun waiting: a WaitGroup may not grow then.
+func (i *instance) owned(f func()) bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.closed {
+		return false
+	}
+	i.bg.Add(1)
+	go func() {
+		defer i.bg.Done()
+		f()
+	}()
+	return true
+}
+
+// stopLater stops p on an owned goroutine: fault runs on p's own
+// connection or watcher, which p's stopping waits for. Once close has
+// begun, p is closed already: close stopped the running process, and
+// every earlier one was stopped when it was replaced.
+func (i *instance) stopLater(p *process) { i.owned(func() { p.close(0) }) }
 
 func (i *instance) name() string { return i.st.Manifest.Name }
 
@@ -108,7 +134,10 @@ func (i *instance) launch() error {
 	} else if proc, err = spawn(spec); err != nil {
 		return err
 	}
-	go i.watch(proc)
+	if !i.owned(func() { i.watch(proc) }) {
+		proc.close(0) // the instance closed while this one started
+		return errors.New("the session closed while the plugin started")
+	}
 	settings, err := m.Settings(i.settings())
 	if err != nil {
 		proc.close(time.Second)
@@ -200,7 +229,7 @@ func (i *instance) fault(p *process, why string) {
 	if stale := p != nil && p != i.proc; i.ctx.Err() != nil || stale || (p != nil && !i.up) {
 		i.mu.Unlock()
 		if p != nil {
-			go p.close(0)
+			i.stopLater(p)
 		}
 		return
 	}
@@ -216,7 +245,7 @@ func (i *instance) fault(p *process, why string) {
 		i.sess.s.UpdateTools(nil, names)
 	}
 	if p != nil {
-		go p.close(0)
+		i.stopLater(p)
 	}
 	if !restart {
 		i.log.Error("not restarted again in this session", "session", i.sess.id, "restarts", i.rt.o.MaxRestarts)
@@ -261,6 +290,10 @@ func (i *instance) close(removeTools bool) {
 	if p != nil {
 		p.close(time.Second)
 	}
+	i.mu.Lock()
+	i.closed = true
+	i.mu.Unlock()
+	i.bg.Wait() // the watchers and stops of this and earlier processes
 	i.logf.Close()
 }
 

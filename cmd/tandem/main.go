@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"syscall"
 
@@ -29,6 +30,7 @@ func main() {
 	if err := notDumpable(); err != nil {
 		fmt.Fprintf(os.Stderr, "tandem: cannot mark the process non-dumpable: %v\n", err)
 	}
+	stopProfile := cpuProfile(os.Getenv("TANDEM_CPUPROFILE"))
 	sub := "chat" // what `tandem` alone opens on a terminal
 	if len(os.Args) > 1 {
 		sub = os.Args[1]
@@ -55,7 +57,29 @@ func main() {
 	if lf != nil {
 		lf.Close()
 	}
+	stopProfile()
 	os.Exit(code)
+}
+
+// cpuProfile writes the process's CPU profile to path until the returned
+// stop is called, so a benchmark driving the real binary over stdio (bench/editorbench)
+// can see where tandem spends its time; "" profiles nothing.
+func cpuProfile(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tandem: TANDEM_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // Main is the testable entry point: everything a subcommand touches of the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tandemhq/tandem/agent/llm"
 )
@@ -69,11 +70,26 @@ type assembler struct {
 	blocks map[int]*llm.Part
 	order  []int
 	args   map[int][]byte // tool input JSON as it streams
-	resp   llm.Response
+	// texts gathers a text or thinking block's deltas: joining each onto
+	// the part's text copied the whole block per delta, quadratic in a
+	// long reply. finish sets the parts' texts from them.
+	texts map[int]*strings.Builder
+	resp  llm.Response
+}
+
+// textOf is block i's builder, started with what its part holds.
+func (a *assembler) textOf(i int, p *llm.Part) *strings.Builder {
+	b := a.texts[i]
+	if b == nil {
+		b = &strings.Builder{}
+		b.WriteString(p.Text)
+		a.texts[i] = b
+	}
+	return b
 }
 
 func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
-	a := &assembler{emit: emit, blocks: map[int]*llm.Part{}, args: map[int][]byte{}}
+	a := &assembler{emit: emit, blocks: map[int]*llm.Part{}, args: map[int][]byte{}, texts: map[int]*strings.Builder{}}
 	a.resp.Message.Role = llm.RoleAssistant
 	sse := llm.NewSSEReader(body)
 	for {
@@ -174,10 +190,10 @@ func (a *assembler) delta(w *wireEvent) error {
 	}
 	switch d.Type {
 	case "text_delta":
-		p.Text += d.Text
+		a.textOf(w.Index, p).WriteString(d.Text)
 		a.emit(llm.Event{Type: llm.EventText, Text: d.Text})
 	case "thinking_delta":
-		p.Text += d.Thinking
+		a.textOf(w.Index, p).WriteString(d.Thinking)
 		a.emit(llm.Event{Type: llm.EventReasoning, Text: d.Thinking})
 	case "signature_delta":
 		p.Rare().Signature += d.Signature
@@ -207,6 +223,9 @@ func (a *assembler) stop(index int) error {
 func (a *assembler) finish() {
 	for _, i := range a.order {
 		p := a.blocks[i]
+		if b := a.texts[i]; b != nil {
+			p.Text = b.String()
+		}
 		if p.Type == llm.PartText && p.Text == "" {
 			continue
 		}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# tandem as an editor meets it (bench/editorbench): the real `tandem acp`
+# over stdio against the fake model in the bench's process, beside a
+# minimal Go floor and the fake alone, in one run; every goal of issue 30
+# printed as a ratio with met / NOT MET. BASELINE=BIN measures another
+# build (say main's) in the same rounds, for a before and after;
+# PROFILE=DIR writes this build's CPU profiles there (go tool pprof -top).
+# usage: bench/editor.sh [editorbench flags]   (defaults: 20,000 chunks, 30 steps, 500 turns, 3 rounds)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -tags netgo,osusergo -ldflags '-s -w -linkmode external -extldflags -static' -o "$tmp/tandem" ./cmd/tandem
+go build -o "$tmp/editorbench" ./bench/editorbench
+args=(-tandem "this=$tmp/tandem")
+if [ -n "${BASELINE:-}" ]; then args+=(-tandem "baseline=$BASELINE"); fi
+if [ -n "${PROFILE:-}" ]; then mkdir -p "$PROFILE"; args+=(-profile "$PROFILE"); fi
+"$tmp/editorbench" "${args[@]}" "$@"
