@@ -44,7 +44,7 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 		return nil, err
 	}
 	if provider == nil {
-		provider = &loginProvider{getenv: m.Getenv, transport: obs.transport()}
+		provider = &loginProvider{getenv: m.Getenv, transport: obs.transport(), red: m.redactor()}
 	}
 	st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
 	if err != nil {

@@ -170,3 +170,28 @@ func TestEveryTokenShapeHasAPrefix(t *testing.T) {
 		}
 	}
 }
+
+// A value learnt later is hidden by every user of the Redactor from then
+// on, streams included; learning races with redacting safely.
+func TestLearn(t *testing.T) {
+	const later = "sk-stored-by-login-later"
+	r := New(key)
+	st := r.Stream()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 100 {
+			r.String("x " + later)
+		}
+	}()
+	r.Learn(later, "short", key)
+	<-done
+	for _, got := range []string{r.String("x " + later), r.Text("x " + later), st.Next("y " + later + " z") + st.Flush()} {
+		if strings.Contains(got, later) || !strings.Contains(got, Mask) {
+			t.Errorf("a learnt secret survived: %q", got)
+		}
+	}
+	if got := r.String(key + " short"); got != Mask+" short" {
+		t.Errorf("String = %q: lost the first secret or hid a short value", got)
+	}
+}
