@@ -51,9 +51,7 @@ func (p *loginProvider) get() (llm.Provider, string, error) {
 		return p.inner, p.model, nil
 	}
 	cfg, err := config.Load(p.getenv)
-	if p.red != nil {
-		p.red.Learn(cfg.Secrets...)
-	}
+	p.red.Learn(cfg.Secrets...)
 	if err != nil {
 		return nil, "", err
 	}

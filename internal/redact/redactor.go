@@ -44,9 +44,9 @@ func New(secrets ...string) *Redactor {
 // Learn adds secrets to what r hides (a key stored by tandem login after
 // the process started), for every user of r from then on; a stream holds
 // its tail by the table it last saw. Values already known or shorter than
-// 8 bytes change nothing.
+// 8 bytes change nothing, and so does a nil r.
 func (r *Redactor) Learn(secrets ...string) {
-	for {
+	for r != nil {
 		old := r.table.Load()
 		var have []string
 		if old != nil {
