@@ -186,7 +186,7 @@ func TestLearn(t *testing.T) {
 	}()
 	r.Learn(later, "short", key)
 	<-done
-	for _, got := range []string{r.String("x " + later), r.Text("x " + later), st.Next("y " + later + " z") + st.Flush()} {
+	for _, got := range []string{r.String("x " + later), r.Text("x " + later), st.Next("y "+later+" z") + st.Flush()} {
 		if strings.Contains(got, later) || !strings.Contains(got, Mask) {
 			t.Errorf("a learnt secret survived: %q", got)
 		}
