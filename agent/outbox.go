@@ -96,11 +96,10 @@ type outbox struct {
 	// The handler's own, whichever goroutine that is: the mutex hands them
 	// from one handler to the next.
 	logs []logItem // this batch's log items, for logQ
-	// stream redacts the streamed reply (or thoughts) whose chunks are
-	// arriving, holding back a tail that could start a secret (see
-	// redact.Stream); streamOf is that stream's update, text aside.
-	stream   redact.Stream
-	streamOf *Update
+	// streams redact the streamed reply and its thoughts whose chunks are
+	// arriving, each holding back a tail that could start a secret (see
+	// redact.Stream and streamed).
+	streams [2]textStream
 
 	// The log writer's own, whichever goroutine that is.
 	pending     *Update         // coalesced chunk not yet logged, its text aside
@@ -400,7 +399,7 @@ func (o *outbox) serve() {
 		o.mu.Lock()
 		o.spare = batch[:0]
 		o.handled += uint64(len(batch))
-		o.holding = o.streamOf != nil
+		o.holding = o.streaming()
 		if len(o.logs) > 0 {
 			o.logQ = append(o.logQ, o.logs...)
 			o.logQueued += uint64(len(o.logs))

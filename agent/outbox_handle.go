@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tandemhq/tandem/agent/store"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // handle does what one item asks, on the handler's goroutine: it sends
@@ -15,8 +16,8 @@ func (o *outbox) handle(it outItem) {
 	if it.op == opSend && o.streamed(*it.u) {
 		return
 	}
-	if it.op != opMeta { // the sidecar is no part of the stream's order
-		o.endStream()
+	if endsStreams(it) {
+		o.endStreams()
 	}
 	switch it.op {
 	case opSend:
@@ -91,38 +92,76 @@ func (o *outbox) writeLogs(items []logItem) (stop bool) {
 	return stop
 }
 
+// textStream is one text streamed in chunks, a reply or its thoughts,
+// leaving through a redact.Stream.
+type textStream struct {
+	of *Update // the stream's update, text aside; nil: none is open
+	redact.Stream
+}
+
 // streamed sends u when it is a chunk of a streamed model reply or
-// thought, through the stream's redaction, and reports whether it was
-// one. A chunk of another stream ends the current one first.
+// thought, through its stream's redaction, and reports whether it was one.
+// The reply and its thoughts stream side by side; a chunk of another
+// message ends both first.
 func (o *outbox) streamed(u Update) bool {
 	if u.MessageID == "" || u.Chunk == nil || u.Chunk.Type != "text" || (u.Type != AgentMessageChunk && u.Type != AgentThoughtChunk) {
 		return false
 	}
-	if o.streamOf == nil || o.streamOf.Type != u.Type || o.streamOf.MessageID != u.MessageID {
-		o.endStream()
-		o.stream = o.red.Stream()
-		o.streamOf = &Update{Type: u.Type, MessageID: u.MessageID}
+	st := &o.streams[0]
+	if u.Type == AgentThoughtChunk {
+		st = &o.streams[1]
 	}
-	o.sendChunk(o.stream.Next(u.Chunk.Text))
+	if st.of == nil || st.of.MessageID != u.MessageID {
+		for i := range o.streams {
+			if of := o.streams[i].of; of != nil && of.MessageID != u.MessageID {
+				o.endStreams()
+				break
+			}
+		}
+		st.Stream = o.red.Stream()
+		st.of = &Update{Type: u.Type, MessageID: u.MessageID}
+	}
+	o.sendChunk(st.of, st.Next(u.Chunk.Text))
 	return true
 }
 
-// endStream sends what the stream held back: the stream ended, or
-// something else is about to leave and must follow all of it.
-func (o *outbox) endStream() {
-	if o.streamOf == nil {
-		return
+// endsStreams reports whether the streams' held tails must leave before
+// it. An update of no message (a notice, a mode change, a background
+// tool's progress) may come between two chunks of a reply; sending the
+// tail before it would cut a secret in two pieces that each pass the
+// redactor, so the tail waits for the stream's next chunk instead. A tool
+// call starting, a record (the reply entering the history), a drain, a
+// sync and the stop all follow the reply, and take the tail first.
+func endsStreams(it outItem) bool {
+	switch it.op {
+	case opMeta: // the sidecar is no part of the stream's order
+		return false
+	case opSend, opLog, opLive:
+		return it.u.MessageID != "" || it.u.Type == ToolCallStarted
 	}
-	o.sendChunk(o.stream.Flush())
-	o.streamOf = nil
+	return true
 }
 
-// sendChunk sends and logs one already redacted piece of the stream.
-func (o *outbox) sendChunk(text string) {
+// endStreams sends what the streams held back: they ended, or something
+// else is about to leave and must follow all of them.
+func (o *outbox) endStreams() {
+	for i := range o.streams {
+		if st := &o.streams[i]; st.of != nil {
+			o.sendChunk(st.of, st.Flush())
+			st.of = nil
+		}
+	}
+}
+
+// streaming reports whether a stream is open, and may hold a tail back.
+func (o *outbox) streaming() bool { return o.streams[0].of != nil || o.streams[1].of != nil }
+
+// sendChunk sends and logs one already redacted piece of the stream of.
+func (o *outbox) sendChunk(of *Update, text string) {
 	if text == "" {
 		return
 	}
-	u := *o.streamOf
+	u := *of
 	u.Chunk = &ContentBlock{Type: "text", Text: text}
 	u = guardUpdate(nil, o.max, u) // redacted by the stream; only the size cap is left
 	o.logLater(logItem{op: opSend, u: u})

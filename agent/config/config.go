@@ -29,6 +29,12 @@ type Config struct {
 	AnthropicBaseURL string
 	OpenAIKey        string
 	OpenAIBaseURL    string
+	// Secrets are every credential the configuration holds, from every
+	// source (the environment's keys, config.json's, the stored ones, a
+	// password or key in a base URL), the ones not in use included: the
+	// redactor must know a key the environment overrides as well. Load
+	// fills them in even when it fails later on.
+	Secrets []string
 
 	MaxTokens       int
 	ThoughtLevel    string // default reasoning level ("" leaves it to the provider)
@@ -178,6 +184,9 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 		return stored
 	}
+	c.Secrets = secretsOf(
+		[]string{getenv(AnthropicKeyEnv), getenv(OpenAIKeyEnv), f.AnthropicAPIKey, f.OpenAIAPIKey, creds.AnthropicAPIKey, creds.OpenAIAPIKey},
+		getenv("ANTHROPIC_BASE_URL"), getenv("OPENAI_BASE_URL"), f.AnthropicBaseURL, f.OpenAIBaseURL)
 	c.Provider = strings.ToLower(pick("TANDEM_PROVIDER", f.Provider))
 	c.Model = pick("TANDEM_MODEL", f.Model)
 	c.AnthropicKey = key(AnthropicKeyEnv, f.AnthropicAPIKey, creds.AnthropicAPIKey)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/tandemhq/tandem/internal/redact"
@@ -58,6 +59,35 @@ func filterEnv(environ []string, keep func(string) bool) []string {
 		name, _, _ := strings.Cut(kv, "=")
 		if keep(name) {
 			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// secretsOf is keys, the empty ones left out, and the credentials in the
+// base URLs: a URL's password and the values of its query parameters whose
+// names say they hold one (?key=, ?api_key=, ?token=), which a transport
+// error quoting the URL would otherwise show.
+func secretsOf(keys []string, baseURLs ...string) []string {
+	var out []string
+	for _, k := range keys {
+		if k != "" {
+			out = append(out, k)
+		}
+	}
+	for _, raw := range baseURLs {
+		u, err := url.Parse(raw)
+		if err != nil || raw == "" {
+			continue
+		}
+		if p, ok := u.User.Password(); ok && p != "" {
+			out = append(out, p)
+		}
+		for name, vs := range u.Query() {
+			// Named as a variable would be: key, api_key, token, password.
+			if LooksSecretEnv("X_" + name) {
+				out = append(out, vs...)
+			}
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -149,6 +150,20 @@ func (r *HTTPRequest) statusError(resp *http.Response) *Error {
 // scrub hides the key, in its encodings, and anything shaped like a
 // credential in a message a server sent back.
 func (r *HTTPRequest) scrub(s string) string { return redact.New(r.Key).Text(s) }
+
+// scrubErr is scrub for an error a response stream ended with: an *Error's
+// message is scrubbed where it is, so that errors.As finds it clean and
+// later additions to it show; anything else is wrapped.
+func (r *HTTPRequest) scrubErr(err error) error {
+	var le *Error
+	if errors.As(err, &le) {
+		le.Message = r.scrub(le.Message)
+		if err == error(le) {
+			return err
+		}
+	}
+	return redact.New(r.Key).Error(err)
+}
 
 // errorMessage pulls the human message out of an error body. Both wire
 // formats (and most OpenAI-compatible servers) use {"error":{"message":...}};

@@ -39,6 +39,11 @@ func PostStream(ctx context.Context, req HTTPRequest, read func(io.Reader) (*Res
 		if b, ok := resp.Body.(*idleBody); ok && err == nil {
 			b.drain() // keeps the connection for the next request
 		}
+		if err != nil {
+			// An error event in the stream is the server's text, like an
+			// error body, and may quote the key just as well.
+			err = req.scrubErr(err)
+		}
 		return out, err
 	})
 }

@@ -12,9 +12,11 @@ import (
 	"os"
 	"runtime/pprof"
 	"sort"
+	"sync"
 	"syscall"
 
 	"github.com/tandemhq/tandem/agent/sandbox"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // version and commit are set at link time (-ldflags "-X main.version=v1.2.3
@@ -50,7 +52,9 @@ func main() {
 	var lf *logFile
 	if len(os.Args) > 1 && (os.Args[1] == "acp" || os.Args[1] == "lsp") {
 		lf = newLogFile(os.Getenv, os.Args[1], os.Stderr)
-		m.LogFile = lf
+		// A server's stderr and log file are logs through and through:
+		// every line written there, not only slog's, passes the redactor.
+		m.Stderr, m.LogFile = m.redacted(os.Stderr), m.redacted(lf)
 	}
 	code := m.Run(ctx, os.Args[1:])
 	stop()
@@ -92,6 +96,9 @@ type Main struct {
 	// LogFile, when set, gets a copy of every log line
 	// ($TANDEM_HOME/logs/acp.log for the servers editors start).
 	LogFile io.Writer
+
+	redactOnce sync.Once
+	red        *redact.Redactor // the process's one redactor (see redactor)
 }
 
 // command is one subcommand.

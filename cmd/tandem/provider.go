@@ -10,6 +10,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/llm/openai"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // newProvider builds the configured provider, or nil when none is
@@ -35,6 +36,9 @@ func newProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 type loginProvider struct {
 	getenv    func(string) string
 	transport llm.Transport // as for newProvider
+	// red is the process's redactor: it learns the keys each reread
+	// finds, a key stored after the start included.
+	red *redact.Redactor
 
 	mu    sync.Mutex
 	inner llm.Provider
@@ -48,6 +52,7 @@ func (p *loginProvider) get() (llm.Provider, string, error) {
 		return p.inner, p.model, nil
 	}
 	cfg, err := config.Load(p.getenv)
+	p.red.Learn(cfg.Secrets...)
 	if err != nil {
 		return nil, "", err
 	}

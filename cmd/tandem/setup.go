@@ -15,7 +15,6 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/codeindex"
-	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // newAgent builds the agent every subcommand shares from the environment
@@ -45,7 +44,7 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 		return nil, err
 	}
 	if provider == nil {
-		provider = &loginProvider{getenv: m.Getenv, transport: obs.transport()}
+		provider = &loginProvider{getenv: m.Getenv, transport: obs.transport(), red: m.redactor()}
 	}
 	st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
 	if err != nil {
@@ -78,7 +77,7 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log, Refs: mapTokens > 0}),
 		Log:             log,
 		Subagents:       agent.SubagentConfig{MaxParallel: cfg.Subagents.MaxParallel},
-		Redact:          redact.FromEnv(os.Environ(), cfg.AnthropicKey, cfg.OpenAIKey),
+		Redact:          m.redactor(),
 		MaxFrameBytes:   cfg.MaxFrameBytes,
 	}
 	debugPipeline(&ac.Pipeline, log)
@@ -136,7 +135,7 @@ func (m *Main) logger() *slog.Logger {
 		level = slog.LevelError
 	}
 	h := slog.NewTextHandler(m.logWriter(), &slog.HandlerOptions{Level: level})
-	return slog.New(redact.FromEnv(os.Environ()).Handler(h))
+	return slog.New(m.redactor().Handler(h))
 }
 
 // warnUnknownKeys says once, on stderr and in the log file, which config.json keys tandem does

@@ -66,6 +66,27 @@ func TestTextShapes(t *testing.T) {
 	}
 }
 
+// Keys of the known providers' shapes are hidden in tandem's own text even
+// when shorter than the issued ones (a server echoing part of a key, a
+// proxy's own keys), and ordinary words starting like them are not.
+func TestTextShortTokenShapes(t *testing.T) {
+	var r *Redactor
+	for _, key := range []string{
+		"sk-proj-abcDEF123456", "sk-ant-api03-xyz98765", "sk-svcacct-q1w2e3r4t5",
+		"sk-0123456789abcdefXYZ", "AIzaSyA1b2C3d4E5f6G7h8", "AKIA1234ABCD5678", "ghp_abcdef0123456789",
+	} {
+		in := "error in response stream: key " + key + " is invalid"
+		if got := r.Text(in); strings.Contains(got, key[len(key)-6:]) || !strings.Contains(got, Mask) {
+			t.Errorf("Text(%q) = %q", in, got)
+		}
+	}
+	for _, plain := range []string{"use sk-learn here", "the task-management-dashboard-widget", "AKIA is a prefix", "sk-proj-x"} {
+		if got := r.Text(plain); got != plain {
+			t.Errorf("Text(%q) = %q: an ordinary text was masked", plain, got)
+		}
+	}
+}
+
 func TestFromEnv(t *testing.T) {
 	gh := "ghp_" + strings.Repeat("a", 36)
 	r := FromEnv([]string{"GITHUB_TOKEN=tok-123456789", "GH=" + gh, "HOME=/home/someone", "PATH=/usr/bin:/bin"}, key)
@@ -127,6 +148,7 @@ func TestEveryTokenShapeHasAPrefix(t *testing.T) {
 	samples := []string{
 		"sk-ant-" + strings.Repeat("a", 24),
 		"sk-proj-" + strings.Repeat("b", 40),
+		"sk-" + strings.Repeat("b", 48),
 		"ghp_" + strings.Repeat("c", 36),
 		"github_pat_" + strings.Repeat("d", 50),
 		"glpat-" + strings.Repeat("e", 24),
@@ -146,5 +168,30 @@ func TestEveryTokenShapeHasAPrefix(t *testing.T) {
 		if !LooksSecretValue(s) {
 			t.Errorf("LooksSecretValue(%q) = false: its prefix is missing from tokenPrefixes", s)
 		}
+	}
+}
+
+// A value learnt later is hidden by every user of the Redactor from then
+// on, streams included; learning races with redacting safely.
+func TestLearn(t *testing.T) {
+	const later = "sk-stored-by-login-later"
+	r := New(key)
+	st := r.Stream()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 100 {
+			r.String("x " + later)
+		}
+	}()
+	r.Learn(later, "short", key)
+	<-done
+	for _, got := range []string{r.String("x " + later), r.Text("x " + later), st.Next("y "+later+" z") + st.Flush()} {
+		if strings.Contains(got, later) || !strings.Contains(got, Mask) {
+			t.Errorf("a learnt secret survived: %q", got)
+		}
+	}
+	if got := r.String(key + " short"); got != Mask+" short" {
+		t.Errorf("String = %q: lost the first secret or hid a short value", got)
 	}
 }

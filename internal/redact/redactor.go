@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Mask replaces what a Redactor hides.
@@ -16,9 +17,16 @@ const Mask = "[redacted]"
 const minSecret = 8
 
 // Redactor hides secrets in strings. The zero value and nil hide only the
-// token patterns (in Text). It is immutable, so safe for concurrent use.
+// token patterns (in Text). It is safe for concurrent use: what it knows
+// is an immutable table, replaced whole by Learn.
 type Redactor struct {
-	known *strings.Replacer // nil: no known values
+	table atomic.Pointer[table] // nil: no known values
+}
+
+// table is what a Redactor knows at one time.
+type table struct {
+	secrets []string          // the values given, for Learn to add to
+	known   *strings.Replacer // every form of every value, to the mask
 	// byFirst holds the known values' forms by their first byte, for
 	// Stream's look at a piece's tail; longest is the longest form.
 	byFirst [256][]string
@@ -28,15 +36,45 @@ type Redactor struct {
 // New returns a Redactor that hides the given values, in their common
 // encodings too. Values shorter than 8 bytes are ignored.
 func New(secrets ...string) *Redactor {
+	r := &Redactor{}
+	r.Learn(secrets...)
+	return r
+}
+
+// Learn adds secrets to what r hides (a key stored by tandem login after
+// the process started), for every user of r from then on; a stream holds
+// its tail by the table it last saw. Values already known or shorter than
+// 8 bytes change nothing, and so does a nil r.
+func (r *Redactor) Learn(secrets ...string) {
+	for r != nil {
+		old := r.table.Load()
+		var have []string
+		if old != nil {
+			have = old.secrets
+		}
+		all := slices.Clone(have)
+		for _, s := range secrets {
+			if len(s) >= minSecret && !slices.Contains(all, s) {
+				all = append(all, s)
+			}
+		}
+		if len(all) == len(have) || r.table.CompareAndSwap(old, newTable(all)) {
+			return
+		}
+	}
+}
+
+func (r *Redactor) load() *table {
+	if r == nil {
+		return nil
+	}
+	return r.table.Load()
+}
+
+func newTable(secrets []string) *table {
 	var forms []string
 	for _, s := range secrets {
-		if len(s) < minSecret {
-			continue
-		}
 		forms = append(forms, encodings(s)...)
-	}
-	if len(forms) == 0 {
-		return &Redactor{}
 	}
 	// Longest first, so a value's encoding that contains another's is
 	// replaced whole; strings.Replacer tries patterns in argument order
@@ -47,12 +85,12 @@ func New(secrets ...string) *Redactor {
 	for _, f := range forms {
 		pairs = append(pairs, f, Mask)
 	}
-	r := &Redactor{known: strings.NewReplacer(pairs...)}
+	t := &table{secrets: secrets, known: strings.NewReplacer(pairs...)}
 	for _, f := range forms {
-		r.byFirst[f[0]] = append(r.byFirst[f[0]], f)
-		r.longest = max(r.longest, len(f))
+		t.byFirst[f[0]] = append(t.byFirst[f[0]], f)
+		t.longest = max(t.longest, len(f))
 	}
-	return r
+	return t
 }
 
 // FromEnv returns a Redactor for the extra values (the configured provider
@@ -88,19 +126,21 @@ func encodings(s string) []string {
 // model produced (tool results, messages, diffs): a token-shaped fixture in
 // a file stays as it is.
 func (r *Redactor) String(s string) string {
-	if r == nil || r.known == nil || s == "" {
+	t := r.load()
+	if t == nil || s == "" {
 		return s
 	}
-	return r.known.Replace(s)
+	return t.known.Replace(s)
 }
 
 // Bytes is String for encoded data (a JSON record). b is not modified.
 func (r *Redactor) Bytes(b []byte) []byte {
-	if r == nil || r.known == nil || len(b) == 0 {
+	t := r.load()
+	if t == nil || len(b) == 0 {
 		return b
 	}
 	s := string(b)
-	if out := r.known.Replace(s); out != s {
+	if out := t.known.Replace(s); out != s {
 		return []byte(out)
 	}
 	return b

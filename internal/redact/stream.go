@@ -21,11 +21,12 @@ func (r *Redactor) Stream() Stream { return Stream{r: r} }
 // Next returns what of the stream can leave now, redacted: the held tail
 // and piece, less a new tail that could start a secret.
 func (st *Stream) Next(piece string) string {
-	if st.r == nil || st.r.known == nil {
-		return piece
+	t := st.r.load()
+	if t == nil {
+		return st.held + piece
 	}
-	s := st.r.known.Replace(st.held + piece)
-	k := st.r.openTail(s)
+	s := t.known.Replace(st.held + piece)
+	k := t.openTail(s)
 	st.held = s[len(s)-k:]
 	return s[:len(s)-k]
 }
@@ -35,18 +36,18 @@ func (st *Stream) Next(piece string) string {
 func (st *Stream) Flush() string {
 	h := st.held
 	st.held = ""
-	if st.r == nil || st.r.known == nil || h == "" {
-		return h
+	if t := st.r.load(); t != nil && h != "" {
+		return t.known.Replace(h)
 	}
-	return st.r.known.Replace(h)
+	return h
 }
 
 // openTail is the length of the longest tail of s that is a proper prefix
 // of a known form: text that the next piece may complete into a secret.
-func (r *Redactor) openTail(s string) int {
-	for i := max(0, len(s)-r.longest+1); i < len(s); i++ {
+func (t *table) openTail(s string) int {
+	for i := max(0, len(s)-t.longest+1); i < len(s); i++ {
 		tail := s[i:]
-		for _, f := range r.byFirst[s[i]] {
+		for _, f := range t.byFirst[s[i]] {
 			if len(f) > len(tail) && strings.HasPrefix(f, tail) {
 				return len(tail)
 			}

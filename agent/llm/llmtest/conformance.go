@@ -276,6 +276,19 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		}
 	})
 
+	t.Run("error event echoing the key", func(t *testing.T) {
+		srv, p, _ := setup(t)
+		const other = "sk-proj-shortOTHER99" // not the provider's: caught by its shape
+		srv.Enqueue(Reply{Text: []string{"a"}, StreamError: "bad key " + suiteKey + ", also " + other})
+		_, _, err := run(t, context.Background(), p, request("x"))
+		e := asError(t, err)
+		for _, msg := range []string{e.Message, err.Error()} {
+			if strings.Contains(msg, "SECRET") || strings.Contains(msg, "OTHER99") || !strings.Contains(msg, "bad key [redacted]") {
+				t.Errorf("error = %q, want the keys masked", msg)
+			}
+		}
+	})
+
 	t.Run("cancel mid-stream", func(t *testing.T) {
 		srv, p, _ := setup(t)
 		srv.Enqueue(Reply{Text: []string{"partial"}, Hang: true})

@@ -1,0 +1,47 @@
+package agent
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/tandemhq/tandem/internal/redact"
+)
+
+// A notice, a mode change and the reply's own thoughts coming between two
+// chunks of a reply that carry a secret in halves do not cut it: neither
+// half leaves, the reply reads with the secret masked, and the updates in
+// between leave before the masked secret. A tool call starting ends the
+// reply, and what it held leaves before the call.
+func TestOutboxSecretSplitAroundOtherUpdates(t *testing.T) {
+	const secret = "sk-outbox-SPLITsecretSPLIT-123"
+	h := &slowHost{}
+	o := startOutbox(h, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), redact.New(secret), 1<<20)
+	defer o.stop()
+	chunk := func(typ UpdateType, text string) outItem {
+		return outItem{op: opSend, u: &Update{Type: typ, MessageID: "m1", Chunk: &ContentBlock{Type: "text", Text: text}}}
+	}
+	for _, it := range []outItem{
+		chunk(AgentMessageChunk, "the key is "+secret[:14]),
+		{op: opSend, u: &Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: "[notice]"}}},
+		{op: opSend, u: &Update{Type: CurrentModeUpdate, ModeID: "code"}},
+		chunk(AgentThoughtChunk, "hmm"),
+		chunk(AgentMessageChunk, secret[14:]+" ok s"),
+		{op: opSend, u: &Update{Type: ToolCallStarted}},
+	} {
+		o.put(it)
+	}
+	o.drain()
+	got := h.got()
+	for _, half := range []string{secret[:14], secret[14:]} {
+		if strings.Contains(got, half) {
+			t.Errorf("half of the secret left: %q", got)
+		}
+	}
+	want := "agent_message_chunk:the key is  agent_message_chunk:[notice] current_mode_update agent_thought_chunk:hmm " +
+		"agent_message_chunk:[redacted] ok  agent_message_chunk:s tool_call"
+	if got != want {
+		t.Errorf("sent %q\nwant %q", got, want)
+	}
+}
