@@ -15,7 +15,8 @@ import (
 // contributes.skills entries without a path, their files where the layout
 // puts them (commands/<name>.md, skills/<name>/SKILL.md), a mode defined
 // in the manifest itself (slug, display name, roleDefinition, tools), a
-// streamable-http MCP server and a rules file for two modes.
+// streamable-http MCP server, a rules file for two modes and a UI
+// module.
 func seedPlugin(t *testing.T, parent string) string {
 	t.Helper()
 	dir := filepath.Join(parent, "my-org-ci")
@@ -23,13 +24,15 @@ func seedPlugin(t *testing.T, parent string) string {
 		"commands/deploy.md":                 "DEPLOY-BODY: deploy the current project to $ARGUMENTS.\n",
 		"skills/deploy-to-staging/SKILL.md":  "---\nname: deploy-to-staging\ndescription: Deploy the current branch to staging\n---\nSTAGING-SKILL-BODY\n",
 		"rules/deploy-rules.md":              "DEPLOY-RULE: never deploy on a Friday.\n",
+		"ui/badge.js":                        "export default function Badge() { return null }\n",
 		"skills/deploy-to-staging/steps.txt": "1. build\n",
 	})
 	writeJSON(t, filepath.Join(dir, "plugin.json"), map[string]any{
 		"name": "my-org-ci", "version": "1.0.0",
 		"description": "CI/CD integration: deploy modes and commands.",
 		"author":      "DevOps Team", "homepage": "https://github.com/my-org/ci-plugin", "license": "MIT",
-		"permissions": map[string]any{"modes": true, "skills": true, "commands": true, "rules": true, "mcpServers": true},
+		"permissions": map[string]any{"modes": true, "skills": true, "commands": true, "rules": true, "mcpServers": true,
+			"ui": []string{"chat-input-toolbar"}},
 		"contributes": map[string]any{
 			"modes": []map[string]any{{"slug": "deploy", "name": "🚀 Deploy",
 				"roleDefinition": "DEPLOY-ROLE: you ship releases.", "tools": []string{"read", "execute", "mcp"}}},
@@ -39,6 +42,7 @@ func seedPlugin(t *testing.T, parent string) string {
 			// session goes on without it.
 			"mcpServers": map[string]any{"jenkins": map[string]any{"type": "streamable-http", "url": "http://127.0.0.1:1/mcp"}},
 			"rules":      []map[string]any{{"path": "rules/deploy-rules.md", "modes": []string{"deploy", "code"}}},
+			"ui":         []map[string]any{{"region": "chat-input-toolbar", "entry": "ui/badge.js"}},
 		},
 	})
 	return dir
@@ -59,7 +63,8 @@ func TestFrontSeedShapedPlugin(t *testing.T) {
 	if flat := strings.Join(strings.Fields(cli(t, home, "list")), " "); !strings.Contains(flat, "my-org-ci 1.0.0 user disabled") {
 		t.Fatalf("list: %s", flat)
 	}
-	if out := cli(t, home, "enable", "my-org-ci"); !strings.Contains(out, "enabled my-org-ci 1.0.0") {
+	if out := cli(t, home, "enable", "my-org-ci"); !strings.Contains(out, "enabled my-org-ci 1.0.0") ||
+		!strings.Contains(out, "its 1 ui contribution(s) are not shown") {
 		t.Fatalf("enable: %s", out)
 	}
 

@@ -56,6 +56,15 @@ type Contributes struct {
 	Commands   []Contribution             `json:"commands,omitempty"`
 	Rules      []Rule                     `json:"rules,omitempty"`
 	MCPServers map[string]json.RawMessage `json:"mcpServers,omitempty"`
+	UI         []UIContribution           `json:"ui,omitempty"`
+}
+
+// UIContribution is a built UI module for an editor UI region. tandem
+// checks it (the region granted in permissions.ui, the entry inside the
+// folder) but shows none: its editors have no plugin UI regions.
+type UIContribution struct {
+	Region string `json:"region"`
+	Entry  string `json:"entry"` // relative to the plugin folder
 }
 
 // Contribution is one skill or command. Without a path it is where a
@@ -105,12 +114,13 @@ var (
 		"tandemVersion", "apiVersion", "main", "permissions", "hookTimeoutMs", "contributes",
 		"dependencies", "config", "defaultEnabled"}
 	permissionFields = []string{"tools", "systemPrompt", "modes", "skills", "commands", "rules",
-		"mcpServers", "mcpInvoke", "lifecycle", "events", "filesystem", "network", "ai", "agent", "task"}
-	contributesFields = []string{"modes", "skills", "commands", "rules", "mcpServers"}
+		"mcpServers", "mcpInvoke", "lifecycle", "events", "filesystem", "network", "ai", "agent", "task", "ui"}
+	contributesFields = []string{"modes", "skills", "commands", "rules", "mcpServers", "ui"}
 	commandFields     = []string{"name", "path", "description", "argumentHint"}
 	skillFields       = []string{"name", "path", "description"}
 	modeFields        = []string{"slug", "name", "path", "description", "roleDefinition", "tools"}
 	ruleFields        = []string{"path", "modes"}
+	uiFields          = []string{"region", "entry"}
 )
 
 var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
@@ -148,7 +158,7 @@ func unknownFields(data []byte) error {
 		if json.Unmarshal(raw, &c) == nil {
 			bad = append(bad, extra("contributes.", c, contributesFields)...)
 			for k, fields := range map[string][]string{"modes": modeFields, "skills": skillFields,
-				"commands": commandFields, "rules": ruleFields} {
+				"commands": commandFields, "rules": ruleFields, "ui": uiFields} {
 				bad = append(bad, extraInList("contributes."+k, c[k], fields)...)
 			}
 		}

@@ -3,6 +3,7 @@ package plugin
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/custom"
@@ -96,6 +97,14 @@ func (m *Manifest) checkContributes() error {
 	}
 	for _, r := range c.Rules {
 		if err := insidePath(r.Path); err != nil {
+			return err
+		}
+	}
+	for _, u := range c.UI {
+		if !slices.Contains(p.UI, u.Region) {
+			return fmt.Errorf("contributes.ui region %q needs permissions.ui to list it", u.Region)
+		}
+		if err := insidePath(u.Entry); err != nil {
 			return err
 		}
 	}

@@ -162,6 +162,10 @@ func TestManifestSeedShapes(t *testing.T) {
 	if p := c.Modes[1]; p.ID() != "plain" || p.Inline() || p.Path != "modes/plain.md" {
 		t.Errorf("file mode %+v", p)
 	}
+	if _, err := ParseManifest([]byte(`{"name":"x","version":"1.0.0","permissions":{"ui":["task-header"]},
+		"contributes":{"ui":[{"region":"chat-input-toolbar","entry":"ui/badge.js"}]}}`)); err == nil || !strings.Contains(err.Error(), "needs permissions.ui") {
+		t.Errorf("a ui region the permissions do not list: %v", err)
+	}
 	servers, err := MCPServers(&Plugin{Manifest: m}, "/p", "/d")
 	if err != nil || len(servers) != 1 || servers[0].Name != "my-org-ci:jenkins" || servers[0].Type != "http" {
 		t.Errorf("servers %+v %v", servers, err)

@@ -229,6 +229,9 @@ func (m *Main) pluginChoice(rt *plugin.Runtime, root, verb, name string, allowAI
 		return err
 	}
 	fmt.Fprintf(m.Stdout, "enabled %s %s (%s)\n", name, s.Manifest.Version, s.Dir)
+	if n := len(s.Manifest.Contributes.UI); n > 0 {
+		fmt.Fprintf(m.Stdout, "its %d ui contribution(s) are not shown: no tandem editor has plugin UI regions\n", n)
+	}
 	if s.Manifest.Permissions.AI && !allowAI {
 		fmt.Fprintf(m.Stdout, "%s asks to make model calls billed to you; it may not until you agree: tandem plugin enable --allow-ai %s\n", name, name)
 	}
