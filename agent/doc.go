@@ -15,9 +15,10 @@
 // the actor stays free to answer State, Mode or SetMode while a turn runs.
 // What every tool step reads (the mode, model, effort, rules in force and
 // built code indexes) the actor also publishes in atomic mirrors whenever
-// it changes, and the usage totals have a lock of their own, so a step
-// makes no round trip to the actor for them; they are still changed only
-// through it (usage aside).
+// it changes, so a step makes no round trip to the actor for them; they
+// are still changed only through it. The usage totals are plain actor
+// state: a turn adds each response's tokens through the actor, and
+// Session.Usage reads a copy through it.
 //
 // A turn runs on its own goroutine, started and awaited by the actor. For
 // the turn's duration it owns the history and the instructions tracker,

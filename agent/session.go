@@ -77,10 +77,6 @@ type Session struct {
 	// either changes (publishChoice): every request reads them, and the
 	// round trip to the actor cost each tool step a goroutine handoff.
 	choice atomic.Pointer[modelChoice]
-	// usage is what the session spent, behind its own lock rather than
-	// the actor's: every response adds to it, and a round trip to the
-	// actor for that cost each tool step a goroutine handoff or two.
-	usage lockedUsage
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -124,6 +120,7 @@ type actorState struct {
 	extra   extraState
 	custom  customState
 	marks   timelineState
+	usage   usageState
 }
 
 // NewSession starts a session in o.Cwd.

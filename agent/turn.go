@@ -60,7 +60,7 @@ func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRu
 	s.st.history, s.st.extra.instr = nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
-	s.usage.resetTurn()
+	s.st.usage.turn = UsageTotals{}
 	s.st.marks.base = len(t.history)
 	if s.st.title == "" {
 		s.st.title = store.Title(promptText(prompt))

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/models"
@@ -71,38 +70,26 @@ func (t UsageTotals) CacheHitRate() float64 {
 	return float64(t.CacheReadTokens) / float64(in)
 }
 
-// lockedUsage is the session's record of what it spent. It has its own
-// lock rather than living with the actor's state: a turn adds to it after
-// every response, and must not wait on the actor for that.
-type lockedUsage struct {
-	mu      sync.Mutex // guards session and turn
+// usageState is the session's record of what it spent; it is actor
+// state (actorState.usage) like the rest, changed and read on the actor.
+type usageState struct {
 	session UsageTotals
 	turn    UsageTotals // the running or last turn
 }
 
 // add counts one request of model in the turn and the session and
 // returns the session's new totals.
-func (l *lockedUsage) add(model string, u llm.Usage) UsageTotals {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.turn.add(model, u)
-	l.session.add(model, u)
-	return l.session
-}
-
-// resetTurn starts a new turn's count.
-func (l *lockedUsage) resetTurn() {
-	l.mu.Lock()
-	l.turn = UsageTotals{}
-	l.mu.Unlock()
+func (u *usageState) add(model string, use llm.Usage) UsageTotals {
+	u.turn.add(model, use)
+	u.session.add(model, use)
+	return u.session
 }
 
 // Usage returns the token counts and cost of the session's latest turn
 // and of the whole session (since it was created, across loads).
 func (s *Session) Usage() (turn, session UsageTotals) {
-	s.usage.mu.Lock()
-	defer s.usage.mu.Unlock()
-	return s.usage.turn, s.usage.session
+	s.read(func() { turn, session = s.st.usage.turn, s.st.usage.session })
+	return turn, session
 }
 
 // window returns the context window of model.
@@ -131,8 +118,13 @@ func (t *turnRun) recordUsage(ctx context.Context, req *llm.Request, m models.Me
 	s, u := t.s, resp.Usage
 	s.a.est.ObserveMeasure(m, models.Reported(u))
 	t.record(recUsage, usageRecord{V: usageRecordVersion, Model: req.Model, Usage: u, Estimate: estimate})
-	// The request was paid for even when the turn is being cancelled.
-	return s.usage.add(req.Model, u)
+	// The request was paid for even when the turn is being cancelled, so
+	// the count goes to the actor without the turn's context; the actor
+	// waits for the running turn, so it answers. One round trip per model
+	// response is nothing beside the response itself.
+	var total UsageTotals
+	s.do(context.Background(), func() { total = s.st.usage.add(req.Model, u) })
+	return total
 }
 
 // restoreUsage adds a logged request to a loaded session's totals.
@@ -142,7 +134,5 @@ func (s *Session) restoreUsage(data json.RawMessage) {
 		s.a.log.Warn("session log: usage record skipped", "session", s.id, "version", r.V, "err", err)
 		return
 	}
-	s.usage.mu.Lock()
-	s.usage.session.add(r.Model, r.Usage)
-	s.usage.mu.Unlock()
+	s.st.usage.session.add(r.Model, r.Usage) // loading: the session is not shared yet
 }

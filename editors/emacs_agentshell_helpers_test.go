@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // emacsMajor is the major version of the emacs binary, 0 if unknown.
@@ -26,13 +24,15 @@ func emacsMajor(t *testing.T, emacs string) int {
 	return n
 }
 
-// agentShellDeps runs emacs/test/fetch-deps.sh, which fills the test cache
-// (outside the clone) with agent-shell and its dependencies at pinned
-// commits, and returns their directories. Without a mirror or network to
-// fetch from, the packages count as a missing dependency.
+// agentShellDeps runs emacs/test/vendored-deps.sh, which checks that
+// agent-shell and its dependencies are vendored at the pinned commits in
+// ../shared/vendor/emacs (beside the repository) and prints their
+// directories. They are part of the test's inputs, not a program the
+// machine may lack, so their absence fails the test with the script's
+// message rather than skipping it.
 func agentShellDeps(t *testing.T) []string {
 	t.Helper()
-	script, err := filepath.Abs(filepath.Join("emacs", "test", "fetch-deps.sh"))
+	script, err := filepath.Abs(filepath.Join("emacs", "test", "vendored-deps.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func agentShellDeps(t *testing.T) []string {
 		if ee, ok := err.(*exec.ExitError); ok {
 			msg = strings.TrimSpace(string(ee.Stderr))
 		}
-		testenv.Program(t, "agent-shell sources ("+msg+")")
+		t.Fatalf("agent-shell sources: %s", msg)
 	}
 	return strings.Fields(string(out))
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // TestEmacsAgentShell runs tandem-agent-shell.el in batch Emacs 30 with
-// agent-shell, acp.el and shell-maker at the commits fetch-deps.sh pins,
+// agent-shell, acp.el and shell-maker at the commits vendored-deps.sh pins,
 // against the real binary and the fake model
 // (emacs/test/tandem-agent-shell-test.el does the editor side): a prompt
 // edits a file after agent-shell's Allow button was pressed, the plan is

@@ -17,7 +17,10 @@ type Contribution struct {
 	Namespace string
 	Dir       string      // the contributor's folder; links out of it are refused
 	Modes     []NamedFile // mode files, each under its own name
-	AgentDirs []string    // folders of agent files (*.md)
+	// Defined are modes the contributor defines in place (a plugin
+	// manifest's inline modes), with Slug unqualified.
+	Defined   []Mode
+	AgentDirs []string // folders of agent files (*.md)
 	Rules     []RuleFile
 }
 
@@ -84,6 +87,12 @@ func LoadContributions(cs []Contribution, known ToolGroup) (Contributed, []error
 				out.Modes = append(out.Modes, m)
 			}
 		}
+		for _, m := range c.Defined {
+			if name := m.Slug; !own[name] {
+				own[name] = true
+				out.Modes = append(out.Modes, c.qualify(m, name))
+			}
+		}
 		seen := map[string]bool{}
 		for _, dir := range c.AgentDirs {
 			as, aerrs := readSubagents(dir, known)
@@ -117,13 +126,18 @@ func (c Contribution) mode(f NamedFile) (Mode, error) {
 	if err != nil {
 		return Mode{}, err
 	}
-	if m.Name == f.Name {
-		m.Name = c.Namespace + ":" + f.Name
+	return c.qualify(m, f.Name), nil
+}
+
+// qualify puts a contributed mode under the contributor's namespace.
+func (c Contribution) qualify(m Mode, name string) Mode {
+	if m.Name == name {
+		m.Name = c.Namespace + ":" + name
 	} else {
 		m.Name += " (" + c.Namespace + ")" // who it comes from, in pickers
 	}
-	m.Slug = c.Namespace + ":" + f.Name
-	return m, nil
+	m.Slug = c.Namespace + ":" + name
+	return m
 }
 
 // rule reads one rules file. Its modes are the contributor's list, else

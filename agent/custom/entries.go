@@ -36,6 +36,9 @@ func commandEntry(src Source, e Entry) (Command, error) {
 	if d := strings.TrimSpace(e.Description); d != "" {
 		c.Description = d
 	}
+	if h := strings.TrimSpace(e.ArgumentHint); h != "" {
+		c.ArgumentHint = h
+	}
 	return c, nil
 }
 

@@ -50,23 +50,34 @@ var knownGroups = []string{"read", "edit", "execute", "mcp", "plan"}
 
 // ParseMode reads one mode file. slug is its file name without .md.
 func ParseMode(slug, file string, data []byte) (Mode, error) {
-	if err := checkSlug(slug); err != nil {
-		return Mode{}, err
-	}
 	var h modeHeader
 	body, err := frontmatter.Parse(data, &h)
 	if err != nil {
 		return Mode{}, err
 	}
-	m := Mode{Slug: slug, Name: strings.TrimSpace(h.Name), Description: strings.TrimSpace(h.Description),
-		Model: strings.TrimSpace(h.Model), Instructions: strings.TrimSpace(body), Path: file}
+	var tools []string
+	if h.Tools != nil {
+		tools = append([]string{}, *h.Tools...) // an explicit list, even an empty one
+	}
+	return DefineMode(slug, h.Name, h.Description, tools, strings.TrimSpace(h.Model), body, file)
+}
+
+// DefineMode checks and builds a mode from its parts, as a mode file's
+// frontmatter and body give them or a plugin's manifest does. tools nil
+// offers every group; a list, even an empty one, is what the mode offers.
+// A name left empty is the slug.
+func DefineMode(slug, name, description string, tools []string, model, instructions, file string) (Mode, error) {
+	if err := checkSlug(slug); err != nil {
+		return Mode{}, err
+	}
+	m := Mode{Slug: slug, Name: strings.TrimSpace(name), Description: strings.TrimSpace(description),
+		Model: model, Instructions: strings.TrimSpace(instructions), Path: file}
 	if m.Name == "" {
 		m.Name = slug
 	}
-	if h.Tools != nil {
-		// An explicit list, even an empty one, is what the mode offers.
+	if tools != nil {
 		m.Groups = []string{}
-		for _, g := range *h.Tools {
+		for _, g := range tools {
 			grp := strings.ToLower(g)
 			if !slices.Contains(knownGroups, grp) {
 				return Mode{}, fmt.Errorf("tools: %q is not a tool group; use %s", g, groupChoices())

@@ -45,6 +45,8 @@ type Entry struct {
 	Name        string
 	Path        string // absolute
 	Description string // when set, replaces the file's own
+	// ArgumentHint, when set, replaces a command file's argument-hint.
+	ArgumentHint string
 }
 
 // Problem is a file that could not be used, and why. It is reported to the

@@ -28,8 +28,9 @@ const FileName = "mcp.json"
 //	  }
 //	}
 //
-// type is stdio, http or sse; left out it is stdio when a command is given
-// and http when a url is. "mcpServers" is accepted in place of "servers" so
+// type is stdio, http or sse ("streamable-http" and "streamableHttp", as
+// other clients' files spell streamable HTTP, are http); left out it is
+// stdio when a command is given and http when a url is. "mcpServers" is accepted in place of "servers" so
 // a file written for another MCP client can be copied as it is. Command,
 // args, url and the values of env and headers may name environment
 // variables as ${NAME} or ${NAME:-default}.
@@ -73,7 +74,10 @@ func parseFile(data []byte, lookup func(string) (string, bool)) ([]Server, error
 		}
 		s := Server{Name: name, Type: e.Type, Command: e.Command, Args: e.Args, URL: e.URL,
 			Env: pairs(e.Env), Headers: pairs(e.Headers)}
-		if s.Type == "" {
+		switch s.Type {
+		case "streamable-http", "streamableHttp":
+			s.Type = TypeHTTP
+		case "":
 			s.Type = TypeStdio
 			if s.Command == "" && s.URL != "" {
 				s.Type = TypeHTTP

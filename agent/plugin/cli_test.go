@@ -107,3 +107,23 @@ func TestCLIListsEveryFolder(t *testing.T) {
 		t.Errorf("a relative TANDEM_PLUGIN_DIRS entry was read:\n%s", b)
 	}
 }
+
+// A plugin whose manifest is refused is still listed, with the reason,
+// and enabling it says why it cannot be.
+func TestCLIRefusedPluginListedWithReason(t *testing.T) {
+	home := t.TempDir()
+	bad := filepath.Join(home, "plugins", "bad-folder")
+	must(t, os.MkdirAll(bad, 0o755))
+	must(t, os.WriteFile(filepath.Join(bad, "plugin.json"), []byte(`{"name":"bad","version":"1.0.0","autoRun":true}`), 0o644))
+	flat := strings.Join(strings.Fields(cli(t, home, "list")), " ")
+	if want := "bad - user refused: plugin.json has unknown fields: autoRun " + bad; !strings.Contains(flat, want) {
+		t.Errorf("list lacks %q:\n%s", want, flat)
+	}
+	if out := cli(t, home, "list", "--json"); !strings.Contains(out, `"state": "refused"`) || !strings.Contains(out, `"error": "plugin.json has unknown fields: autoRun"`) {
+		t.Errorf("list --json: %s", out)
+	}
+	out, err := cliErr(t, home, "enable", "bad")
+	if err == nil || !strings.Contains(out, "bad cannot be enabled: its manifest in "+bad+" is refused: plugin.json has unknown fields: autoRun") {
+		t.Errorf("enable: %v %s", err, out)
+	}
+}

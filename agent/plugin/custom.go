@@ -49,7 +49,7 @@ func (r *Runtime) CustomSources(root string) []custom.Source {
 				src := custom.Source{Dir: dir, Kind: k.kind, Scope: custom.ScopePlugin, Namespace: s.Manifest.Name}
 				for _, e := range k.listed {
 					src.Entries = append(src.Entries, custom.Entry{Name: e.Name, Description: e.Description,
-						Path: filepath.Join(dir, filepath.FromSlash(e.Path))})
+						ArgumentHint: e.ArgumentHint, Path: filepath.Join(dir, filepath.FromSlash(e.Path))})
 				}
 				out = append(out, src)
 			}
@@ -89,7 +89,17 @@ func (r *Runtime) Contributions(root string) []custom.Contribution {
 		con := custom.Contribution{Namespace: s.Manifest.Name, Dir: dir}
 		if p.Modes {
 			for _, m := range c.Modes {
-				con.Modes = append(con.Modes, custom.NamedFile{Name: m.Name, Path: file(m.Path)})
+				if !m.Inline() {
+					con.Modes = append(con.Modes, custom.NamedFile{Name: m.ID(), Path: file(m.Path)})
+					continue
+				}
+				// Checked when the manifest was read, so it builds.
+				d, err := custom.DefineMode(m.ID(), m.Name, m.Description, m.Tools, "", m.RoleDefinition, file(ManifestFile))
+				if err != nil {
+					r.log.Warn("plugin mode skipped", "plugin", s.Manifest.Name, "mode", m.ID(), "err", err)
+					continue
+				}
+				con.Defined = append(con.Defined, d)
 			}
 		}
 		if p.Agent {

@@ -40,10 +40,14 @@ type ClaudeParts struct {
 	MCP                      string // .mcp.json
 }
 
-// Problem is a folder that looked like a plugin and could not be read.
+// Problem is a folder that looked like a plugin and could not be read: a
+// refused plugin. Name is the manifest's name when it can be read at all,
+// else the folder's; Scope is empty for a root that could not be listed.
 type Problem struct {
-	Dir string
-	Err error
+	Dir   string
+	Err   error
+	Name  string
+	Scope Scope
 }
 
 func (p Problem) Error() string { return p.Dir + ": " + p.Err.Error() }
@@ -101,7 +105,7 @@ func scanDir(root string, scope Scope) ([]*Plugin, []Problem) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, []Problem{{root, err}}
+		return nil, []Problem{{Dir: root, Err: err}}
 	}
 	var ps []*Plugin
 	var probs []Problem
@@ -113,7 +117,7 @@ func scanDir(root string, scope Scope) ([]*Plugin, []Problem) {
 		p, err := ReadFolder(dir, scope)
 		switch {
 		case err != nil:
-			probs = append(probs, Problem{dir, err})
+			probs = append(probs, Problem{Dir: dir, Err: err, Name: refusedName(dir, e.Name()), Scope: scope})
 		case p != nil:
 			ps = append(ps, p)
 		}
@@ -149,7 +153,7 @@ func ReadFolder(dir string, scope Scope) (*Plugin, error) {
 func scanFS(fsys fs.FS) ([]*Plugin, []Problem) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return nil, []Problem{{"bundled", err}}
+		return nil, []Problem{{Dir: "bundled", Err: err}}
 	}
 	var ps []*Plugin
 	var probs []Problem
@@ -163,12 +167,36 @@ func scanFS(fsys fs.FS) ([]*Plugin, []Problem) {
 		}
 		m, err := ParseManifest(data)
 		if err != nil {
-			probs = append(probs, Problem{"bundled:" + e.Name(), err})
+			probs = append(probs, Problem{Dir: "bundled:" + e.Name(), Err: err, Name: nameIn(data, e.Name()), Scope: ScopeBundled})
 			continue
 		}
 		ps = append(ps, &Plugin{Manifest: m, Dir: "bundled:" + e.Name(), Scope: ScopeBundled})
 	}
 	return ps, probs
+}
+
+// refusedName is the name a refused plugin in dir goes by: its manifest's
+// (or Claude Code manifest's) name when that much can be read, else the
+// folder's name.
+func refusedName(dir, folder string) string {
+	for _, rel := range []string{ManifestFile, filepath.Join(".claude-plugin", ManifestFile)} {
+		if data, err := os.ReadFile(filepath.Join(dir, rel)); err == nil {
+			return nameIn(data, folder)
+		}
+	}
+	return folder
+}
+
+// nameIn is the "name" of a manifest that may be invalid otherwise, or
+// fallback.
+func nameIn(data []byte, fallback string) string {
+	var m struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(data, &m) == nil && nameRE().MatchString(m.Name) {
+		return m.Name
+	}
+	return fallback
 }
 
 // claudeManifest is the part of Claude Code's plugin.json tandem reads;

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/custom"
@@ -58,17 +57,7 @@ func testContributedCommandsAndSkills(t *testing.T, kind string) {
 	f := startFront(t, kind, home, root, srv)
 	sid := f.newSession(t, root, "code")
 	if kind == "acp" {
-		var offered []string
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			f.mu.Lock()
-			if n := len(f.offered); n > 0 {
-				offered = f.offered[n-1]
-			}
-			f.mu.Unlock()
-			if offered != nil {
-				break
-			}
-		}
+		offered := f.awaitOffered()
 		for _, want := range []string{"notes:summarize", "notes:check"} {
 			if !slices.Contains(offered, want) {
 				t.Errorf("available_commands_update lacks %s: %v", want, offered)

@@ -110,6 +110,25 @@ func (f *front) handle(method string, params json.RawMessage) (any, *testenv.RPC
 	return nil, nil
 }
 
+// awaitOffered returns the command names of the latest ACP
+// available_commands_update, waiting up to 5s for the first one (nil if
+// none came).
+func (f *front) awaitOffered() []string {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		f.mu.Lock()
+		n := len(f.offered)
+		var last []string
+		if n > 0 {
+			last = f.offered[n-1]
+		}
+		f.mu.Unlock()
+		if last != nil {
+			return last
+		}
+	}
+	return nil
+}
+
 func (f *front) newSession(t *testing.T, root, mode string) string {
 	t.Helper()
 	var ns struct {

@@ -31,11 +31,26 @@ func (c *Catalog) Find(name string) (*Status, error) {
 			found = s
 		}
 	}
-	if found == nil {
-		return nil, fmt.Errorf("no plugin named %s is installed", name)
+	if found != nil {
+		return found, nil
 	}
-	return found, nil
+	for _, p := range c.Problems {
+		if p.Name == name {
+			return nil, &RefusedError{Problem: p}
+		}
+	}
+	return nil, fmt.Errorf("no plugin named %s is installed", name)
 }
+
+// RefusedError is what Find says of a plugin that is installed but whose
+// manifest was refused: nothing can be done with it until it is fixed.
+type RefusedError struct{ Problem Problem }
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("the plugin %s in %s is refused, so it cannot be used: %v", e.Problem.Name, e.Problem.Dir, e.Problem.Err)
+}
+
+func (e *RefusedError) Unwrap() error { return e.Problem.Err }
 
 // Enable records the user's consent to run name. allowAI is the second,
 // separate consent a plugin declaring permissions.ai needs before it may

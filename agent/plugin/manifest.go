@@ -51,19 +51,55 @@ type Manifest struct {
 // Contributes lists a plugin's declarative contributions. The files are
 // loaded by the customization loaders, namespaced "<plugin>:<name>".
 type Contributes struct {
-	Modes      []Contribution             `json:"modes,omitempty"`
+	Modes      []ModeContribution         `json:"modes,omitempty"`
 	Skills     []Contribution             `json:"skills,omitempty"`
 	Commands   []Contribution             `json:"commands,omitempty"`
 	Rules      []Rule                     `json:"rules,omitempty"`
 	MCPServers map[string]json.RawMessage `json:"mcpServers,omitempty"`
+	UI         []UIContribution           `json:"ui,omitempty"`
 }
 
-// Contribution is one mode, skill or command file.
-type Contribution struct {
-	Name        string `json:"name"`
-	Path        string `json:"path"` // relative to the plugin folder
-	Description string `json:"description,omitempty"`
+// UIContribution is a built UI module for an editor UI region. tandem
+// checks it (the region granted in permissions.ui, the entry inside the
+// folder) but shows none: its editors have no plugin UI regions.
+type UIContribution struct {
+	Region string `json:"region"`
+	Entry  string `json:"entry"` // relative to the plugin folder
 }
+
+// Contribution is one skill or command. Without a path it is where a
+// plugin's layout puts it: commands/<name>.md, skills/<name>/SKILL.md
+// (check fills the path in).
+type Contribution struct {
+	Name         string `json:"name"`
+	Path         string `json:"path,omitempty"` // relative to the plugin folder
+	Description  string `json:"description,omitempty"`
+	ArgumentHint string `json:"argumentHint,omitempty"` // commands only
+}
+
+// ModeContribution is one mode: a mode file (path; without one,
+// modes/<slug>.md), or defined in the manifest itself by roleDefinition
+// and tools. Its id is slug, or name when there is no slug; with a slug,
+// name is what pickers show.
+type ModeContribution struct {
+	Slug           string   `json:"slug,omitempty"`
+	Name           string   `json:"name"`
+	Path           string   `json:"path,omitempty"`
+	Description    string   `json:"description,omitempty"`
+	RoleDefinition string   `json:"roleDefinition,omitempty"`
+	Tools          []string `json:"tools,omitempty"` // tool groups; absent: every group
+}
+
+// ID is the mode's unqualified id.
+func (m ModeContribution) ID() string {
+	if m.Slug != "" {
+		return m.Slug
+	}
+	return m.Name
+}
+
+// Inline reports whether the manifest defines the mode (no mode file).
+func (m ModeContribution) Inline() bool { return m.RoleDefinition != "" || m.Tools != nil }
 
 // Rule is a rules Markdown file and the modes whose instructions it joins
 // (none: every mode).
@@ -78,10 +114,13 @@ var (
 		"tandemVersion", "apiVersion", "main", "permissions", "hookTimeoutMs", "contributes",
 		"dependencies", "config", "defaultEnabled"}
 	permissionFields = []string{"tools", "systemPrompt", "modes", "skills", "commands", "rules",
-		"mcpServers", "mcpInvoke", "lifecycle", "events", "filesystem", "network", "ai", "agent", "task"}
-	contributesFields  = []string{"modes", "skills", "commands", "rules", "mcpServers"}
-	contributionFields = []string{"name", "path", "description"}
-	ruleFields         = []string{"path", "modes"}
+		"mcpServers", "mcpInvoke", "lifecycle", "events", "filesystem", "network", "ai", "agent", "task", "ui"}
+	contributesFields = []string{"modes", "skills", "commands", "rules", "mcpServers", "ui"}
+	commandFields     = []string{"name", "path", "description", "argumentHint"}
+	skillFields       = []string{"name", "path", "description"}
+	modeFields        = []string{"slug", "name", "path", "description", "roleDefinition", "tools"}
+	ruleFields        = []string{"path", "modes"}
+	uiFields          = []string{"region", "entry"}
 )
 
 var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
@@ -118,10 +157,10 @@ func unknownFields(data []byte) error {
 		var c map[string]json.RawMessage
 		if json.Unmarshal(raw, &c) == nil {
 			bad = append(bad, extra("contributes.", c, contributesFields)...)
-			for _, k := range []string{"modes", "skills", "commands"} {
-				bad = append(bad, extraInList("contributes."+k, c[k], contributionFields)...)
+			for k, fields := range map[string][]string{"modes": modeFields, "skills": skillFields,
+				"commands": commandFields, "rules": ruleFields, "ui": uiFields} {
+				bad = append(bad, extraInList("contributes."+k, c[k], fields)...)
 			}
-			bad = append(bad, extraInList("contributes.rules", c["rules"], ruleFields)...)
 		}
 	}
 	if len(bad) == 0 {

@@ -3,8 +3,10 @@ package plugin
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
+	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/plugin/sdk"
 )
 
@@ -68,20 +70,71 @@ func (m *Manifest) checkContributes() error {
 			return fmt.Errorf("contributes.%s needs permissions.%s", g.what, g.what)
 		}
 	}
-	for _, list := range [][]Contribution{c.Modes, c.Skills, c.Commands} {
-		for _, x := range list {
-			if !nameRE().MatchString(x.Name) {
-				return fmt.Errorf("contribution name %q must be lower-case letters, digits and '-'", x.Name)
+	for _, k := range []struct {
+		list   []Contribution
+		layout func(name string) string
+	}{
+		{c.Commands, func(n string) string { return "commands/" + n + ".md" }},
+		{c.Skills, func(n string) string { return "skills/" + n }},
+	} {
+		for i := range k.list {
+			x := &k.list[i]
+			if err := contributionName(x.Name); err != nil {
+				return err
+			}
+			if x.Path == "" {
+				x.Path = k.layout(x.Name)
 			}
 			if err := insidePath(x.Path); err != nil {
 				return err
 			}
 		}
 	}
+	for i := range c.Modes {
+		if err := c.Modes[i].check(); err != nil {
+			return err
+		}
+	}
 	for _, r := range c.Rules {
 		if err := insidePath(r.Path); err != nil {
 			return err
 		}
+	}
+	for _, u := range c.UI {
+		if !slices.Contains(p.UI, u.Region) {
+			return fmt.Errorf("contributes.ui region %q needs permissions.ui to list it", u.Region)
+		}
+		if err := insidePath(u.Entry); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func contributionName(n string) error {
+	if !nameRE().MatchString(n) {
+		return fmt.Errorf("contribution name %q must be lower-case letters, digits and '-'", n)
+	}
+	return nil
+}
+
+// check refuses a mode that is neither a file nor defined in place, and
+// fills in the path of a file one left out.
+func (m *ModeContribution) check() error {
+	if err := contributionName(m.ID()); err != nil {
+		return err
+	}
+	if !m.Inline() {
+		if m.Path == "" {
+			m.Path = "modes/" + m.ID() + ".md"
+		}
+		return insidePath(m.Path)
+	}
+	if m.Path != "" {
+		return fmt.Errorf("mode %q has a path and roleDefinition or tools: a mode is a file or defined in the manifest, not both", m.ID())
+	}
+	if _, err := custom.DefineMode(m.ID(), m.Name, m.Description, m.Tools, "", m.RoleDefinition, ""); err != nil {
+		return fmt.Errorf("mode %q: %w", m.ID(), err)
 	}
 	return nil
 }

@@ -136,3 +136,48 @@ func TestResolveConsentDependenciesAndShadowing(t *testing.T) {
 		t.Errorf("claude plugin: %+v", cp)
 	}
 }
+
+// The contribution shapes of the plugin design tandem follows (seed 003):
+// commands and skills by name alone, their files where the layout puts
+// them; a mode defined in the manifest; a streamable-http MCP server.
+func TestManifestSeedShapes(t *testing.T) {
+	m, err := ParseManifest([]byte(`{"name":"my-org-ci","version":"1.0.0",
+		"permissions":{"modes":true,"skills":true,"commands":true,"rules":true,"mcpServers":true},
+		"contributes":{
+			"modes":[{"slug":"deploy","name":"🚀 Deploy","roleDefinition":"...","tools":["read","execute","mcp"]},{"name":"plain"}],
+			"skills":[{"name":"deploy-to-staging","description":"Deploy the current branch to staging"}],
+			"commands":[{"name":"deploy","description":"Deploy the current project","argumentHint":"<environment>"}],
+			"mcpServers":{"jenkins":{"type":"streamable-http","url":"https://jenkins.example.com/mcp"}},
+			"rules":[{"path":"rules/deploy-rules.md","modes":["deploy","code"]}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Contributes
+	if c.Commands[0].Path != "commands/deploy.md" || c.Commands[0].ArgumentHint != "<environment>" || c.Skills[0].Path != "skills/deploy-to-staging" {
+		t.Errorf("commands %+v skills %+v", c.Commands, c.Skills)
+	}
+	if d := c.Modes[0]; d.ID() != "deploy" || !d.Inline() || d.Path != "" {
+		t.Errorf("inline mode %+v", d)
+	}
+	if p := c.Modes[1]; p.ID() != "plain" || p.Inline() || p.Path != "modes/plain.md" {
+		t.Errorf("file mode %+v", p)
+	}
+	if _, err := ParseManifest([]byte(`{"name":"x","version":"1.0.0","permissions":{"ui":["task-header"]},
+		"contributes":{"ui":[{"region":"chat-input-toolbar","entry":"ui/badge.js"}]}}`)); err == nil || !strings.Contains(err.Error(), "needs permissions.ui") {
+		t.Errorf("a ui region the permissions do not list: %v", err)
+	}
+	servers, err := MCPServers(&Plugin{Manifest: m}, "/p", "/d")
+	if err != nil || len(servers) != 1 || servers[0].Name != "my-org-ci:jenkins" || servers[0].Type != "http" {
+		t.Errorf("servers %+v %v", servers, err)
+	}
+	for _, tc := range []struct{ mode, want string }{
+		{`{"slug":"x","name":"X","path":"x.md","roleDefinition":"r"}`, "not both"},
+		{`{"slug":"x","name":"X","tools":["browser"]}`, "not a tool group"},
+		{`{"slug":"Bad Slug","name":"X","roleDefinition":"r"}`, "lower-case"},
+	} {
+		_, err := ParseManifest([]byte(`{"name":"x","version":"1.0.0","permissions":{"modes":true},"contributes":{"modes":[` + tc.mode + `]}}`))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.mode, err, tc.want)
+		}
+	}
+}

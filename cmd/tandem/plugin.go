@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -136,9 +137,6 @@ func (m *Main) pluginList(rt *plugin.Runtime, root string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range cat.Problems {
-		fmt.Fprintf(m.Stderr, "skipped %s\n", p.Error())
-	}
 	type row struct {
 		Name        string `json:"name"`
 		Version     string `json:"version"`
@@ -147,10 +145,25 @@ func (m *Main) pluginList(rt *plugin.Runtime, root string, asJSON bool) error {
 		Dir         string `json:"dir"`
 		Description string `json:"description"`
 		Permissions any    `json:"permissions"`
+		Error       string `json:"error,omitempty"` // why a refused plugin is refused
 	}
 	rows := []row{} // [] in JSON when there is none
 	for _, s := range cat.Statuses {
-		rows = append(rows, row{s.Manifest.Name, s.Manifest.Version, string(s.Scope), pluginState(s), s.Dir, s.Manifest.Description, s.Manifest.Permissions})
+		rows = append(rows, row{Name: s.Manifest.Name, Version: s.Manifest.Version, Scope: string(s.Scope), State: pluginState(s),
+			Dir: s.Dir, Description: s.Manifest.Description, Permissions: s.Manifest.Permissions})
+	}
+	// A refused plugin is listed with the reason, not left out: it is
+	// installed, and its author needs to know what to fix.
+	for _, p := range cat.Problems {
+		if p.Name == "" { // a plugins folder that could not be read at all
+			fmt.Fprintf(m.Stderr, "skipped %s\n", p.Error())
+			continue
+		}
+		state := "refused: " + p.Err.Error()
+		if asJSON {
+			state = "refused"
+		}
+		rows = append(rows, row{Name: p.Name, Version: "-", Scope: string(p.Scope), State: state, Dir: p.Dir, Error: p.Err.Error()})
 	}
 	if asJSON {
 		return printJSON(m.Stdout, rows)
@@ -209,10 +222,16 @@ func (m *Main) pluginChoice(rt *plugin.Runtime, root, verb, name string, allowAI
 		return nil
 	}
 	s, err := cat.Enable(name, allowAI)
+	if refused, ok := errors.AsType[*plugin.RefusedError](err); ok {
+		return fmt.Errorf("%s cannot be enabled: its manifest in %s is refused: %w", name, refused.Problem.Dir, refused.Problem.Err)
+	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(m.Stdout, "enabled %s %s (%s)\n", name, s.Manifest.Version, s.Dir)
+	if n := len(s.Manifest.Contributes.UI); n > 0 {
+		fmt.Fprintf(m.Stdout, "its %d ui contribution(s) are not shown: no tandem editor has plugin UI regions\n", n)
+	}
 	if s.Manifest.Permissions.AI && !allowAI {
 		fmt.Fprintf(m.Stdout, "%s asks to make model calls billed to you; it may not until you agree: tandem plugin enable --allow-ai %s\n", name, name)
 	}

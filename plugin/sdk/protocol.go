@@ -35,6 +35,10 @@ type Permissions struct {
 	AI           bool     `json:"ai,omitempty"`
 	Agent        bool     `json:"agent,omitempty"`
 	Task         bool     `json:"task,omitempty"`
+	// UI lists the editor UI regions the plugin's contributes.ui fills.
+	// No tandem editor has plugin UI regions, so it grants nothing; it is
+	// accepted so that a manifest declaring UI still runs the rest.
+	UI []string `json:"ui,omitempty"`
 }
 
 // InitializeParams start a plugin's work for one session. Each session
