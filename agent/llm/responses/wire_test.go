@@ -212,3 +212,32 @@ func TestErrorKinds(t *testing.T) {
 		}
 	})
 }
+
+// Reasoning with no summary (the model chose not to summarise) still has
+// encrypted content the next request needs.
+func TestReasoningWithoutSummaryCarried(t *testing.T) {
+	srv, p := setup(t)
+	srv.Enqueue(llmtest.Reply{Raw: sse(
+		`{"type":"response.output_item.added","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[],"encrypted_content":"enc-silent"}}`,
+		`{"type":"response.output_item.added","output_index":1,"item":{"id":"fc_1","type":"function_call","call_id":"c1","name":"list_files","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","output_index":1,"item_id":"fc_1","delta":"{}"}`,
+		`{"type":"response.output_item.done","output_index":1,"item":{"id":"fc_1","type":"function_call","call_id":"c1","name":"list_files","arguments":"{}"}}`,
+		`{"type":"response.completed","response":{"status":"completed"}}`)},
+		llmtest.Reply{Text: []string{"ok"}})
+	req := &llm.Request{Model: "o3", Messages: []llm.Message{llm.Text(llm.RoleUser, "q")}}
+	_, resp, err := stream(t, p, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StopReason != llm.StopToolUse || len(resp.Message.Content) != 2 {
+		t.Fatalf("response = %+v", resp)
+	}
+	req.Messages = append(req.Messages, resp.Message, llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartToolResult, ToolCallID: "c1", Text: "a.go"}}})
+	if _, _, err := stream(t, p, req); err != nil {
+		t.Fatal(err)
+	}
+	if b := string(srv.Requests()[1].Body); !strings.Contains(b, `{"type":"reasoning","summary":[],"encrypted_content":"enc-silent"},{"type":"function_call","call_id":"c1"`) {
+		t.Errorf("second request = %s", b)
+	}
+}
