@@ -299,6 +299,7 @@ func (t *turnRun) baseRequest() *llm.Request {
 		Effort:    effort,
 		System:    s.systemPrompt(),
 		MaxTokens: s.a.cfg.MaxTokens,
+		CacheKey:  s.id,
 	}
 	t.sub.shape(t, req)
 	req.Tools = toolSpecs(s.defs().modes, mode, t.catalog)

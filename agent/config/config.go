@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,6 +36,10 @@ type Config struct {
 	// redactor must know a key the environment overrides as well. Load
 	// fills them in even when it fails later on.
 	Secrets []string
+	// OpenAIAPI is the wire the openai provider speaks: "responses"
+	// (OpenAI's Responses API) or "chat" (Chat Completions, which every
+	// OpenAI-compatible server speaks). Resolved when Provider is openai.
+	OpenAIAPI string
 
 	MaxTokens       int
 	ThoughtLevel    string // default reasoning level ("" leaves it to the provider)
@@ -88,6 +93,7 @@ type File struct {
 	AnthropicBaseURL string   `json:"anthropicBaseUrl"`
 	OpenAIAPIKey     string   `json:"openaiApiKey"`
 	OpenAIBaseURL    string   `json:"openaiBaseUrl"`
+	OpenAIAPI        string   `json:"openaiApi"`
 	MaxTokens        int      `json:"maxTokens"`
 	MaxTurnRequests  int      `json:"maxTurnRequests"`
 	// ThoughtLevel is the default reasoning level: off, low, medium, high.
@@ -193,6 +199,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.AnthropicBaseURL = pick("ANTHROPIC_BASE_URL", f.AnthropicBaseURL)
 	c.OpenAIKey = key(OpenAIKeyEnv, f.OpenAIAPIKey, creds.OpenAIAPIKey)
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
+	c.OpenAIAPI = strings.ToLower(pick("TANDEM_OPENAI_API", f.OpenAIAPI))
 	c.MaxTokens = f.MaxTokens
 	c.ThoughtLevel = pick("TANDEM_THOUGHT_LEVEL", f.ThoughtLevel)
 	if _, err := llm.ParseEffort(c.ThoughtLevel); err != nil {
@@ -229,8 +236,18 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 
+	switch c.OpenAIAPI {
+	case "", OpenAIResponses, OpenAIChat:
+	default:
+		return c, fmt.Errorf("config: TANDEM_OPENAI_API=%q: use responses or chat", c.OpenAIAPI)
+	}
 	switch c.Provider {
 	case "anthropic", "openai":
+	case "openai-chat":
+		if c.OpenAIAPI == OpenAIResponses {
+			return c, fmt.Errorf("config: TANDEM_PROVIDER=openai-chat is Chat Completions, but TANDEM_OPENAI_API=responses")
+		}
+		c.Provider, c.OpenAIAPI = "openai", OpenAIChat
 	case "":
 		// Chosen by which key is present; an OpenAI-compatible base URL
 		// alone (Ollama, llama.cpp) needs no key.
@@ -241,7 +258,10 @@ func Load(getenv func(string) string) (Config, error) {
 			c.Provider = "openai"
 		}
 	default:
-		return c, fmt.Errorf("config: TANDEM_PROVIDER=%q: use anthropic or openai", c.Provider)
+		return c, fmt.Errorf("config: TANDEM_PROVIDER=%q: use anthropic, openai or openai-chat", c.Provider)
+	}
+	if c.Provider == "openai" && c.OpenAIAPI == "" {
+		c.OpenAIAPI = defaultOpenAIAPI(c.OpenAIBaseURL)
 	}
 	if c.Model == "" {
 		switch c.Provider {
@@ -265,6 +285,26 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
+}
+
+// The wires of the openai provider (Config.OpenAIAPI).
+const (
+	OpenAIResponses = "responses"
+	OpenAIChat      = "chat"
+)
+
+// defaultOpenAIAPI picks the wire for a base URL: the Responses API on
+// OpenAI's own endpoint, where reasoning models keep their reasoning
+// between turns only through it; Chat Completions on any other server,
+// since that is the API "OpenAI-compatible" servers implement.
+func defaultOpenAIAPI(baseURL string) string {
+	if baseURL == "" {
+		return OpenAIResponses
+	}
+	if u, err := url.Parse(baseURL); err == nil && strings.EqualFold(u.Hostname(), "api.openai.com") {
+		return OpenAIResponses
+	}
+	return OpenAIChat
 }
 
 // String describes the configuration without secrets.

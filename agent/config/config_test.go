@@ -28,7 +28,7 @@ func TestLoad(t *testing.T) {
 		{name: "explicit provider wins over keys", env: map[string]string{"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k", "TANDEM_PROVIDER": "OpenAI"}, provider: "openai", model: DefaultOpenAIModel},
 		{name: "env wins over file", env: map[string]string{"TANDEM_MODEL": "m-env"}, file: `{"provider":"anthropic","model":"m-file","anthropicApiKey":"k"}`, provider: "anthropic", model: "m-env"},
 		{name: "file used when env is empty", env: map[string]string{}, file: `{"provider":"openai","model":"llama3","openaiBaseUrl":"http://x/v1"}`, provider: "openai", model: "llama3", baseURL: "http://x/v1"},
-		{name: "unknown provider", env: map[string]string{"TANDEM_PROVIDER": "gemini"}, wantError: "use anthropic or openai"},
+		{name: "unknown provider", env: map[string]string{"TANDEM_PROVIDER": "gemini"}, wantError: "use anthropic, openai or openai-chat"},
 		{name: "bad json", env: map[string]string{}, file: `{`, wantError: "not valid JSON"},
 		{name: "bad turn limit", env: map[string]string{"TANDEM_MAX_TURN_REQUESTS": "-1"}, wantError: "TANDEM_MAX_TURN_REQUESTS"},
 	}

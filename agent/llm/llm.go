@@ -48,6 +48,10 @@ type Request struct {
 	// Effort is how hard a reasoning model thinks before it answers; ""
 	// leaves it to the provider's configuration.
 	Effort Effort
+	// CacheKey names the conversation for providers that route requests
+	// to a prompt cache by a key of the caller's (OpenAI's
+	// prompt_cache_key): the same for every request of a session.
+	CacheKey string
 }
 
 // Effort is a reasoning level: Anthropic's thinking budget, OpenAI's

@@ -45,7 +45,7 @@ func (c *PrefixCache) Head(req *Request, build func() ([]byte, error)) ([]byte, 
 }
 
 func sameHead(a, b *Request) bool {
-	if a.Model != b.Model || a.System != b.System || a.MaxTokens != b.MaxTokens || a.Effort != b.Effort || len(a.Tools) != len(b.Tools) {
+	if a.Model != b.Model || a.System != b.System || a.MaxTokens != b.MaxTokens || a.Effort != b.Effort || a.CacheKey != b.CacheKey || len(a.Tools) != len(b.Tools) {
 		return false
 	}
 	for i := range a.Tools {

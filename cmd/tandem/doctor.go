@@ -142,7 +142,14 @@ func (d *doctor) checkProvider(context.Context) []finding {
 	case c.Provider == "openai" && c.OpenAIKey == "" && c.OpenAIBaseURL == "":
 		return []finding{{levelFail, "provider", "openai without a key", "tandem login --provider openai, or export " + config.OpenAIKeyEnv + "=…"}}
 	}
-	return []finding{{levelOK, "provider", c.Provider + " (" + d.keySource() + ")", ""}}
+	name := c.Provider
+	switch {
+	case c.Provider == "openai" && c.OpenAIAPI == config.OpenAIResponses:
+		name += ", Responses API"
+	case c.Provider == "openai":
+		name += ", Chat Completions"
+	}
+	return []finding{{levelOK, "provider", name + " (" + d.keySource() + ")", ""}}
 }
 
 // keySource says where the provider's key (or base URL) comes from,

@@ -146,6 +146,8 @@ func TestDoctorOnlineFailures(t *testing.T) {
 	env = []string{"HOME=" + home, "TANDEM_HOME=" + home, "OPENAI_BASE_URL=" + srv.BaseURL(llmtest.OpenAI), "TANDEM_MODEL=mystery-model"}
 	lines, _ = doctorRun(t, work, env, "--online")
 	expectLine(t, lines, "online", "✗", "mystery-model not found", "offers: qwen3:8b, qwen3:8b-other")
+	// Another server than OpenAI's is spoken to over Chat Completions.
+	expectLine(t, lines, "provider", "✓", "openai, Chat Completions")
 	expectLine(t, lines, "model", "!", "does not know this model", "contextWindows")
 }
 

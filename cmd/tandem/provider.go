@@ -10,6 +10,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/llm/openai"
+	"github.com/tandemhq/tandem/agent/llm/responses"
 	"github.com/tandemhq/tandem/internal/redact"
 )
 
@@ -24,6 +25,9 @@ func newProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 		}
 		return anthropic.New(anthropic.Options{Transport: t, APIKey: cfg.AnthropicKey, BaseURL: cfg.AnthropicBaseURL}), nil
 	case "openai":
+		if cfg.OpenAIAPI == config.OpenAIResponses {
+			return responses.New(responses.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
+		}
 		return openai.New(openai.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
 	}
 	return nil, nil

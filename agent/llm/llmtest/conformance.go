@@ -30,7 +30,7 @@ const suiteKey = "sk-llmtest-SECRET-0123456789"
 // format: streaming, reasoning, tool calls, usage, stop reasons, retries,
 // broken streams, cancellation, auth errors and byte-stable replay.
 func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConfig) llm.Provider) {
-	keyEnv := map[Format]string{Anthropic: "ANTHROPIC_API_KEY", OpenAI: "OPENAI_API_KEY"}[format]
+	keyEnv := map[Format]string{Anthropic: "ANTHROPIC_API_KEY", OpenAI: "OPENAI_API_KEY", Responses: "OPENAI_API_KEY"}[format]
 	setup := func(t *testing.T) (*Server, llm.Provider, *sleeps) {
 		t.Parallel()
 		srv := NewServer(t)

@@ -76,9 +76,7 @@ func userParts(content flexText) []llm.Part {
 		case b.Type == "text":
 			parts = append(parts, llm.Part{Type: llm.PartText, Text: b.Text})
 		case b.Type == "image_url" && b.ImageURL != nil:
-			// data:<media type>;base64,<data>
-			meta, data, _ := strings.Cut(strings.TrimPrefix(b.ImageURL.URL, "data:"), ",")
-			parts = append(parts, llm.Image(strings.TrimSuffix(meta, ";base64"), data))
+			parts = append(parts, dataURLImage(b.ImageURL.URL))
 		}
 	}
 	return parts
@@ -111,4 +109,10 @@ func openAIAssistant(raw map[string]json.RawMessage, content flexText) (llm.Mess
 		m.Content = append(m.Content, llm.Part{Type: llm.PartToolUse, ToolCallID: c.ID, ToolName: c.Function.Name, Input: json.RawMessage(c.Function.Arguments)})
 	}
 	return m, nil
+}
+
+// dataURLImage reads an image sent as data:<media type>;base64,<data>.
+func dataURLImage(url string) llm.Part {
+	meta, data, _ := strings.Cut(strings.TrimPrefix(url, "data:"), ",")
+	return llm.Image(strings.TrimSuffix(meta, ";base64"), data)
 }

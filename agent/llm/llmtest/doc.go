@@ -1,10 +1,11 @@
-// Package llmtest is a scripted fake model server for tests. It speaks both
+// Package llmtest is a scripted fake model server for tests. It speaks the
 // wire formats tandem's providers use, over real HTTP on 127.0.0.1:
 //
 //	POST /v1/messages          Anthropic Messages API, SSE
 //	POST /v1/chat/completions  OpenAI Chat Completions, SSE
+//	POST /v1/responses         OpenAI Responses API, SSE with typed events
 //
-// Point an anthropic provider at srv.URL and an openai provider at
+// Point an anthropic provider at srv.URL and the OpenAI providers at
 // srv.URL+"/v1" (srv.BaseURL(format) returns the right one).
 //
 // Replies come from a FIFO queue (Enqueue), then from a function of the

@@ -15,6 +15,8 @@ type Format string
 const (
 	Anthropic Format = "anthropic"
 	OpenAI    Format = "openai"
+	// Responses is OpenAI's Responses API (POST /v1/responses).
+	Responses Format = "openai-responses"
 )
 
 // Reply scripts one response. Streamed content comes in this order:

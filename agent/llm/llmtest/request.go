@@ -53,9 +53,12 @@ func (r *Request) LastUserText() string {
 func decodeRequest(f Format, r *http.Request, body []byte) (*Request, error) {
 	req := &Request{Format: f, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	var err error
-	if f == Anthropic {
+	switch f {
+	case Anthropic:
 		err = decodeAnthropic(req, body)
-	} else {
+	case Responses:
+		err = decodeResponses(req, body)
+	default:
 		err = decodeOpenAI(req, body)
 	}
 	if err != nil {

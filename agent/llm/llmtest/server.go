@@ -53,7 +53,7 @@ func Start() *Server {
 // URL for Anthropic (the client adds /v1/messages), URL+"/v1" for OpenAI
 // (the client adds /chat/completions).
 func (s *Server) BaseURL(f Format) string {
-	if f == OpenAI {
+	if f == OpenAI || f == Responses {
 		return s.URL + "/v1"
 	}
 	return s.URL
@@ -108,8 +108,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f = Anthropic
 	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		f = OpenAI
+	case strings.HasSuffix(r.URL.Path, "/responses"):
+		f = Responses
 	default:
-		http.Error(w, "llmtest: unknown path "+r.URL.Path+" (serve /v1/messages or /v1/chat/completions)", http.StatusNotFound)
+		http.Error(w, "llmtest: unknown path "+r.URL.Path+" (serve /v1/messages, /v1/chat/completions or /v1/responses)", http.StatusNotFound)
 		return
 	}
 	body, err := io.ReadAll(r.Body)
@@ -142,9 +144,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, reply.Raw)
 		return
 	}
-	if f == Anthropic {
+	switch f {
+	case Anthropic:
 		writeAnthropic(st, &reply, req)
-	} else {
+	case Responses:
+		writeResponses(st, &reply, req)
+	default:
 		writeOpenAI(st, &reply, req)
 	}
 }

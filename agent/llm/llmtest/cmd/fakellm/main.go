@@ -1,6 +1,7 @@
 // Command fakellm serves a scripted fake model over HTTP for tests that run
 // tandem, or an editor driving it, in another process. It speaks the
-// Anthropic and OpenAI streaming wire formats (see package llmtest and
+// Anthropic, OpenAI Chat Completions and OpenAI Responses streaming wire
+// formats (see package llmtest and
 // README.md), prints its base URL as the first line of stdout and runs
 // until stdin closes or it gets SIGTERM/SIGINT.
 //

@@ -16,6 +16,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/openai"
+	"github.com/tandemhq/tandem/agent/llm/responses"
 )
 
 const script = `{
@@ -93,6 +94,7 @@ func TestProcess(t *testing.T) {
 
 			ant := anthropic.New(anthropic.Options{BaseURL: url, APIKey: "k"})
 			oai := openai.New(openai.Options{BaseURL: url + "/v1"})
+			rsp := responses.New(responses.Options{BaseURL: url + "/v1"})
 			checks := []struct {
 				p    llm.Provider
 				in   string
@@ -102,6 +104,7 @@ func TestProcess(t *testing.T) {
 				{oai, "ping please", "pong"},
 				{ant, "ping", "pong"},
 				{oai, "anything", "you said: anything"},
+				{rsp, "ping over responses", "pong"},
 			}
 			for _, c := range checks {
 				if got := textOf(ask(t, c.p, c.in)); got != c.want {
@@ -132,8 +135,12 @@ func TestProcess(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-			if len(lines) != 5 {
-				t.Fatalf("%d logged requests, want 5", len(lines))
+			if len(lines) != 6 {
+				t.Fatalf("%d logged requests, want 6", len(lines))
+			}
+			var viaResponses loggedRequest
+			if err := json.Unmarshal([]byte(lines[4]), &viaResponses); err != nil || viaResponses.Format != "openai-responses" || viaResponses.Path != "/v1/responses" {
+				t.Errorf("logged request 4 = %+v, %v", viaResponses, err)
 			}
 			var first loggedRequest
 			if err := json.Unmarshal([]byte(lines[1]), &first); err != nil || first.Format != "openai" || first.Messages[0].Content[0].Text != "ping please" {
