@@ -35,7 +35,8 @@ func TestNewerFormatRefused(t *testing.T) {
 // in part of a record, the refused records wait in memory, and once there
 // is room they are written in order, so the log holds every record once.
 func TestFullDiskCutsBackAndCatchesUp(t *testing.T) {
-	disk := testenv.SmallDisk(t, 64<<10)
+	disk := filepath.Join(t.TempDir(), "disk")
+	testenv.SmallDisk(t, disk, 64<<10)
 	s, err := Open(filepath.Join(disk, "sessions"))
 	if err != nil {
 		t.Fatal(err)

@@ -12,13 +12,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// SmallDisk mounts a file system of size bytes (a tmpfs) on a fresh
-// directory and returns the directory; the test's end unmounts it. It
-// gives a test a real ENOSPC. Mounting needs root (CAP_SYS_ADMIN), which
+// SmallDisk mounts a file system of size bytes (a tmpfs) on dir, which it
+// creates, and unmounts it when the test ends: it gives a test a real
+// ENOSPC. dir must be in one of the test's TempDirs, so that the unmount
+// comes before their removal. Mounting needs root (CAP_SYS_ADMIN), which
 // test.sh has; without it the test skips, or fails under test.sh.
-func SmallDisk(t testing.TB, size int) string {
+func SmallDisk(t testing.TB, dir string, size int) {
 	t.Helper()
-	dir := t.TempDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	err := unix.Mount("tandem-test", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, fmt.Sprintf("size=%d,mode=0700", size))
 	if errors.Is(err, unix.EPERM) {
 		missing(t, "the right to mount a tmpfs (root)")
@@ -26,15 +29,14 @@ func SmallDisk(t testing.TB, size int) string {
 	if err != nil {
 		t.Fatalf("mount a tmpfs on %s: %v", dir, err)
 	}
-	// Unmounted before TempDir's cleanup removes the directory: cleanups
-	// run last registered first. Lazily, so a file a child process still
+	// Cleanups run last registered first: this one before TempDir's.
+	// Lazily, so a file a child process still
 	// holds open does not keep it mounted.
 	t.Cleanup(func() {
 		if err := unix.Unmount(dir, unix.MNT_DETACH); err != nil {
 			t.Errorf("unmount %s: %v", dir, err)
 		}
 	})
-	return dir
 }
 
 // FillDisk writes a file into dir until the file system holding it has no

@@ -6,10 +6,9 @@ import "testing"
 
 // SmallDisk mounts a small file system on Linux only; elsewhere the test
 // needing one skips (or fails under test.sh).
-func SmallDisk(t testing.TB, size int) string {
+func SmallDisk(t testing.TB, dir string, size int) {
 	t.Helper()
 	missing(t, "a small file system to fill (SmallDisk mounts one on Linux only)")
-	return ""
 }
 
 // FillDisk fills a SmallDisk; see SmallDisk.
