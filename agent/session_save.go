@@ -17,7 +17,7 @@ func (s *Session) reportSave(err error) bool {
 	case err != nil && !was:
 		s.notice(err.Error() + ". The session goes on: what could not be saved is kept in memory and written once there is room (if tandem stops first, it is lost).")
 	case err == nil && was:
-		s.notice("The session is saved again, all of it.")
+		s.notice("The session is being saved again, what was waiting included.")
 	default:
 		return false
 	}

@@ -86,9 +86,9 @@ func TestFullDiskCutsBackAndCatchesUp(t *testing.T) {
 	}
 }
 
-// A failed write that cannot be cut back (here the descriptor cannot
-// write at all, so nothing reached the file) keeps its records; a torn
-// line left before it (a crash mid-write) costs only itself.
+// A write that fails outright (here the descriptor cannot write at all)
+// keeps its records for the next append; a torn line a crash left before
+// it costs only itself.
 func TestFailedWriteKeepsRecords(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := Open(dir)
