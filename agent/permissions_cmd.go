@@ -50,11 +50,11 @@ func (s *Session) describeRules(ctx context.Context) string {
 			if e.List != d {
 				continue
 			}
-			line := fmt.Sprintf("  %s — %s (%s)", e.Text, e.Source, e.Kind.Scope())
+			scope := e.Kind.Scope()
 			if !e.Active {
-				line += " (not in force: the repository wrote it and you have not accepted it)"
+				scope += "; not in force: the repository wrote it and you have not accepted it"
 			}
-			lines = append(lines, line)
+			lines = append(lines, fmt.Sprintf("  %s — %s (%s)", e.Text, e.Source, scope))
 		}
 		for _, r := range grants.List(d) {
 			lines = append(lines, fmt.Sprintf("  %s — %s (only here: saving it to %s failed)", r, policy.SourceSession, local))
