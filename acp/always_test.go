@@ -82,6 +82,9 @@ func testLaterReject(t *testing.T, allowFirst bool, allowerTold string) {
 	if !strings.Contains(string(b), `"deny": [`) {
 		t.Fatalf("settings.local.json has no deny rule:\n%s", b)
 	}
+	if allowFirst && strings.Contains(string(b), `"allow"`) {
+		t.Errorf("the later reject left the allow it replaces in settings.local.json:\n%s", b)
+	}
 	if allowerTold != "" && !strings.Contains(ed.agentText(allower), allowerTold) {
 		t.Errorf("the session that allowed last was not told the deny wins:\n%s", ed.agentText(allower))
 	}
