@@ -271,8 +271,8 @@ func TestPermissionsCommand(t *testing.T) {
 		"  Read(.env) — .tandem/settings.json",
 		"ask:\n  run_command(echo secret:*) — .tandem/settings.json",
 		"  Bash(echo:*) — " + filepath.Join(home, "config.json"),
-		"  Bash(touch:*) — .tandem/settings.json (not in force",
-		"  run_command(ls:*) — .tandem/settings.local.json",
+		"  Bash(touch:*) — .tandem/settings.json (the project's, for everyone who clones it; not in force",
+		"  run_command(ls:*) — .tandem/settings.local.json (yours, in every session of this project",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("/permissions output lacks %q:\n%s", w, out)

@@ -65,6 +65,7 @@ func (s *Session) judgeAsk(ctx context.Context, tc ToolCall, info tools.Info, a 
 	case AllowAlways:
 		if v.AllowAlways != nil {
 			s.remember(ctx, policy.Allow, v.AllowAlways.Rules)
+			s.denyStillWins(call, v.AllowAlways)
 		}
 		return nil
 	case RejectAlways:
@@ -118,6 +119,20 @@ func (s *Session) judge(m policy.Mode, call policy.Call) policy.Verdict {
 func judgeWith(m policy.Mode, call policy.Call, rs policy.Rules) policy.Verdict {
 	call.Home, _ = os.UserHomeDir()
 	return policy.Decide(m, call, rs)
+}
+
+// denyStillWins tells the user when the "Always allow" just saved cannot
+// take effect: a deny rule covers the call (another session's "Always
+// reject" saved while this question was open, say), and deny comes first.
+// This call goes ahead, since it was the answer to it; later ones are
+// refused until the deny is removed.
+func (s *Session) denyStillWins(call policy.Call, g *policy.Grant) {
+	after := s.judge(policy.Mode(s.Mode()), call)
+	if after.Decision != policy.Deny || after.Denier == nil {
+		return
+	}
+	s.notice(fmt.Sprintf("%q was saved, but the rule %s (%s) denies it, and deny comes first: later calls like this one are refused. /permissions lists the rules; /permissions remove %s drops that one.",
+		g.Option, after.Denier, after.Denier.Source, after.Denier))
 }
 
 // grant remembers an "always" answer for the rest of the session only.

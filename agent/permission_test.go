@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/policy"
+	"github.com/tandemhq/tandem/agent/settings"
 )
 
 // optionNames lists the names of a request's options, in order.
@@ -186,15 +188,7 @@ func TestProjectMCPServersWithoutPrompts(t *testing.T) {
 	f := newFixture(t)
 	dir := projectMCPWorkspace(t, "proj")
 	h := &testHost{answer: cannotAskHost}
-	s, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: dir, Host: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	f.srv.Enqueue(llmtest.Reply{Text: []string{"ok"}})
-	if _, err := s.Prompt(context.Background(), prompt("hi")); err != nil {
-		t.Fatal(err)
-	}
+	s := promptIn(t, f, dir, h)
 	if h.askCount() != 1 || hasTool(s, "mcp__proj__echo") || !strings.Contains(h.text(), "cannot show the permission prompt") {
 		t.Errorf("asks %d, tool present %v, told %q", h.askCount(), hasTool(s, "mcp__proj__echo"), h.text())
 	}
@@ -217,4 +211,78 @@ func projectMCPWorkspace(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// An "Always allow" saved while a deny rule for the same call came into
+// force (another session's "Always reject", answered while this question
+// was open) lets this call through, which it answered, but deny comes
+// first for the later ones, and the user is told so.
+func TestAlwaysAllowUnderADenyIsTold(t *testing.T) {
+	f := newFixture(t)
+	s, h, dir := f.session(ModeCode, nil)
+	h.answer = func(req PermissionRequest) (Decision, error) {
+		if err := settings.SaveLocal(dir, policy.Deny, "run_command(echo ok:*)"); err != nil {
+			return Decision{}, err
+		}
+		return Decision{Kind: AllowAlways}, nil
+	}
+	f.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("c1", "run_command", `{"command":"echo ok"}`)}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("c2", "run_command", `{"command":"echo ok again"}`)}},
+		llmtest.Reply{Text: []string{"done"}},
+	)
+	if _, err := s.Prompt(context.Background(), prompt("echo")); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	if r, _ := toolResult(reqs, "c1"); r.IsError {
+		t.Errorf("the call the user allowed was refused: %q", r.Text)
+	}
+	if r, _ := toolResult(reqs, "c2"); !r.IsError || !strings.Contains(r.Text, "denies") {
+		t.Errorf("the later call gave %q, want the deny's refusal", r.Text)
+	}
+	if h.askCount() != 1 {
+		t.Errorf("asks = %d, want 1", h.askCount())
+	}
+	if said := h.text(); !strings.Contains(said, "was saved, but the rule run_command(echo ok:*) (.tandem/settings.local.json) denies it, and deny comes first") {
+		t.Errorf("the user was not told the deny wins: %q", said)
+	}
+}
+
+// The prompt before a repository's MCP servers start offers no "always":
+// nothing remembers that answer, so a label promising it would lie.
+func TestProjectMCPOffersNoAlways(t *testing.T) {
+	f := newFixture(t)
+	dir := t.TempDir()
+	cfg := `{"servers": {"proj": {"command": "/nonexistent/mcp-server"}}}`
+	if err := os.MkdirAll(filepath.Join(dir, ".tandem"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".tandem", "mcp.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := &testHost{answer: func(PermissionRequest) (Decision, error) { return Decision{Kind: RejectOnce}, nil }}
+	promptIn(t, f, dir, h)
+	if h.askCount() != 1 {
+		t.Fatalf("asks = %d, want 1", h.askCount())
+	}
+	if got := strings.Join(optionNames(h.asks[0]), " | "); got != "Start them in this session | Do not start them" {
+		t.Errorf("options: %s", got)
+	}
+}
+
+// promptIn opens a session in dir on h, closed at the test's end, and
+// runs one prompt the model answers with text.
+func promptIn(t *testing.T, f *fixture, dir string, h *testHost) *Session {
+	t.Helper()
+	s, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: dir, Host: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f.srv.Enqueue(llmtest.Reply{Text: []string{"ok"}})
+	if _, err := s.Prompt(context.Background(), prompt("hi")); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

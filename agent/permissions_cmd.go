@@ -40,6 +40,7 @@ func (s *Session) describeRules(ctx context.Context) string {
 	var set settings.Set
 	var grants policy.Rules
 	s.read(func() { set, grants = s.st.rules.set, s.st.grants.Merge() })
+	local := s.display(settings.LocalFile(s.root))
 	var b strings.Builder
 	fmt.Fprintf(&b, "Mode: %s. Permission rules (deny beats ask beats allow; protected files ask in every mode):\n", s.Mode())
 	n := 0
@@ -49,14 +50,14 @@ func (s *Session) describeRules(ctx context.Context) string {
 			if e.List != d {
 				continue
 			}
-			line := fmt.Sprintf("  %s — %s", e.Text, e.Source)
+			scope := e.Kind.Scope()
 			if !e.Active {
-				line += " (not in force: the repository wrote it and you have not accepted it)"
+				scope += "; not in force: the repository wrote it and you have not accepted it"
 			}
-			lines = append(lines, line)
+			lines = append(lines, fmt.Sprintf("  %s — %s (%s)", e.Text, e.Source, scope))
 		}
 		for _, r := range grants.List(d) {
-			lines = append(lines, fmt.Sprintf("  %s — %s", r, policy.SourceSession))
+			lines = append(lines, fmt.Sprintf("  %s — %s (only here: saving it to %s failed)", r, policy.SourceSession, local))
 		}
 		if len(lines) == 0 {
 			continue
@@ -74,7 +75,7 @@ func (s *Session) describeRules(ctx context.Context) string {
 	if s.a.cfg.Home != "" {
 		user = s.display(settings.UserFile(s.a.cfg.Home))
 	}
-	fmt.Fprintf(&b, "\nRules live in %s (\"permissions\"), .tandem/settings.json and .tandem/settings.local.json. /permissions remove RULE drops one from .tandem/settings.local.json or this session.", user)
+	fmt.Fprintf(&b, "\nRules live in %s (\"permissions\"), .tandem/settings.json and %s. An \"always\" answer to a permission prompt is saved to %s and holds in every session of this project until removed. /permissions remove RULE drops one from %s or this session.", user, local, local, local)
 	return b.String()
 }
 

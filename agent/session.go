@@ -109,6 +109,7 @@ type actorState struct {
 	outcome   Outcome
 	closed    bool
 	turn      *turnRun // non-nil while a turn runs
+	unsaved   bool     // the last turn's log could not be saved, and the user was told (reportSave)
 
 	history []llm.Message
 	grants  policy.Rules // "always" answers that could not be saved to a file

@@ -39,7 +39,12 @@ func (s *Session) askProjectMCP(ctx context.Context) error {
 	d, err := s.host.RequestPermission(ctx, PermissionRequest{
 		ToolCall: ToolCall{ID: "mcp-project-servers", Title: "Start the MCP servers of " + s.display(mcp.ProjectFile(s.root)),
 			Kind: tools.KindExecute, Status: ToolPending, Content: []ToolContent{TextContent(list.String())}},
-		Options: DefaultPermissionOptions(),
+		// No "always" options: nothing remembers this answer, so each
+		// session asks again.
+		Options: []PermissionOption{
+			{ID: string(AllowOnce), Name: "Start them in this session", Kind: AllowOnce},
+			{ID: string(RejectOnce), Name: "Do not start them", Kind: RejectOnce},
+		},
 	})
 	switch {
 	case errors.Is(err, ErrCannotAsk):
@@ -49,7 +54,7 @@ func (s *Session) askProjectMCP(ctx context.Context) error {
 		return err
 	case d.Cancelled:
 		return context.Canceled
-	case d.Kind == AllowOnce || d.Kind == AllowAlways:
+	case d.Kind == AllowOnce:
 		s.startMCP(context.WithoutCancel(ctx), pending)
 	default:
 		s.notice("The project's MCP servers were not started.")

@@ -111,17 +111,20 @@ func (t *turnRun) run() {
 	t.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
 	// The turn is on stable storage before Prompt returns, its edits and
-	// its log; a failure to save either ends the turn with that error
-	// rather than losing it. Edits are synced here, once per file, rather
-	// than once per edit: a tool step never waits for the disk.
+	// its log. A failure to save the edits ends the turn with that error;
+	// one to save the log is told once (reportSave), while the store keeps
+	// the records until there is room. Edits are synced here, once per
+	// file, rather than once per edit: a tool step never waits for the disk.
 	if err := t.edits.Sync(); err != nil {
 		s.a.log.Error("syncing edited files failed", "session", s.id, "err", err)
 		if r.err == nil {
 			r.err = fmt.Errorf("could not save the edited files: %w", err)
 		}
 	}
-	if err := s.out.flush(); err != nil && r.err == nil {
-		r.err = err
+	if s.reportSave(s.out.flush()) {
+		// The notice leaves before the prompt's answer; its own failure
+		// to save is the one it reports.
+		s.out.flush()
 	}
 	t.result <- r
 }

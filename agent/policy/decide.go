@@ -53,6 +53,8 @@ type Verdict struct {
 	// CannotAsk is the refusal to give, when Decision is Ask, if the front
 	// door has no way to ask the user.
 	CannotAsk string
+	// Denier is the deny rule that refused the call, when one did.
+	Denier *Rule
 	// Approvable marks an Ask that an allow rule would have let through:
 	// only the mode asks. A protected path, an ask rule or a run outside
 	// the sandbox are not approvable; they need the user every time.
@@ -70,7 +72,7 @@ func Decide(m Mode, c Call, rs Rules) Verdict {
 		if r.Source != "" && r.Source != SourceSession {
 			why = fmt.Sprintf("The rule %s in %s denies %s", r, r.Source, describe([]Rule{r}))
 		}
-		return Verdict{Decision: Deny, Reason: fmt.Sprintf(
+		return Verdict{Decision: Deny, Denier: &r, Reason: fmt.Sprintf(
 			"%s, so %s was refused. Nothing was changed. Ask the user how to proceed, or try a different approach.", why, t.shown())}
 	}
 	switch c.Group {

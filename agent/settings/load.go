@@ -24,6 +24,20 @@ const (
 	Committed             // a settings.local.json git tracks: treated as Project
 )
 
+// Scope says where a file's rules apply and whose they are, for
+// /permissions.
+func (k Kind) Scope() string {
+	switch k {
+	case User:
+		return "yours, in every project"
+	case Project:
+		return "the project's, for everyone who clones it"
+	case Committed:
+		return "committed with the project, for everyone who clones it"
+	}
+	return `yours, in every session of this project: where "always" answers are saved`
+}
+
 // Entry is one rule as written in one file.
 type Entry struct {
 	Text   string          // as written

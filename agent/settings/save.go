@@ -16,19 +16,29 @@ import (
 
 // SaveLocal adds texts to list d of root's settings.local.json, creating
 // the file (and a .tandem/.gitignore naming it, when .tandem has none) as
-// needed. Other keys in the file are kept as they were. The write is
-// atomic, and refused when .tandem or the file is a symlink: a repository
-// could point either anywhere.
+// needed. Saving a deny rule takes the same text out of the allow list: a
+// later "Always reject" replaces an earlier "Always allow" of the same
+// rule (the deny would win anyway; the file then says so). Saving an
+// allow rule leaves a deny of it alone: deny comes first. Other keys in
+// the file are kept as they were. The write is atomic, and refused when
+// .tandem or the file is a symlink: a repository could point either
+// anywhere.
 func SaveLocal(root string, d policy.Decision, texts ...string) error {
 	return editLocal(root, true, func(l *Lists) bool {
+		changed := false
 		list := l.list(d)
-		n := len(*list)
 		for _, t := range texts {
 			if !slices.Contains(*list, t) {
 				*list = append(*list, t)
+				changed = true
 			}
 		}
-		return len(*list) != n
+		if d == policy.Deny {
+			n := len(l.Allow)
+			l.Allow = slices.DeleteFunc(l.Allow, func(s string) bool { return slices.Contains(texts, s) })
+			changed = changed || len(l.Allow) != n
+		}
+		return changed
 	})
 }
 

@@ -216,3 +216,38 @@ func TestPlantedRulesWait(t *testing.T) {
 		t.Error("a planted rule counts in another project")
 	}
 }
+
+// A later "Always reject" replaces an earlier "Always allow" of the same
+// rule in the personal file; a later "Always allow" leaves a deny of it
+// alone, since deny comes first.
+func TestSaveDenyReplacesTheSameAllow(t *testing.T) {
+	root := t.TempDir()
+	if err := SaveLocal(root, policy.Allow, "run_command(echo ok:*)", "run_command(ls:*)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveLocal(root, policy.Deny, "run_command(echo ok:*)"); err != nil {
+		t.Fatal(err)
+	}
+	l, err := readLists(LocalFile(root))
+	if err != nil || !slices.Equal(l.Allow, []string{"run_command(ls:*)"}) || !slices.Equal(l.Deny, []string{"run_command(echo ok:*)"}) {
+		t.Fatalf("after the reject: %+v, %v", l, err)
+	}
+	if err := SaveLocal(root, policy.Allow, "run_command(echo ok:*)"); err != nil {
+		t.Fatal(err)
+	}
+	set := Load(context.Background(), Options{Root: root})
+	rs := set.Rules()
+	v := policy.Decide(policy.Mode("code"), policy.Call{Tool: "run_command", Group: "execute", Root: root, Command: "echo ok again"}, rs)
+	if v.Decision != policy.Deny || v.Denier == nil || v.Denier.String() != "run_command(echo ok:*)" {
+		t.Errorf("with both saved: %v by %v, want the deny", v.Decision, v.Denier)
+	}
+}
+
+// Each file says, for /permissions, where its rules apply.
+func TestScopes(t *testing.T) {
+	for k, want := range map[Kind]string{User: "every project", Project: "everyone who clones it", Committed: "everyone who clones it", Local: `where "always" answers are saved`} {
+		if got := k.Scope(); !strings.Contains(got, want) {
+			t.Errorf("kind %d: %q, want %q", k, got, want)
+		}
+	}
+}

@@ -243,13 +243,26 @@ func (s *Store) Read(id string) (Meta, []Record, []string, error) {
 }
 
 // Log appends to one session's event log. It is safe for concurrent use.
+//
+// The file only ever grows by whole records. A write the disk refuses part
+// way (ENOSPC) is cut back to where it began, and its records stay in
+// memory, written ahead of the next ones: the log then holds exactly what
+// the session sent, in order, once there is room again.
 type Log struct {
 	dir string
 
-	mu   sync.Mutex // guards f and torn
-	f    *os.File
-	torn bool // the file may end without a newline (a crash mid-write)
+	mu sync.Mutex // guards f and unsaved
+	f  *os.File
+	// unsaved is what the file still lacks, whole records, in order: those
+	// a failed write could not save and, before them, a newline when the
+	// file ends in a torn line (a crash mid-write, or a failed write that
+	// could not be cut back), so the next record starts a line of its own.
+	unsaved []byte
 }
+
+// maxUnsaved bounds what a log holds in memory while the disk refuses it;
+// records past it are dropped, and the error says so.
+const maxUnsaved = 32 << 20
 
 func openLog(dir string) (*Log, error) {
 	path := filepath.Join(dir, "events.jsonl")
@@ -258,29 +271,33 @@ func openLog(dir string) (*Log, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	l := &Log{dir: dir, f: f}
-	// A torn last line from a crash must not swallow the next record: make
-	// sure the next append starts on a line of its own.
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], st.Size()-1); err == nil && last[0] != '\n' {
-			l.torn = true
+			l.unsaved = []byte{'\n'}
 		}
 	}
 	return l, nil
 }
 
-// Append writes records at the end of the log. It does not fsync; call Sync
-// at turn boundaries.
+// Append writes records at the end of the log, after any a failed write
+// left unsaved. It does not fsync; call Sync at turn boundaries. On an
+// error the records are kept for the next Append or Sync (up to
+// maxUnsaved), and the file still ends with a whole record.
 func (l *Log) Append(recs ...Record) error {
-	var buf bytes.Buffer
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
 		return errors.New("store: log is closed")
 	}
-	if l.torn {
-		buf.WriteByte('\n')
+	if len(l.unsaved) > maxUnsaved {
+		// The disk has refused this much already: hold no more until it
+		// takes what waits, and say that these records are lost.
+		if err := l.write(); err != nil {
+			return fmt.Errorf("%w (%d records dropped: more than %d MiB wait for room)", err, len(recs), maxUnsaved>>20)
+		}
 	}
+	held := len(l.unsaved)
 	for _, r := range recs {
 		if r.Version == 0 {
 			r.Version = Version
@@ -290,27 +307,70 @@ func (l *Log) Append(recs ...Record) error {
 		}
 		b, err := json.Marshal(r)
 		if err != nil {
+			l.unsaved = l.unsaved[:held]
 			return fmt.Errorf("store: encode %s record: %w", r.Kind, err)
 		}
-		buf.Write(b)
-		buf.WriteByte('\n')
+		l.unsaved = append(l.unsaved, b...)
+		l.unsaved = append(l.unsaved, '\n')
 	}
-	if _, err := l.f.Write(buf.Bytes()); err != nil {
-		// Part of the batch may have reached the file: the next record
-		// must start on a fresh line, and load skips the torn one.
-		l.torn = true
-		return saveError(err)
-	}
-	l.torn = false
-	return nil
+	return l.write()
 }
 
-// Sync flushes the log to stable storage.
+// write appends l.unsaved to the file, with l.mu held. When the write
+// fails part way, the file is cut back to its length before it, so it
+// never ends in part of a record; what could not be cut back stays in the
+// file and only the rest is kept, behind a newline.
+func (l *Log) write() error {
+	if len(l.unsaved) == 0 {
+		return nil
+	}
+	n, err := l.f.Write(l.unsaved)
+	if err == nil {
+		if cap(l.unsaved) > 64<<10 {
+			l.unsaved = nil // a long outage's buffer is not kept for good
+		} else {
+			l.unsaved = l.unsaved[:0]
+		}
+		return nil
+	}
+	if n > 0 {
+		if terr := l.cutBack(n); terr != nil {
+			// The n bytes stay: keep only what they lack. Whole records
+			// among them are saved; a part of one is left torn, and the
+			// record is written again after a newline.
+			whole := bytes.LastIndexByte(l.unsaved[:n], '\n') + 1
+			rest := l.unsaved[whole:]
+			if whole < n {
+				rest = append([]byte{'\n'}, rest...)
+			}
+			l.unsaved = append(l.unsaved[:0], rest...)
+		}
+	}
+	return saveError(err)
+}
+
+// cutBack truncates the file by the n bytes a failed write appended.
+func (l *Log) cutBack(n int) error {
+	st, err := l.f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.Size() < int64(n) {
+		return fmt.Errorf("store: the log is shorter (%d bytes) than the failed write (%d)", st.Size(), n)
+	}
+	return l.f.Truncate(st.Size() - int64(n))
+}
+
+// Sync writes what earlier appends left unsaved and flushes the log to
+// stable storage.
 func (l *Log) Sync() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
 		return nil
+	}
+	if err := l.write(); err != nil {
+		return err
 	}
 	if err := l.f.Sync(); err != nil {
 		return saveError(err)
@@ -331,14 +391,21 @@ func (l *Log) SetMeta(m Meta) error {
 	return nil
 }
 
-// Close syncs and closes the log. Closing twice is harmless.
+// Close writes what is unsaved, syncs and closes the log; what the disk
+// still refuses is lost, and the error says so. Closing twice is harmless.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
 		return nil
 	}
-	err := l.f.Sync()
+	err := l.write()
+	if err != nil {
+		err = fmt.Errorf("%w (%d records lost)", err, bytes.Count(bytes.TrimLeft(l.unsaved, "\n"), []byte{'\n'}))
+	}
+	if serr := l.f.Sync(); err == nil {
+		err = serr
+	}
 	if cerr := l.f.Close(); err == nil {
 		err = cerr
 	}

@@ -12,7 +12,7 @@ import (
 func TestTerminalPermissionPrompt(t *testing.T) {
 	options := []agent.PermissionOption{
 		{ID: "allow_once", Name: "Allow", Kind: agent.AllowOnce},
-		{ID: "allow_always", Name: "Always allow `go test …` in this session", Kind: agent.AllowAlways},
+		{ID: "allow_always", Name: "Always allow `go test …` in this project", Kind: agent.AllowAlways},
 		{ID: "reject_once", Name: "Reject", Kind: agent.RejectOnce},
 	}
 	for _, tc := range []struct {
@@ -35,7 +35,7 @@ func TestTerminalPermissionPrompt(t *testing.T) {
 			t.Errorf("answer %q: %+v, %v; want %s", tc.input, d, err, tc.want)
 		}
 		shown := errw.String()
-		for _, w := range []string{"$ go test ./...", "[a] Always allow `go test …` in this session", "Choose [y/a/n]"} {
+		for _, w := range []string{"$ go test ./...", "[a] Always allow `go test …` in this project", "Choose [y/a/n]"} {
 			if !strings.Contains(shown, w) {
 				t.Errorf("answer %q: the prompt %q lacks %q", tc.input, shown, w)
 			}
