@@ -99,6 +99,21 @@ func (s *server) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (s
 	return sdk.AuthenticateResponse{}, nil
 }
 
+// Logout handles logout (advertised as agentCapabilities.auth.logout): it
+// removes the keys `tandem login` stored, never the environment's or
+// config.json's, which tandem did not write; a prompt after it answers
+// auth_required unless one of those is left.
+func (s *server) Logout(ctx context.Context, p sdk.LogoutRequest) (sdk.LogoutResponse, error) {
+	a, err := s.agentFor(ctx)
+	if err != nil {
+		return sdk.LogoutResponse{}, err
+	}
+	if err := a.Logout(); err != nil {
+		return sdk.LogoutResponse{}, toRequestError(err)
+	}
+	return sdk.LogoutResponse{}, nil
+}
+
 // authRequired is the auth_required answer for err, a missing key
 // (agent.ErrNotConfigured); toRequestError picks it.
 func authRequired(err error) *jsonrpc.Error {

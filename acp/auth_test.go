@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/internal/testenv"
 )
@@ -143,4 +144,65 @@ func TestTerminalAuthMeta(t *testing.T) {
 	if got := jsonString(r["authMethods"]); strings.Contains(got, "tandem-login") {
 		t.Errorf("a client without terminal login is offered it: %s", got)
 	}
+}
+
+// TestLogout: initialize advertises auth.logout; logout removes the key
+// `tandem login` stored, after which the session's prompt is answered
+// auth_required, while a key in config.json (which tandem did not write)
+// survives a logout and serves the next prompt.
+func TestLogout(t *testing.T) {
+	const stored, own = "sk-ant-stored-1c9e", "sk-ant-config-5b2d"
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Reply{Text: []string{"with the stored key"}}, llmtest.Reply{Text: []string{"with config.json's key"}})
+	home := t.TempDir()
+	if err := config.SaveKey(home, "anthropic", stored); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(testenv.Tandem(t), "acp")
+	cmd.Env = withoutKeys(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)))
+	ed := newEditor(t)
+	p := startCmd(t, cmd, srv, home, ed)
+	initRes, err := p.conn.Initialize(ctxT(t), sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if initRes.AgentCapabilities.Auth.Logout == nil {
+		t.Error("initialize does not advertise auth.logout")
+	}
+	sid := p.newSession(t, workspace(t, nil))
+	if r, err := p.prompt(t, sid, "hi"); err != nil || r != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt with the stored key: %q, %v", r, err)
+	}
+
+	if _, err := p.conn.Logout(ctxT(t), sdk.LogoutRequest{}); err != nil {
+		t.Fatalf("logout: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, "credentials.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("credentials.json after logout: %v, want it gone", err)
+	}
+	_, err = p.prompt(t, sid, "still there?")
+	assertAuthRequired(t, "prompt after logout", err)
+
+	cfgPath := filepath.Join(home, "config.json")
+	cfgText := `{"anthropicApiKey": "` + own + `"}`
+	if err := os.WriteFile(cfgPath, []byte(cfgText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.conn.Logout(ctxT(t), sdk.LogoutRequest{}); err != nil {
+		t.Fatalf("logout with no stored key: %v", err)
+	}
+	if b, err := os.ReadFile(cfgPath); err != nil || string(b) != cfgText {
+		t.Errorf("config.json after logout: %q, %v", b, err)
+	}
+	if r, err := p.prompt(t, sid, "and now?"); err != nil || r != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt with config.json's key: %q, %v", r, err)
+	}
+	var keys []string
+	for _, r := range srv.Requests() {
+		keys = append(keys, r.Header.Get("X-Api-Key"))
+	}
+	if got := strings.Join(keys, " "); got != stored+" "+own {
+		t.Errorf("keys the model saw: %q, want the stored one, then config.json's", got)
+	}
+	p.closeAndWait(t)
 }

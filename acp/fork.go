@@ -14,6 +14,10 @@ type forkRequest struct {
 	SessionId  sdk.SessionId   `json:"sessionId"`
 	Cwd        string          `json:"cwd"`
 	McpServers []sdk.McpServer `json:"mcpServers,omitempty"`
+	// AdditionalDirectories, when given, are the fork's whole list of
+	// further roots; omitted, the fork keeps the parent's, as
+	// session/load and session/resume keep the stored ones.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 }
 
 type forkResponse struct {
@@ -31,9 +35,16 @@ func (s *server) ForkSession(ctx context.Context, p forkRequest) (forkResponse, 
 	if err := checkCwd(p.Cwd); err != nil {
 		return forkResponse{}, err
 	}
+	if err := checkAdditionalDirs(p.AdditionalDirectories); err != nil {
+		return forkResponse{}, err
+	}
 	servers, err := mcpServers(p.McpServers)
 	if err != nil {
 		return forkResponse{}, err
+	}
+	var dirs []string // nil: the parent's
+	if len(p.AdditionalDirectories) > 0 {
+		dirs = p.AdditionalDirectories
 	}
 	caps, err := s.clientCaps()
 	if err != nil {
@@ -44,7 +55,7 @@ func (s *server) ForkSession(ctx context.Context, p forkRequest) (forkResponse, 
 	if err != nil {
 		return forkResponse{}, err
 	}
-	sess, err := a.ForkSession(s.ctx, agent.SessionOptions{ID: string(p.SessionId), Cwd: p.Cwd, Host: h, MCPServers: servers})
+	sess, err := a.ForkSession(s.ctx, agent.SessionOptions{ID: string(p.SessionId), Cwd: p.Cwd, AdditionalRoots: dirs, Host: h, MCPServers: servers})
 	if err != nil {
 		return forkResponse{}, toRequestError(err)
 	}

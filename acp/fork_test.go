@@ -70,3 +70,61 @@ func TestForkAndDelete(t *testing.T) {
 		t.Errorf("deleting twice: %v", err)
 	}
 }
+
+// TestForkAdditionalDirectories: a fork that names no additionalDirectories
+// keeps the parent's roots (the model is told of them, session/list shows
+// them); one that names some gets exactly those, as the schema says; a bad
+// one is refused like session/new's.
+func TestForkAdditionalDirectories(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Reply{Text: []string{"parent"}}, llmtest.Reply{Text: []string{"kept"}}, llmtest.Reply{Text: []string{"replaced"}})
+	ed := newEditor(t)
+	p := startTandem(t, srv, t.TempDir(), ed)
+	p.initialize(t, true, true)
+	primary, second, third := workspace(t, nil), workspace(t, nil), workspace(t, nil)
+	r, err := p.conn.NewSession(ctxT(t), sdk.NewSessionRequest{Cwd: primary, AdditionalDirectories: []string{second}, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.prompt(t, r.SessionId, "parent turn"); err != nil {
+		t.Fatal(err)
+	}
+	fork := func(dirs []string) sdk.SessionId {
+		t.Helper()
+		f, err := p.conn.UnstableForkSession(ctxT(t), sdk.UnstableForkSessionRequest{SessionId: r.SessionId, Cwd: primary, AdditionalDirectories: dirs})
+		if err != nil {
+			t.Fatalf("session/fork with %v: %v", dirs, err)
+		}
+		if _, err := p.prompt(t, f.SessionId, "fork turn"); err != nil {
+			t.Fatal(err)
+		}
+		return f.SessionId
+	}
+	kept, replaced := fork(nil), fork([]string{third})
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	if !strings.Contains(reqs[1].System, second) {
+		t.Errorf("a fork naming no roots lost the parent's %s:\n%s", second, reqs[1].System)
+	}
+	if !strings.Contains(reqs[2].System, third) || strings.Contains(reqs[2].System, second) {
+		t.Errorf("a fork naming %s has other roots:\n%s", third, reqs[2].System)
+	}
+	list, err := p.conn.ListSessions(ctxT(t), sdk.ListSessionsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[sdk.SessionId]string{}
+	for _, s := range list.Sessions {
+		got[s.SessionId] = strings.Join(s.AdditionalDirectories, ",")
+	}
+	if got[kept] != second || got[replaced] != third {
+		t.Errorf("session/list: the forks' roots are %q and %q, want %q and %q", got[kept], got[replaced], second, third)
+	}
+	_, err = p.conn.UnstableForkSession(ctxT(t), sdk.UnstableForkSessionRequest{SessionId: r.SessionId, Cwd: primary, AdditionalDirectories: []string{"relative/dir"}})
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code != -32602 {
+		t.Errorf("session/fork with a relative additional directory: %v, want -32602", err)
+	}
+}

@@ -95,12 +95,13 @@ func initializeResult(version string, l logins, unstable bool) (json.RawMessage,
 	return b, nil
 }
 
-// agentCapabilities is what every client is offered; sessionCapabilities
+// agentCapabilities is what every client is offered (logout is stable
+// since 1.21, so every client hears of it); sessionCapabilities
 // lists only what schema.json defines. agentCapabilitiesUnstable adds
 // session/fork, which only schema.unstable.json defines (see
 // unstableClientCaps); the keys stay in order either way.
 const (
-	agentCapabilitiesHead = `{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
+	agentCapabilitiesHead = `{"auth":{"logout":{}},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
 		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
 		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},`
 	agentCapabilities         = agentCapabilitiesHead + `"list":{},"resume":{}}}`

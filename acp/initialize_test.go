@@ -60,6 +60,7 @@ func sdkInitializeResponse(t *testing.T, version string, l logins, unstable bool
 			PromptCapabilities:  sdk.PromptCapabilities{Image: true, EmbeddedContext: true},
 			McpCapabilities:     sdk.McpCapabilities{Http: true, Sse: true},
 			SessionCapabilities: sessions,
+			Auth:                sdk.AgentAuthCapabilities{Logout: &sdk.LogoutCapabilities{}},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "tandem", Title: &title, Version: version},
 		AuthMethods: methods,

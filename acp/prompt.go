@@ -146,7 +146,12 @@ func promptBlocks(in []sdk.ContentBlock) ([]agent.ContentBlock, error) {
 			}
 			out = append(out, agent.ContentBlock{Type: "resource", Resource: &e})
 		case b.Audio != nil:
-			return nil, invalidParams("prompt block %d: audio is not supported (initialize does not offer it)", i)
+			// Neither provider sends audio to a model: Anthropic's
+			// Messages API takes none, and llm.Part has no audio kind for
+			// the OpenAI client to encode (OpenAI's chat API takes audio
+			// only on its audio models, local servers not at all). So the
+			// capability stays false and the refusal names it.
+			return nil, invalidParams("prompt block %d: audio is not supported: tandem's agentCapabilities.promptCapabilities.audio is false (no configured provider takes audio); send text, for instance a transcript, instead", i)
 		default:
 			return nil, invalidParams("prompt block %d: unknown content type", i)
 		}

@@ -47,8 +47,8 @@ func TestPromptResourceLinkRangesAndDirectories(t *testing.T) {
 
 	_, err = p.conn.Prompt(ctxT(t), sdk.PromptRequest{SessionId: sid, Prompt: []sdk.ContentBlock{sdk.AudioBlock("AAAA", "audio/wav")}})
 	var re *sdk.RequestError
-	if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, "audio is not supported") {
-		t.Errorf("an audio prompt: %v, want -32602 saying audio is not supported", err)
+	if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, "promptCapabilities.audio is false") {
+		t.Errorf("an audio prompt: %v, want -32602 naming promptCapabilities.audio", err)
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d model requests, want 1 (the audio prompt must not reach the model)", n)

@@ -13,7 +13,7 @@ func TestInitialize(t *testing.T) {
 		"protocolVersion":    7, // newer than tandem speaks: it answers 1
 		"clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": true}},
 	}))
-	want := `{"agentCapabilities":{"auth":{},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
+	want := `{"agentCapabilities":{"auth":{"logout":{}},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
 		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
 		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},"list":{},"resume":{}}},` +
 		`"agentInfo":{"name":"tandem","title":"Tandem","version":"test"},"authMethods":[` +

@@ -96,7 +96,11 @@ func (s *Session) Commands() []Command {
 	}
 	out = append(out, customCommands(s.customSet())...)
 	out = append(out, mcpCommands(s.mcpManagers())...)
-	out = append(out, extCommandList(s.extCommands())...)
+	taken := make(map[string]bool, len(out))
+	for _, c := range out {
+		taken[c.Name] = true
+	}
+	out = append(out, extCommandList(s.extCommands(), taken)...)
 	// The first of a name is the one a prompt runs (a command file in a
 	// folder named mcp/ before a server's prompt); list only that one.
 	seen := map[string]bool{}

@@ -13,7 +13,12 @@ import (
 // plugin's), offered through Pipeline.Commands. Run's text is shown to
 // the user; the model does not see the command or its output.
 type ExtCommand struct {
-	Name        string
+	Name string
+	// Alias is a plain name the command also answers to (a bundled
+	// plugin's, beside its <plugin>:<name>). Listed, the command appears
+	// once: under Alias, the name users type, unless a command looked up
+	// before it has that name; then under Name, which still reaches it.
+	Alias       string
 	Description string
 	Hint        string
 	Run         func(ctx context.Context, arg string) (string, error)
@@ -28,10 +33,17 @@ func (s *Session) extCommands() []ExtCommand {
 	return out
 }
 
-func extCommandList(cs []ExtCommand) []Command {
+// extCommandList lists cs, each once, given the names of the commands
+// listed (and looked up) before them.
+func extCommandList(cs []ExtCommand, taken map[string]bool) []Command {
 	out := make([]Command, 0, len(cs))
 	for _, c := range cs {
-		cmd := Command{Name: c.Name, Description: c.Description}
+		name := c.Name
+		if c.Alias != "" && !taken[c.Alias] {
+			name = c.Alias
+		}
+		taken[name] = true
+		cmd := Command{Name: name, Description: c.Description}
 		if c.Hint != "" {
 			cmd.Input = &CommandInput{Hint: c.Hint}
 		}
@@ -43,7 +55,7 @@ func extCommandList(cs []ExtCommand) []Command {
 // extRunner finds the contributed command called name.
 func (t *turnRun) extRunner(name string) (func(arg string) (StopReason, error), bool) {
 	for _, c := range t.s.extCommands() {
-		if c.Name != name {
+		if c.Name != name && c.Alias != name {
 			continue
 		}
 		return func(arg string) (StopReason, error) {

@@ -78,3 +78,17 @@ func SaveKey(home, provider, key string) error {
 	}
 	return atomicfile.Write(path, append(b, '\n'), 0o600)
 }
+
+// RemoveCredentials deletes home's credentials file, the keys `tandem
+// login` stored; keys in the environment or config.json are the user's to
+// remove and stay. A missing file is already logged out.
+func RemoveCredentials(home string) error {
+	if home == "" {
+		// A relative path would remove a file in the working directory.
+		return errors.New("config: no TANDEM_HOME to log out of")
+	}
+	if err := os.Remove(filepath.Join(home, CredentialsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("config: %w", err)
+	}
+	return nil
+}

@@ -35,6 +35,14 @@ type Readier interface {
 	Ready() error
 }
 
+// Forgetter is implemented by a Provider built from configuration that can
+// change under it, the stored login: Forget drops what it built, so the
+// next request reads the configuration again (after a logout, a key the
+// user removed is not used any longer).
+type Forgetter interface {
+	Forget()
+}
+
 // Request is one model request. The Messages slice is the whole history;
 // providers must serialize it deterministically so that consecutive requests
 // of a session share a byte-identical prefix (provider prompt caches depend

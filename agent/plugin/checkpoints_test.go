@@ -310,8 +310,21 @@ func TestFrontCheckpoints(t *testing.T) {
 			ed.mu.Lock()
 			listed := ed.cmds
 			ed.mu.Unlock()
-			if !strings.Contains(listed, `"name":"undo"`) || !strings.Contains(listed, `"name":"checkpoints:rewind"`) {
-				t.Errorf("commands listed: %s", listed)
+			// Each command is listed once, under the name users type.
+			for _, name := range []string{"undo", "rewind", "changes"} {
+				if n := strings.Count(listed, `"name":"`+name+`"`); n != 1 {
+					t.Errorf("/%s listed %d times: %s", name, n, listed)
+				}
+			}
+			if strings.Contains(listed, `"name":"checkpoints:`) {
+				t.Errorf("commands listed under a second name too: %s", listed)
+			}
+			// The namespaced name still runs the command when typed (the
+			// rewind left nothing to list).
+			ed.take()
+			ed.prompt(t, sid, "/checkpoints:changes")
+			if said := ed.await(t, "The agent has not changed any file"); !strings.Contains(said, "The agent has not changed any file") {
+				t.Errorf("/checkpoints:changes said: %s", said)
 			}
 			cli(t, home, "disable", "checkpoints")
 			deadline := time.Now().Add(10 * time.Second)

@@ -15,9 +15,11 @@ const listWait = 3 * time.Second
 
 // commands offers the slash commands of a session's running plugins, as
 // /<plugin>:<name>. A bundled plugin's commands also answer to their
-// plain name: tandem ships them, so they are part of its own command set
-// (a built-in, a custom command or an MCP prompt of that name still wins,
-// as the session looks those up first).
+// plain name (ExtCommand.Alias): tandem ships them, so they are part of
+// its own command set, and the editor lists them under it, once (a
+// built-in, a custom command or an MCP prompt of that name still wins,
+// as the session looks those up first; the list then shows
+// <plugin>:<name>).
 func (r *Runtime) commands(s *agent.Session) []agent.ExtCommand {
 	ss := r.lookup(s.ID())
 	if ss == nil {
@@ -32,11 +34,11 @@ func (r *Runtime) commands(s *agent.Session) []agent.ExtCommand {
 	var out []agent.ExtCommand
 	for _, in := range ss.instances() {
 		for _, d := range in.commandDefs() {
-			run := in.runCommand(d.Name)
-			out = append(out, agent.ExtCommand{Name: in.name() + ":" + d.Name, Description: d.Description, Hint: d.Hint, Run: run})
+			c := agent.ExtCommand{Name: in.name() + ":" + d.Name, Description: d.Description, Hint: d.Hint, Run: in.runCommand(d.Name)}
 			if in.st.Scope == ScopeBundled {
-				out = append(out, agent.ExtCommand{Name: d.Name, Description: d.Description, Hint: d.Hint, Run: run})
+				c.Alias = d.Name
 			}
+			out = append(out, c)
 		}
 	}
 	return out

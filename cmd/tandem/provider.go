@@ -33,10 +33,11 @@ func newProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 	return nil, nil
 }
 
-// loginProvider stands in when tandem starts with no key: it reads the
-// configuration again whenever it is asked, so a key stored by `tandem
-// login` (or an editor's login flow) takes effect without a restart. Once a
-// provider is built it is kept.
+// loginProvider holds the configured provider and follows the login: with
+// no provider built (tandem started with no key, or a logout forgot it) it
+// reads the configuration again whenever it is asked, so a key stored by
+// `tandem login` (or an editor's login flow) takes effect without a
+// restart. Once a provider is built it is kept until Forget.
 type loginProvider struct {
 	getenv    func(string) string
 	transport llm.Transport // as for newProvider
@@ -76,6 +77,14 @@ func (p *loginProvider) Name() string {
 		return inner.Name()
 	}
 	return "unconfigured"
+}
+
+// Forget implements llm.Forgetter: after a logout the provider is built
+// again from what configuration is left.
+func (p *loginProvider) Forget() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inner, p.model = nil, ""
 }
 
 // Ready implements llm.Readier.

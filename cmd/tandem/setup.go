@@ -43,9 +43,9 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 	if err != nil {
 		return nil, err
 	}
-	if provider == nil {
-		provider = &loginProvider{getenv: m.Getenv, transport: obs.transport(), red: m.redactor()}
-	}
+	// Always behind loginProvider, so a logout can make tandem stop using
+	// a stored key without a restart.
+	provider = &loginProvider{getenv: m.Getenv, transport: obs.transport(), red: m.redactor(), inner: provider, model: cfg.Model}
 	st, err := store.Open(filepath.Join(cfg.Home, "sessions"))
 	if err != nil {
 		return nil, fmt.Errorf("opening the session store (set TANDEM_HOME to a writable directory): %w", err)
