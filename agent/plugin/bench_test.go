@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/llm"
@@ -38,7 +37,9 @@ func BenchmarkToolCallHooks(b *testing.B) {
 				}
 			}
 			s, _ := r.session(b, agent.ModeCode)
-			waitPlugins(b, r, n)
+			for i := range n {
+				r.waitUp(b, s.ID(), "bench-"+string(rune('a'+i)), 1)
+			}
 			ctx := context.Background()
 			e := agent.ToolCallEvent{SessionID: s.ID(), ToolCallID: "c1", Tool: tools.Info{Name: "run_command"},
 				Input: json.RawMessage(`{"command":"go test ./..."}`)}
@@ -56,28 +57,6 @@ func BenchmarkToolCallHooks(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-// waitPlugins waits until n plugin processes answered initialize.
-func waitPlugins(t testing.TB, r *rig, n int) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		started := 0
-		for i := range n {
-			b, _ := os.ReadFile(filepath.Join(r.home, "logs", "plugin-bench-"+string(rune('a'+i))+".log"))
-			if strings.Contains(string(b), "msg=started") {
-				started++
-			}
-		}
-		if started == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d plugins started", started, n)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -128,6 +128,47 @@ type rig struct {
 	a    *agent.Agent
 	rt   *plugin.Runtime
 	pipe agent.Pipeline
+	ups  *upCounter
+}
+
+// upCounter counts the runtime's reports of plugins coming up, per
+// session and plugin, so a test waits for a (re)start as an event.
+type upCounter struct {
+	// mu guards n and wake.
+	mu   sync.Mutex
+	n    map[[2]string]int
+	wake chan struct{} // closed and replaced on every report
+}
+
+func (u *upCounter) changed(c plugin.Change) {
+	if !c.Up {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.n[[2]string{c.Session, c.Plugin}]++
+	close(u.wake)
+	u.wake = make(chan struct{})
+}
+
+// waitUp waits until plugin name came up n times in session sid; the
+// deadline only bounds a failure.
+func (r *rig) waitUp(t testing.TB, sid, name string, n int) {
+	t.Helper()
+	timeout := time.After(60 * time.Second)
+	for {
+		r.ups.mu.Lock()
+		got, wake := r.ups.n[[2]string{sid, name}], r.ups.wake
+		r.ups.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-wake:
+		case <-timeout:
+			t.Fatalf("plugin %s came up %d times in session %s, want %d", name, got, sid, n)
+		}
+	}
 }
 
 func newRig(t testing.TB) *rig { return newRigWith(t, nil) }
@@ -139,8 +180,9 @@ func newRigWith(t testing.TB, tune func(*agent.Config)) *rig {
 	root, _ = filepath.EvalSymlinks(root)
 	srv := llmtest.NewServer(t)
 	provider := anthropic.New(anthropic.Options{APIKey: "test", BaseURL: srv.URL})
+	ups := &upCounter{n: map[[2]string]int{}, wake: make(chan struct{})}
 	rt := plugin.New(plugin.Options{Home: home, Environ: os.Environ(), Backoff: 50 * time.Millisecond, Poll: 50 * time.Millisecond,
-		Provider: provider, Model: "m"})
+		Provider: provider, Model: "m", Changed: ups.changed})
 	cfg := agent.Config{Provider: provider, Model: "m", Home: home, CustomSources: rt.CustomSources, Contributions: rt.Contributions}
 	rt.Contribute(&cfg.Pipeline)
 	if tune != nil {
@@ -148,7 +190,7 @@ func newRigWith(t testing.TB, tune func(*agent.Config)) *rig {
 	}
 	a := agent.New(cfg)
 	t.Cleanup(func() { a.Close(context.Background()) })
-	return &rig{srv: srv, home: home, root: root, a: a, rt: rt, pipe: cfg.Pipeline}
+	return &rig{srv: srv, home: home, root: root, a: a, rt: rt, pipe: cfg.Pipeline, ups: ups}
 }
 
 func (r *rig) session(t testing.TB, mode agent.Mode) (*agent.Session, *testHost) {

@@ -170,6 +170,7 @@ func (i *instance) launch() error {
 		return nil
 	}
 	i.proc, i.offer, i.up, i.overruns = proc, res, true, 0
+	restarts := i.restarts
 	i.hooks = i.grantedHooks(res.Hooks)
 	i.toolNames = nil
 	for _, t := range added {
@@ -189,6 +190,7 @@ func (i *instance) launch() error {
 	default:
 	}
 	i.log.Info("started", "session", i.sess.id, "tools", len(added), "hooks", len(i.hooks))
+	i.rt.changed(Change{Session: i.sess.id, Plugin: i.name(), Up: true, Restarts: restarts})
 	return nil
 }
 
@@ -235,6 +237,7 @@ func (i *instance) fault(p *process, why string) {
 	}
 	names := i.toolNames
 	i.up, i.toolNames, i.hooks = false, nil, nil
+	restarts := i.restarts
 	restart := i.restarts < i.rt.o.MaxRestarts
 	delay := i.rt.o.Backoff << i.restarts
 	i.restarts++
@@ -244,6 +247,7 @@ func (i *instance) fault(p *process, why string) {
 	if len(names) > 0 {
 		i.sess.s.UpdateTools(nil, names)
 	}
+	i.rt.changed(Change{Session: i.sess.id, Plugin: i.name(), Why: why, Restarts: restarts})
 	if p != nil {
 		i.stopLater(p)
 	}

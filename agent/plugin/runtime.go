@@ -41,11 +41,28 @@ type Options struct {
 	// InProcess knows runs on goroutines of this process, over the same
 	// protocol, instead of as a process of its own. May be nil.
 	InProcess func(name string) *sdk.Plugin
+	// Changed, when set, hears every plugin instance come up (started or
+	// restarted, initialized, its tools in the session's catalog) and go
+	// down (failed, before any restart): what a status display or a
+	// supervisor waits on instead of reading the plugin logs. It is called
+	// from the runtime's goroutines, several at once, and must not block.
+	Changed func(Change)
 
 	StartTimeout time.Duration // to start and initialize a process; 0: 10s
 	MaxRestarts  int           // per plugin and session; 0: 3
 	Backoff      time.Duration // before the first restart, doubling; 0: 500ms
 	Poll         time.Duration // how often plugins.json is checked; 0: 1s
+}
+
+// Change is a plugin instance of one session coming up or going down.
+type Change struct {
+	Session string
+	Plugin  string
+	Up      bool   // false: it failed; its tools and hooks are off
+	Why     string // why it failed
+	// Restarts is how many times the instance had been restarted in this
+	// session before this change: 0 for its first start.
+	Restarts int
 }
 
 // Runtime runs the enabled plugins of every session of one process. Wire it
@@ -105,6 +122,13 @@ func (r *Runtime) Contribute(p *agent.Pipeline) {
 // Discover finds the plugins a session rooted at root would see.
 func (r *Runtime) Discover(root string) ([]*Plugin, []Problem) {
 	return Discover(r.roots(root))
+}
+
+// changed reports c to Options.Changed.
+func (r *Runtime) changed(c Change) {
+	if r.o.Changed != nil {
+		r.o.Changed(c)
+	}
 }
 
 func (r *Runtime) roots(root string) Roots {

@@ -116,6 +116,11 @@ func TestFailingPlugins(t *testing.T) {
 				llmtest.Reply{Text: []string{"done"}},
 			)
 			s, _ := r.session(t, agent.ModeFullAuto)
+			// The clock starts once the plugin is up: the bound is on what
+			// its failing hook costs the turn (a budget of 100ms, where a
+			// turn stuck on the plugin would take the start timeout or
+			// more), not on how long python takes to start.
+			r.waitUp(t, s.ID(), "bad", 1)
 			start := time.Now()
 			if got := prompt(t, s, "go"); got != agent.StopEndTurn {
 				t.Fatalf("stop %q", got)
@@ -139,10 +144,9 @@ func TestFailingPlugins(t *testing.T) {
 					t.Errorf("the failed plugin's tool is still offered: %v", reqs[1].Tools)
 				}
 				// Restarted after the backoff, it offers its tool again.
-				for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-					if log, _ := os.ReadFile(filepath.Join(r.home, "logs", "plugin-bad.log")); strings.Count(string(log), "initialized for "+s.ID()) == 2 {
-						break
-					}
+				r.waitUp(t, s.ID(), "bad", 2)
+				if log, _ := os.ReadFile(filepath.Join(r.home, "logs", "plugin-bad.log")); strings.Count(string(log), "initialized for "+s.ID()) != 2 {
+					t.Errorf("not initialized twice for the session: %s", log)
 				}
 				r.srv.Enqueue(llmtest.Reply{Text: []string{"again"}})
 				prompt(t, s, "again")

@@ -40,7 +40,7 @@ func (s *state) undo(ctx context.Context, h *sdk.Host) (string, error) {
 	c := s.List[len(s.List)-1]
 	done, left := s.restore(ctx, h, c.Files, c.Files)
 	s.List = s.List[:len(s.List)-1]
-	s.save()
+	s.commit()
 	tell(ctx, h, done)
 	out := fmt.Sprintf("Undid checkpoint %d (%s): %s.", c.N, short(c.Prompt), orNone(done))
 	if len(left) > 0 {
@@ -129,7 +129,7 @@ func (s *state) rewindCommand(ctx context.Context, h *sdk.Host, arg string) (str
 		}
 	}
 	s.List = s.List[:i]
-	s.save()
+	s.commit()
 	return fmt.Sprintf("Rewound to checkpoint %d (%s).\n", n, short(c.Prompt)) + strings.Join(out, "\n") + "\n" + notCovered, nil
 }
 

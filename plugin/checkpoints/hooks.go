@@ -3,6 +3,7 @@ package checkpoints
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -25,8 +26,10 @@ func Plugin() *sdk.Plugin {
 	p.BeforeFileEdit = func(ctx context.Context, h *sdk.Host, e sdk.BeforeFileEditParams) (sdk.BeforeFileEditResult, error) {
 		return sdk.BeforeFileEditResult{}, st.before(ctx, h, e)
 	}
-	p.Observe = func(_ context.Context, h *sdk.Host, hook string, raw json.RawMessage) {
-		st.observe(hook, raw)
+	p.Observe = func(ctx context.Context, h *sdk.Host, hook string, raw json.RawMessage) {
+		if err := st.observe(hook, raw); err != nil {
+			h.Log(ctx, "warn", "checkpoints not saved: "+err.Error())
+		}
 	}
 	p.Commands = commands(func() *state { return st })
 	return p
@@ -58,7 +61,9 @@ func (s *state) before(ctx context.Context, h *sdk.Host, e sdk.BeforeFileEditPar
 
 func marker(n int) string { return fmt.Sprintf("checkpoint-%d", n) }
 
-func (s *state) observe(hook string, raw json.RawMessage) {
+// observe follows the turn; the turn's end puts its checkpoint on stable
+// storage.
+func (s *state) observe(hook string, raw json.RawMessage) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch hook {
@@ -70,28 +75,31 @@ func (s *state) observe(hook string, raw json.RawMessage) {
 			s.cur.Prompt = m.Text
 		}
 	case sdk.HookTurnEnd:
+		var err error
 		if s.cur != nil && len(s.cur.Files) == 0 {
 			s.List = s.List[:len(s.List)-1] // every edit was refused
-			s.save()
+			err = s.save()
 		}
 		s.cur, s.prompt = nil, ""
+		return errors.Join(err, s.synced.Sync())
 	case sdk.HookAfterFileEdit:
 		var e sdk.AfterFileEditParams
 		json.Unmarshal(raw, &e)
 		if s.cur == nil {
-			return
+			return nil
 		}
 		f := s.cur.file(e.Path)
 		if f == nil {
-			return
+			return nil
 		}
 		if e.Applied {
 			f.After, f.AfterExists, f.Applied = f.pending, f.pendingExists, true
 		} else if !f.Applied {
 			s.cur.Files = dropFile(s.cur.Files, f)
 		}
-		s.save()
+		return s.save()
 	}
+	return nil
 }
 
 func dropFile(fs []*file, f *file) []*file {

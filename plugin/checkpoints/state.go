@@ -13,6 +13,7 @@ package checkpoints
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"sync"
@@ -53,8 +54,14 @@ func (c *checkpoint) file(path string) *file {
 // state is one session's checkpoints, saved after every change so a
 // reopened session (a new plugin process) finds them.
 type state struct {
-	mu     sync.Mutex
-	path   string
+	mu   sync.Mutex
+	path string
+	// synced is the state file's group commit. Every save renames the new
+	// content into place at once, so a tandem killed mid-turn loses no
+	// checkpoint (the kernel has the file); the turn's end (and a command)
+	// puts it on stable storage, once per turn as the session log and the
+	// turn's own edits are, instead of an fsync per edit.
+	synced atomicfile.Batch
 	Next   int           `json:"next"`
 	List   []*checkpoint `json:"checkpoints"`
 	cur    *checkpoint   // the running turn's, once it edited
@@ -72,7 +79,8 @@ func load(path string) *state {
 	return s
 }
 
-// save writes the state; the caller holds mu.
+// save replaces the state file, its fsync left to the next sync; the
+// caller holds mu.
 func (s *state) save() error {
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -81,7 +89,18 @@ func (s *state) save() error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return err
 	}
-	return atomicfile.Write(s.path, b, 0o600)
+	d, err := atomicfile.OpenDir(filepath.Dir(s.path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return s.synced.WriteIn(d, filepath.Base(s.path), b, 0o600)
+}
+
+// commit saves the state and puts it on stable storage; the caller holds
+// mu.
+func (s *state) commit() error {
+	return errors.Join(s.save(), s.synced.Sync())
 }
 
 // find returns the checkpoint numbered n.
