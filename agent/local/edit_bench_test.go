@@ -6,12 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/internal/atomicfile"
+	"github.com/tandemhq/tandem/internal/proc"
 )
 
 // BenchmarkApplyEdit is one edit of a tool step: the file read back,
@@ -68,7 +68,6 @@ func benchApplyEdit(b *testing.B, sp *atomicfile.Spares, churn int) {
 // cpuTime is the CPU time this process has used so far: on a loaded
 // machine the wall time says more about the neighbours.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := proc.SelfUsage()
+	return d
 }
