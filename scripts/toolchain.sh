@@ -54,11 +54,46 @@ zig_bin() {
   echo "$dir/bin/zig"
 }
 
+# macos_stubs writes (once per Go version) text stubs (.tbd) of the macOS
+# libraries Go's standard library links on darwin beyond libSystem, which
+# zig carries: libresolv (the DNS resolver) and the CoreFoundation and
+# Security frameworks (crypto/x509's root store). Apple's SDK cannot be
+# had here, and a stub only names what a library exports so the linker
+# can record the dependency; the real library is the one on the Mac. The
+# symbols are read from the standard library's own cgo_import_dynamic
+# lines, so they follow the Go release. It prints the stub directory.
+macos_stubs() {
+  local goroot
+  goroot=$(go env GOROOT)
+  local dir="$cache/macos-stubs/$(go env GOVERSION)"
+  if [ ! -f "$dir/.done" ]; then
+    rm -rf "$dir"
+    mkdir -p "$dir/lib" "$dir/Frameworks"
+    stub() { # install-name, output file
+      local syms
+      syms=$(grep -rhE "^//go:cgo_import_dynamic [^ ]+ [^ ]+ \"$1\"" "$goroot/src" --include='*.go' \
+        | awk '{print "_" $3}' | sort -u | paste -sd, -)
+      [ -n "$syms" ] || { echo "toolchain.sh: no symbols found for $1" >&2; exit 1; }
+      mkdir -p "$(dirname "$2")"
+      printf '%s\n' '--- !tapi-tbd' 'tbd-version: 4' 'targets: [ x86_64-macos, arm64-macos ]' \
+        "install-name: '$1'" 'exports:' '  - targets: [ x86_64-macos, arm64-macos ]' \
+        "    symbols: [ $syms ]" '...' > "$2"
+    }
+    stub /usr/lib/libresolv.9.dylib "$dir/lib/libresolv.tbd"
+    for fw in CoreFoundation Security; do
+      stub "/System/Library/Frameworks/$fw.framework/Versions/A/$fw" "$dir/Frameworks/$fw.framework/$fw.tbd"
+    done
+    touch "$dir/.done"
+  fi
+  echo "$dir"
+}
+
 # zig_wrapper writes (once) a cc script for one zig target and prints it. Go
 # calls CC with many flags; the wrapper drops the few zig cc rejects.
 zig_wrapper() {
-  local target=$1 zig w
+  local target=$1 zig w stubs
   zig=$(zig_bin)
+  stubs=$(macos_stubs)
   w="$cache/bin/zig-cc-$target"
   local want
   want=$(cat <<WRAP
@@ -87,10 +122,10 @@ for a do
   set -- "\$@" "\$a"
 done
 if [ -z "\$null" ]; then
-  exec "$zig" cc -target $target "\$@"
+  exec "$zig" cc -target $target -L$stubs/lib -F$stubs/Frameworks "\$@"
 fi
 status=0
-"$zig" cc -target $target "\$@" || status=\$?
+"$zig" cc -target $target -L$stubs/lib -F$stubs/Frameworks "\$@" || status=\$?
 rm -f "\$null" "\$null.o"
 exit \$status
 WRAP
