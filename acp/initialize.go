@@ -7,6 +7,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/sandbox"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -63,7 +64,15 @@ func initializeResult(version string, terminalAuth bool) (json.RawMessage, error
 		return nil, err
 	}
 	b := make([]byte, 0, 1024)
-	b = append(b, `{"agentCapabilities":`+agentCapabilities+`,"agentInfo":{"name":"tandem","title":"Tandem","version":`...)
+	// agentInfo's _meta tells the editor how commands are confined here
+	// (sandbox.Summary): "none: …" on Windows, which has no kernel sandbox.
+	box, err := json.Marshal(sandbox.Summary())
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `{"agentCapabilities":`+agentCapabilities+`,"agentInfo":{"_meta":{"tandem":{"sandbox":`...)
+	b = append(b, box...)
+	b = append(b, `}},"name":"tandem","title":"Tandem","version":`...)
 	b = append(b, v...)
 	b = append(b, `},"authMethods":[`...)
 	b = append(b, authMethods(terminalAuth)...)

@@ -8,6 +8,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/sandbox"
 )
 
 // sdkInitializeResponse is initialize's answer built from the SDK's types,
@@ -46,7 +47,8 @@ func sdkInitializeResponse(version string, terminalAuth bool) sdk.InitializeResp
 				AdditionalDirectories: &sdk.SessionAdditionalDirectoriesCapabilities{},
 			},
 		},
-		AgentInfo:   &sdk.Implementation{Name: "tandem", Title: &title, Version: version},
+		AgentInfo: &sdk.Implementation{Name: "tandem", Title: &title, Version: version,
+			Meta: map[string]any{"tandem": map[string]any{"sandbox": sandbox.Summary()}}},
 		AuthMethods: methods,
 	}
 }
