@@ -25,14 +25,14 @@ for t in "${targets[@]}"; do
   export GOOS=$goos GOARCH=$goarch CGO_ENABLED=1 CC=$cc
   ext=; [ "$goos" = windows ] && ext=.exe
   echo "crossbuild: $t (CC=$(basename "$cc"))" >&2
-  go vet ./...
+  go vet -trimpath ./...
   # Without DWARF (-w) on macOS: with it, Go's linker would combine it
   # with dsymutil and strip, which only Apple's toolchain has for Mach-O.
   ldflags=; [ "$goos" = darwin ] && ldflags=-w
-  go build -ldflags="$ldflags" -o "$out/$goos-$goarch/tandem$ext" ./cmd/tandem
+  go build -trimpath -ldflags="$ldflags" -o "$out/$goos-$goarch/tandem$ext" ./cmd/tandem
   if [ "$goos" = windows ]; then
     for p in "${platform_pkgs[@]}"; do
-      go test -c -o "$out/$goos-$goarch/tests/$(basename "$p").test.exe" "$p"
+      go test -trimpath -c -o "$out/$goos-$goarch/tests/$(basename "$p").test.exe" "$p"
     done
   fi
   unset GOOS GOARCH CGO_ENABLED CC
