@@ -48,4 +48,7 @@ editors/vscode/e2e/setup.sh >/dev/null
 export TANDEM_TEST_STRICT=1
 
 go vet ./...
+# Every release platform vets and builds with cgo, its C cross compiler
+# installed (cached in ~/.cache/tandem-toolchain) by scripts/toolchain.sh.
+scripts/crossbuild.sh
 go test -race -count=1 ./...

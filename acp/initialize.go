@@ -7,6 +7,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/sandbox"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -87,7 +88,15 @@ func initializeResult(version string, l logins, unstable bool) (json.RawMessage,
 		caps = agentCapabilitiesUnstable
 	}
 	b := make([]byte, 0, 1024)
-	b = append(b, `{"agentCapabilities":`+caps+`,"agentInfo":{"name":"tandem","title":"Tandem","version":`...)
+	// agentInfo's _meta tells the editor how commands are confined here
+	// (sandbox.Summary): "none: …" on Windows, which has no kernel sandbox.
+	box, err := json.Marshal(sandbox.Summary())
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `{"agentCapabilities":`+caps+`,"agentInfo":{"_meta":{"tandem":{"sandbox":`...)
+	b = append(b, box...)
+	b = append(b, `}},"name":"tandem","title":"Tandem","version":`...)
 	b = append(b, v...)
 	b = append(b, `},"authMethods":[`...)
 	b = append(b, methods...)

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/sandbox"
 )
 
 // sdkInitializeResponse is initialize's answer built from the SDK's types,
@@ -62,7 +63,8 @@ func sdkInitializeResponse(t *testing.T, version string, l logins, unstable bool
 			SessionCapabilities: sessions,
 			Auth:                sdk.AgentAuthCapabilities{Logout: &sdk.LogoutCapabilities{}},
 		},
-		AgentInfo:   &sdk.Implementation{Name: "tandem", Title: &title, Version: version},
+		AgentInfo: &sdk.Implementation{Name: "tandem", Title: &title, Version: version,
+			Meta: map[string]any{"tandem": map[string]any{"sandbox": sandbox.Summary()}}},
 		AuthMethods: methods,
 	}
 }

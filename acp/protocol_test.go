@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"github.com/tandemhq/tandem/agent/sandbox"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ func TestInitialize(t *testing.T) {
 	want := `{"agentCapabilities":{"auth":{"logout":{}},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
 		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
 		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},"list":{},"resume":{}}},` +
-		`"agentInfo":{"name":"tandem","title":"Tandem","version":"test"},"authMethods":[` +
+		`"agentInfo":{"_meta":{"tandem":{"sandbox":` + jsonString(sandbox.Summary()) + `}},"name":"tandem","title":"Tandem","version":"test"},"authMethods":[` +
 		`{"description":"Set ANTHROPIC_API_KEY (a key from https://console.anthropic.com/settings/keys) in the environment tandem starts in, or run ` + "`tandem login`" + `; then retry.",` +
 		`"id":"anthropic-api-key","name":"Anthropic API key"},` +
 		`{"description":"Set OPENAI_API_KEY (a key from https://platform.openai.com/api-keys) in the environment tandem starts in, or run ` + "`tandem login`" + `; then retry.",` +

@@ -29,13 +29,23 @@ func outsideSandbox(t target) (Verdict, bool) {
 // reliesOnSandbox reports whether m would approve t only on the sandbox's
 // strength, which t's host does not give.
 func reliesOnSandbox(m Mode, t target) bool {
-	return m == ModeFullAuto && t.Group == tools.GroupExecute && t.Unconfined != ""
+	return m == ModeFullAuto && t.Group == tools.GroupExecute && unconfined(t) != ""
+}
+
+// unconfined is why t's command would run outside a sandbox: what its host
+// says, or, where tandem has no kernel sandbox at all (Windows), that,
+// even when the host cannot tell. Never silently unconfined.
+func unconfined(t target) string {
+	if t.Unconfined == "" {
+		return noKernelSandbox
+	}
+	return t.Unconfined
 }
 
 // askReason says why the mode asks for t.
 func askReason(m Mode, t target) string {
 	if reliesOnSandbox(m, t) {
-		return fmt.Sprintf("%s mode runs commands without asking only inside the sandbox, and %s", m, t.Unconfined)
+		return fmt.Sprintf("%s mode runs commands without asking only inside the sandbox, and %s", m, unconfined(t))
 	}
 	return fmt.Sprintf("%s mode asks before %s", m, groupNoun(t.Group, t.Tool))
 }

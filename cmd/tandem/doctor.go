@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/config"
@@ -221,7 +222,14 @@ func (d *doctor) checkSandbox(context.Context) []finding {
 		return []finding{{levelWarn, "sandbox", "off in config.json: commands run unconfined", `remove "sandbox": {"mode": "off"} to confine them`}}
 	}
 	if ok, why := sandbox.Available(); !ok {
-		return []finding{{levelWarn, "sandbox", "unavailable: " + why, "commands run unconfined; a Linux kernel with Landlock (5.13+) enables it"}}
+		fix := "full-auto mode asks before every command instead of running it unasked"
+		if runtime.GOOS == "linux" {
+			fix += "; a Linux kernel with Landlock (5.13+) confines them"
+		}
+		return []finding{{levelWarn, "sandbox", "unavailable: " + why, fix}}
+	}
+	if runtime.GOOS != "linux" {
+		return []finding{{levelOK, "sandbox", sandbox.Summary(), ""}}
 	}
 	return []finding{{levelOK, "sandbox", fmt.Sprintf("Landlock ABI %d", sandbox.LandlockABI()), ""}}
 }

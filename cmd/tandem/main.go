@@ -13,9 +13,9 @@ import (
 	"runtime/pprof"
 	"sort"
 	"sync"
-	"syscall"
 
 	"github.com/tandemhq/tandem/agent/sandbox"
+	"github.com/tandemhq/tandem/internal/proc"
 	"github.com/tandemhq/tandem/internal/redact"
 )
 
@@ -41,7 +41,7 @@ func main() {
 	case "acp", "lsp", "run", "chat":
 		configureSandbox(os.Getenv, os.Stderr)
 	}
-	signals := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	signals := proc.Shutdown() // os.Interrupt first
 	if sub == "chat" {
 		signals = signals[1:] // the conversation loop cancels turns on Ctrl-C itself
 	}
