@@ -8,6 +8,12 @@ root=$(pwd)
 
 need_apt=()
 command -v nvim >/dev/null || need_apt+=(neovim)
+# The release test (internal/release) cross-compiles with Debian's cross
+# compilers and runs the binaries under qemu-user and Wine.
+command -v aarch64-linux-gnu-gcc >/dev/null || need_apt+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+command -v x86_64-w64-mingw32-gcc >/dev/null || need_apt+=(gcc-mingw-w64-x86-64)
+command -v qemu-aarch64-static >/dev/null || need_apt+=(qemu-user-static)
+[ -x /usr/lib/wine/wine64 ] || need_apt+=(wine64)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]} (apt)" >&2
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
