@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // writeVSCode packages editors/vscode once per target with that target's
@@ -14,7 +16,12 @@ import (
 // (universal: the extension then runs tandem from PATH). The bundle is
 // built with the extension's own npm scripts and locked dependencies.
 func writeVSCode(ctx context.Context, dir string, o Options, targets []Target, bins map[string]string) error {
-	src := filepath.Join(o.Root, "editors", "vscode")
+	// The bundle is built in a copy of the sources from the lock file, so a
+	// release never depends on (or races with) the checkout's node_modules.
+	src := filepath.Join(dir, "build")
+	if err := copyTree(filepath.Join(o.Root, "editors", "vscode"), src); err != nil {
+		return err
+	}
 	npm := func(args ...string) error {
 		cmd := exec.CommandContext(ctx, "npm", args...)
 		cmd.Dir = src
@@ -23,10 +30,8 @@ func writeVSCode(ctx context.Context, dir string, o Options, targets []Target, b
 		}
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(src, "node_modules", "@vscode", "vsce", "package.json")); err != nil {
-		if err := npm("ci", "--no-audit", "--no-fund", "--loglevel=error"); err != nil {
-			return err
-		}
+	if err := npm("ci", "--no-audit", "--no-fund", "--loglevel=error"); err != nil {
+		return err
 	}
 	if err := npm("run", "build"); err != nil {
 		return err
@@ -67,7 +72,31 @@ func writeVSCode(ctx context.Context, dir string, o Options, targets []Target, b
 	if err := pack(filepath.Join(dir, VSIX(o.Version, ""))); err != nil {
 		return err
 	}
-	return os.RemoveAll(stage)
+	if err := os.RemoveAll(stage); err != nil {
+		return err
+	}
+	return os.RemoveAll(src)
+}
+
+// copyTree copies the extension's sources: everything but what a build
+// or an install leaves (node_modules, out, dist, bin, packages).
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir() && (rel == "node_modules" || rel == "out" || rel == "dist" || rel == "bin"):
+			return filepath.SkipDir
+		case d.IsDir() || strings.HasSuffix(rel, ".vsix"):
+			return nil
+		}
+		return copyFile(p, filepath.Join(to, rel))
+	})
 }
 
 // VSIX is the extension package's file name; target "" is the universal
