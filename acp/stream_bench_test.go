@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/internal/proc"
 	"github.com/tandemhq/tandem/internal/redact"
 )
 
@@ -96,7 +96,6 @@ func BenchmarkStreaming(b *testing.B) {
 
 // cpuTime is the process's user and system CPU so far.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := proc.SelfUsage()
+	return d
 }

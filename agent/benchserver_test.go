@@ -7,11 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/internal/proc"
 )
 
 // benchServerEnv makes the test binary serve the tool-step fake model
@@ -69,7 +69,6 @@ type procUse struct {
 }
 
 func rusage() procUse {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return procUse{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), sleeps: ru.Nvcsw}
+	cpu, sleeps := proc.SelfUsage()
+	return procUse{cpu: cpu, sleeps: sleeps}
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -98,13 +97,7 @@ func TestCancelMidCommand(t *testing.T) {
 }
 
 // alive reports whether pid runs (a zombie counts as gone).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	state, _, ok := testenv.Stat(pid)
-	return ok && state != "Z"
-}
+func alive(pid int) bool { return testenv.Alive(pid) }
 
 // A withdrawn permission request (the editor answers "cancelled") ends the turn.
 func TestCancelledPermissionEndsTurn(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
-	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
 // The runners below call a seam's contributors with the reducer semantics
@@ -106,9 +105,6 @@ type editHost struct {
 	tools.Host
 	pipe *Pipeline
 	e    EditEvent // SessionID and ToolCallID; Edit is set per call
-	// spares reach the local host through ctx: it opens the workspace per
-	// edit, and the spare outlives that (see atomicfile.Spares).
-	spares *atomicfile.Spares
 }
 
 func (h editHost) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Result, error) {
@@ -118,9 +114,6 @@ func (h editHost) ApplyEdit(ctx context.Context, fe edits.FileEdit) (edits.Resul
 		if err := f(ctx, e); err != nil {
 			return edits.Result{Applied: false, Reason: err.Error()}, nil
 		}
-	}
-	if h.spares != nil {
-		ctx = atomicfile.WithSpares(ctx, h.spares)
 	}
 	r, err := h.Host.ApplyEdit(ctx, fe)
 	for _, f := range h.pipe.AfterEdit {

@@ -17,7 +17,6 @@ import (
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
-	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
 // Lifecycle is where a session is right now. It is one of two axes of task
@@ -53,11 +52,6 @@ type Session struct {
 	confinement command.Confinement
 	log         *store.Log
 	out         *outbox
-	// spares lets the local host replace an edited file by exchange with
-	// a spare kept under $TANDEM_HOME instead of creating a new file per
-	// edit (see atomicfile.Spares); nil without a home. Closed with the
-	// session.
-	spares *atomicfile.Spares
 	// current holds the session's modes, subagents and rules: an immutable
 	// snapshot, replaced whole when its plugins change (see defs); tasks
 	// bounds how many subagents run at once.
@@ -205,7 +199,6 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			catalog:   reg,
 		},
 	}
-	s.spares = a.newSpares()
 	s.current.Store(&defs)
 	s.setMode(mode)
 	s.publishChoice()
@@ -368,20 +361,11 @@ func (s *Session) shutdown() error {
 	s.saveMeta(s.meta())
 	s.out.stop()
 	s.a.forget(s)
-	err := s.spares.Close()
+	var err error
 	if s.log != nil {
-		err = errors.Join(err, s.log.Close())
+		err = s.log.Close()
 	}
 	return err
-}
-
-// newSpares is a session's Spares, in a directory of its own under
-// $TANDEM_HOME/spares (made on the first edit); nil without a home.
-func (a *Agent) newSpares() *atomicfile.Spares {
-	if a.cfg.Home == "" {
-		return nil
-	}
-	return atomicfile.NewSpares(filepath.Join(a.cfg.Home, "spares"))
 }
 
 // meta is the sidecar for the current state; it runs on the actor (or

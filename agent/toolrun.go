@@ -244,7 +244,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 		Root:        s.root,
 		Roots:       s.roots,
 		CallID:      tc.ID,
-		Host:        editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}, spares: s.spares},
+		Host:        editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
 		Index:       ixs[0],
 		RootIndexes: ixs[1:],
 		Ask: func(ctx context.Context, a tools.Ask) error {

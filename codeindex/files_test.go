@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -50,7 +49,7 @@ func TestWalkHonoursGitignore(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "main.go"), filepath.Join(dir, "link.go")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.go"), 0o644); err != nil {
+	if err := testenv.Mkfifo(filepath.Join(dir, "pipe.go")); err != nil {
 		t.Fatal(err)
 	}
 	got, problems, err := walkFiles(context.Background(), dir, nil)
@@ -118,7 +117,7 @@ func runUnprivileged(t *testing.T, name string) {
 	cmd := exec.Command(bin, "-test.run=^"+name+"$", "-test.v")
 	cmd.Env = append(os.Environ(), "TANDEM_TEST_UNPRIVILEGED_DIR="+work, "HOME="+work)
 	cmd.Dir = work
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	testenv.AsUser(cmd, nobody, nobody)
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
 		t.Fatalf("%s as nobody: %v\n%s", name, err, out)

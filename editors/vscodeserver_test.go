@@ -11,10 +11,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tandemhq/tandem/internal/proc"
 	"github.com/tandemhq/tandem/internal/testenv"
 )
 
@@ -87,16 +87,17 @@ func codeServerE2E(t *testing.T, vsix string) {
 	cs.Stdout, cs.Stderr = &csLog, &csLog
 	// code-server's children (extension host, tandem) share its process
 	// group, which the cleanup ends as a whole.
-	cs.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cs.Start(); err != nil {
+	tree, err := proc.Start(cs)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cs.Process.Pid, syscall.SIGTERM)
+		_ = tree.Terminate()
 		if testenv.WaitExit(cs, 10*time.Second) != nil {
-			_ = syscall.Kill(-cs.Process.Pid, syscall.SIGKILL)
+			_ = tree.Kill()
 			_ = cs.Wait()
 		}
+		_ = tree.Close()
 		if t.Failed() {
 			t.Logf("code-server output:\n%s", csLog.String())
 		}

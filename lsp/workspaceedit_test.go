@@ -3,11 +3,11 @@ package lsp
 import (
 	"encoding/json"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/internal/proc"
 )
 
 func capsOf(t *testing.T, js string) *clientCaps {
@@ -156,9 +156,8 @@ func BenchmarkDidChangeKeystroke(b *testing.B) {
 // does not grow when other processes load the machine.
 func reportCPU(b *testing.B) func() {
 	cpu := func() time.Duration {
-		var ru syscall.Rusage
-		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		d, _ := proc.SelfUsage()
+		return d
 	}
 	start := cpu()
 	return func() {

@@ -6,35 +6,29 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/internal/atomicfile"
+	"github.com/tandemhq/tandem/internal/proc"
 )
 
 // BenchmarkApplyEdit is one edit of a tool step: the file read back,
 // checked and replaced under a turn's batch (the fsync left to the turn's
-// end), as the agent's edit_file does: by temporary file and rename, and
-// by exchange with a session's spare. The workspace and the spares' home
-// are in $TMPDIR. "churned" first creates and deletes 2,000 files in the
-// workspace, as builds and editors do: on ext4 without a journal, every
-// file created afterwards is slower, as its inode is sought past those
-// freed in the last half minute; an exchange creates none.
+// end), as the agent's edit_file does: by temporary file and rename. The
+// workspace is in $TMPDIR. "churned" first creates and deletes 2,000
+// files in the workspace, as builds and editors do: on ext4 without a
+// journal, every file created afterwards is slower, as its inode is
+// sought past those freed in the last half minute.
 func BenchmarkApplyEdit(b *testing.B) {
 	for _, churn := range []int{0, 2000} {
 		name := map[int]string{0: "", 2000: "-churned"}[churn]
-		b.Run("rename"+name, func(b *testing.B) { benchApplyEdit(b, nil, churn) })
-		b.Run("exchange"+name, func(b *testing.B) {
-			sp := atomicfile.NewSpares(b.TempDir())
-			defer sp.Close()
-			benchApplyEdit(b, sp, churn)
-		})
+		b.Run("rename"+name, func(b *testing.B) { benchApplyEdit(b, churn) })
 	}
 }
 
-func benchApplyEdit(b *testing.B, sp *atomicfile.Spares, churn int) {
+func benchApplyEdit(b *testing.B, churn int) {
 	dir := b.TempDir()
 	for i := range churn {
 		p := filepath.Join(dir, fmt.Sprint("junk", i))
@@ -50,9 +44,6 @@ func benchApplyEdit(b *testing.B, sp *atomicfile.Spares, churn int) {
 	}
 	h := Host{Root: dir}
 	ctx := atomicfile.WithBatch(context.Background(), &atomicfile.Batch{})
-	if sp != nil {
-		ctx = atomicfile.WithSpares(ctx, sp)
-	}
 	start := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -68,7 +59,6 @@ func benchApplyEdit(b *testing.B, sp *atomicfile.Spares, churn int) {
 // cpuTime is the CPU time this process has used so far: on a loaded
 // machine the wall time says more about the neighbours.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := proc.SelfUsage()
+	return d
 }

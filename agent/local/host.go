@@ -46,9 +46,7 @@ func (Host) ReadFile(ctx context.Context, path string) (string, error) {
 // what the agent read, as an editor would. A created file gets its missing
 // parent directories; writes replace a file atomically and keep its mode.
 // A write is on stable storage when ApplyEdit returns, unless ctx carries
-// an atomicfile.Batch: then when the batch is synced. When ctx carries
-// atomicfile.Spares, an existing file is replaced by exchange with a spare
-// rather than by a new file and a rename.
+// an atomicfile.Batch: then when the batch is synced.
 func (h Host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return edits.Result{}, err
@@ -65,7 +63,6 @@ func (h Host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, er
 		return edits.Result{}, fmt.Errorf("open %s: %w", top, err)
 	}
 	defer d.Close()
-	d.UseSpares(atomicfile.SparesFrom(ctx))
 	rel, err := filepath.Rel(top, e.Path)
 	if err != nil {
 		return edits.Result{}, fmt.Errorf("edit %s: %w", e.Path, err)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/hosttest"
-	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
 func tempRoot(t *testing.T) string {
@@ -23,25 +22,6 @@ func tempRoot(t *testing.T) string {
 func TestConformance(t *testing.T) {
 	root := tempRoot(t)
 	hosttest.Run(t, hosttest.Harness{Host: Host{Root: root}, Root: root, Outside: tempRoot(t)})
-}
-
-// sparesHost is Host with Spares in every edit's ctx, as a session
-// passes its own.
-type sparesHost struct {
-	Host
-	sp *atomicfile.Spares
-}
-
-func (h sparesHost) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
-	return h.Host.ApplyEdit(atomicfile.WithSpares(ctx, h.sp), e)
-}
-
-// The local host means the same with Spares: edits by exchange.
-func TestConformanceWithSpares(t *testing.T) {
-	root := tempRoot(t)
-	sp := atomicfile.NewSpares(t.TempDir())
-	defer sp.Close()
-	hosttest.Run(t, hosttest.Harness{Host: sparesHost{Host: Host{Root: root}, sp: sp}, Root: root, Outside: tempRoot(t)})
 }
 
 func TestApplyEditKeepsModeAndLeavesNoTemp(t *testing.T) {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/command"
 	"github.com/tandemhq/tandem/agent/sandbox"
+	"github.com/tandemhq/tandem/internal/proc"
 )
 
 const (
@@ -36,13 +36,13 @@ type Runner struct {
 	Sandbox sandbox.Settings
 }
 
-// Run runs spec.Command with `sh -c` on this machine, in spec.Dir, in
-// a process group of its own. stdout and stderr are combined in the order
+// Run runs spec.Command in the platform's shell (internal/shell) on this
+// machine, in spec.Dir, as a process tree of its own (internal/proc). stdout and stderr are combined in the order
 // they were written, streamed to spec.OnOutput and capped to
 // spec.OutputLimit (head and tail kept). When the timeout passes or ctx
-// ends, the whole group gets SIGTERM and, after a short grace, SIGKILL;
-// processes the command left running in its group are killed when it
-// exits too, so nothing outlives the call. On cancellation the partial
+// ends, the whole tree is asked to end (SIGTERM) and, after a short grace,
+// killed; processes the command left running in its tree are killed when
+// it exits too, so nothing outlives the call. On cancellation the partial
 // result comes back together with ctx's error.
 func (r Runner) Run(ctx context.Context, spec command.Spec) (command.Result, error) {
 	if err := ctx.Err(); err != nil {
@@ -63,7 +63,8 @@ func (r Runner) Run(ctx context.Context, spec command.Spec) (command.Result, err
 	if err != nil {
 		return command.Result{ExitCode: -1}, err
 	}
-	pgid := cmd.Process.Pid
+	tree := cmd.Tree()
+	defer tree.Close()
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -96,16 +97,16 @@ loop:
 			}
 		case <-timeout:
 			res.TimedOut = true
-			waitErr = stopGroup(pgid, waited)
+			waitErr = stopTree(tree, waited)
 			break loop
 		case <-ctx.Done():
 			ctxErr = ctx.Err()
-			waitErr = stopGroup(pgid, waited)
+			waitErr = stopTree(tree, waited)
 			break loop
 		}
 	}
 	// Background children the command left behind die with it.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	_ = tree.Kill()
 
 	res.Output, res.Truncated, _ = out.String()
 	res.Stderr, _, _ = errOut.String()
@@ -113,8 +114,8 @@ loop:
 	if st := cmd.ProcessState; st != nil {
 		if sig := cmd.Signal(); sig != "" {
 			res.Signal = sig
-		} else if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			res.Signal = ws.Signal().String()
+		} else if sig := proc.ExitSignal(st); sig != "" {
+			res.Signal = sig
 		} else if !res.TimedOut {
 			res.ExitCode = st.ExitCode()
 		}
@@ -132,17 +133,17 @@ loop:
 	return res, ctxErr
 }
 
-// stopGroup ends the process group: SIGTERM so programs can clean up,
-// SIGKILL for whatever is left after the grace. It returns Wait's result.
-func stopGroup(pgid int, waited <-chan error) error {
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+// stopTree ends the process tree: Terminate so programs can clean up,
+// Kill for whatever is left after the grace. It returns Wait's result.
+func stopTree(tree *proc.Tree, waited <-chan error) error {
+	_ = tree.Terminate()
 	grace := time.NewTimer(killGrace)
 	defer grace.Stop()
 	select {
 	case err := <-waited:
 		return err
 	case <-grace.C:
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		_ = tree.Kill()
 		return <-waited
 	}
 }

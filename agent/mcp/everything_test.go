@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tandemhq/tandem/internal/proc"
 	"github.com/tandemhq/tandem/internal/testenv"
 )
 
@@ -53,15 +53,16 @@ func serveNode(t testing.TB, node, entry, mode string) (port int, stop func()) {
 	l.Close()
 	cmd := exec.Command(node, entry, mode)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	tree, err := proc.Start(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = tree.Kill()
 			_ = cmd.Wait()
+			_ = tree.Close()
 		})
 	}
 	t.Cleanup(stop)

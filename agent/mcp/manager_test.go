@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 func TestFakeToolsAnnouncedAndCalled(t *testing.T) {
@@ -277,17 +277,7 @@ func TestNoCallbackAfterClose(t *testing.T) {
 }
 
 // running reports whether pid is a live process (not gone, not a zombie).
-func running(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(f) > 0 && f[0] != "Z"
-}
+func running(pid int) bool { return testenv.Alive(pid) }
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -9,12 +10,12 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/internal/proc"
 )
 
 // stdioGrace is how long a stdio server gets to exit after its stdin
@@ -24,13 +25,60 @@ import (
 const stdioGrace = 500 * time.Millisecond
 
 // link is the transport to one server plus what tandem must clean up
-// itself: the process group of a stdio server, the idle connections of an
+// itself: the process tree of a stdio server, the idle connections of an
 // HTTP one.
 type link struct {
 	transport sdk.Transport
-	cmd       *exec.Cmd    // stdio only
+	tree      *treeHolder  // stdio only
 	stderr    *tailWriter  // stdio only
 	http      *http.Client // http and sse only
+}
+
+// treeHolder keeps a stdio server's process tree from the moment the SDK
+// has started it (treeTransport) until the link is released, which may
+// happen on another goroutine.
+type treeHolder struct {
+	mu   sync.Mutex
+	tree *proc.Tree
+}
+
+func (h *treeHolder) set(t *proc.Tree) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.tree = t
+}
+
+// end kills whatever is left of the tree and releases it.
+func (h *treeHolder) end() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tree != nil {
+		_ = h.tree.Kill()
+		_ = h.tree.Close()
+		h.tree = nil
+	}
+}
+
+// treeTransport is the SDK's command transport, which starts the server,
+// followed by proc.Track, which takes charge of its process tree (on
+// Windows: puts it in its job and only then lets it run).
+type treeTransport struct {
+	*sdk.CommandTransport
+	trees *treeHolder
+}
+
+func (t treeTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.CommandTransport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := proc.Track(t.Command)
+	if err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	t.trees.set(tree)
+	return conn, nil
 }
 
 func newLink(s Server, root string, log *slog.Logger) *link {
@@ -50,27 +98,27 @@ func newLink(s Server, root string, log *slog.Logger) *link {
 	// A relative command in a project's mcp.json means a path in the project.
 	cmd.Dir = root
 	cmd.Env = serverEnv(os.Environ(), s.Env)
-	// Its own process group, so Close reaches what the server started too
+	// Its own process tree, so Close reaches what the server started too
 	// (npx runs the real server as a grandchild).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	proc.Group(cmd)
 	// Wait must not hang on a grandchild that keeps stderr open.
 	cmd.WaitDelay = time.Second
 	tail := &tailWriter{log: log.With("stream", "stderr")}
 	cmd.Stderr = tail
+	trees := &treeHolder{}
 	return &link{
-		transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: stdioGrace},
-		cmd:       cmd,
+		transport: treeTransport{&sdk.CommandTransport{Command: cmd, TerminateDuration: stdioGrace}, trees},
+		tree:      trees,
 		stderr:    tail,
 	}
 }
 
-// release kills whatever is left of a stdio server's process group and
-// drops idle HTTP connections. The SDK's Close has already asked nicely.
+// release kills whatever is left of a stdio server's process tree
+// (grandchildren the leader left behind too) and drops idle HTTP
+// connections. The SDK's Close has already asked nicely.
 func (l *link) release() {
-	if l.cmd != nil && l.cmd.Process != nil {
-		// The group id is the leader's pid; killing the group also catches
-		// grandchildren the leader left behind. ESRCH (all gone) is fine.
-		_ = syscall.Kill(-l.cmd.Process.Pid, syscall.SIGKILL)
+	if l.tree != nil {
+		l.tree.end()
 	}
 	if l.http != nil {
 		l.http.CloseIdleConnections()

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/sandbox"
@@ -102,6 +101,9 @@ func (p *process) serve(wait func() error) {
 		err := p.conn.Serve(ctx)
 		p.kill()
 		werr := wait()
+		if p.cmd != nil {
+			_ = p.cmd.Tree().Close()
+		}
 		if err == nil || errors.Is(err, context.Canceled) {
 			err = werr
 		}
@@ -179,15 +181,15 @@ func newPluginConn(p *process, out io.Reader, in io.Writer, sp spawnSpec) *jsonr
 	})
 }
 
-// kill ends the plugin at once: its whole process group, or the pipes of
+// kill ends the plugin at once: its whole process tree, or the pipes of
 // one in process.
 func (p *process) kill() {
 	if p.abort != nil {
 		p.abort()
 		return
 	}
-	if p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	if t := p.cmd.Tree(); t != nil {
+		_ = t.Kill()
 	}
 }
 

@@ -8,6 +8,9 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tandemhq/tandem/internal/proc"
+	"github.com/tandemhq/tandem/internal/shell"
 )
 
 // LandlockABI is the kernel's Landlock ABI version, 0 when Landlock is
@@ -34,6 +37,7 @@ type Cmd struct {
 	*exec.Cmd
 	status *os.File // read end of the helper's status pipe; nil without helper
 	helped bool     // runs under the helper
+	tree   *proc.Tree
 }
 
 // Command builds the command that runs `sh -c script` under p. With a
@@ -49,18 +53,21 @@ type Cmd struct {
 func Command(p Policy, helper, script string) *Cmd {
 	var c *exec.Cmd
 	if helper == "" {
-		c = exec.Command("sh", "-c", script)
+		argv := shell.Argv(script)
+		c = exec.Command(argv[0], argv[1:]...)
 	} else {
-		c = exec.Command(helper, append([]string{HelperArg}, helperArgs(p, "sh", "-c", script)...)...)
+		c = exec.Command(helper, append([]string{HelperArg}, helperArgs(p, shell.Argv(script)...)...)...)
 	}
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	proc.Group(c)
 	return &Cmd{Cmd: c, helped: helper != ""}
 }
 
-// Start starts the command, with the status pipe when a helper runs it.
+// Start starts the command, with the status pipe when a helper runs it,
+// and takes charge of its process tree.
 func (c *Cmd) Start() error {
 	if !c.helped {
-		return c.Cmd.Start()
+		return c.track(c.Cmd.Start())
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -74,6 +81,18 @@ func (c *Cmd) Start() error {
 		return err
 	}
 	c.status = r
+	return c.track(nil)
+}
+
+func (c *Cmd) track(started error) error {
+	if started != nil {
+		return started
+	}
+	t, err := proc.Track(c.Cmd)
+	if err != nil {
+		return err
+	}
+	c.tree = t
 	return nil
 }
 

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command acpprobe measures ACP agents the way an editor meets them: the
 // time from spawning the process to the initialize reply, the resident
 // memory (of the agent's whole process tree) after session/new and how much

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command rusage runs a command and prints, on stderr, its wall time, CPU
 // time and peak resident set size from getrusage: a stand-in for
 // /usr/bin/time where that is not installed. Output (one line):

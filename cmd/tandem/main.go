@@ -11,9 +11,9 @@ import (
 	"io"
 	"os"
 	"sort"
-	"syscall"
 
 	"github.com/tandemhq/tandem/agent/sandbox"
+	"github.com/tandemhq/tandem/internal/proc"
 )
 
 func main() {
@@ -32,7 +32,7 @@ func main() {
 	case "acp", "lsp", "run", "chat":
 		configureSandbox(os.Getenv, os.Stderr)
 	}
-	signals := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	signals := proc.Shutdown() // os.Interrupt first
 	if sub == "chat" {
 		signals = signals[1:] // the conversation loop cancels turns on Ctrl-C itself
 	}

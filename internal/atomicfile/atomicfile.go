@@ -2,10 +2,9 @@
 // either the old content or the new, never a mix: the new content goes to a
 // temporary file in the same directory, is synced to disk, and is renamed
 // over the target. Everything tandem writes whole (edited workspace files,
-// session metadata, the code index cache) goes through it. On Linux, a
-// Dir given Spares replaces an existing file by exchanging it with a spare
-// kept outside the tree instead, the same guarantee without a new file
-// per write.
+// session metadata, the code index cache) goes through it. On Windows,
+// os.Rename is MoveFileEx with MOVEFILE_REPLACE_EXISTING, which replaces
+// the target in one step too.
 //
 // It must never leave its temporary file behind on failure, and never
 // change the permissions of a file it replaces.

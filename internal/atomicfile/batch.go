@@ -22,11 +22,8 @@ import (
 // a kernel crash before Sync can lose it. The replace-by-rename is then
 // still old-or-new on ext4 (auto_da_alloc, the default) and btrfs, which
 // flush a file's data before the rename that replaces another commits;
-// elsewhere the file may come back empty. A replace by exchange with a
-// spare (Spares) keeps that on ext4: the spare was emptied, is rewritten
-// and closed before the exchange, and ext4 flushes such a file at the
-// close. Sync opens the path, so it syncs the file the exchange put there
-// and the directory that names it. A Batch is for writes that a
+// elsewhere the file may come back empty. Sync opens the path, so it
+// syncs the file the rename put there and the directory that names it. A Batch is for writes that a
 // later barrier (a turn's end) will sync; a write that must be durable on
 // its own uses WriteIn.
 //

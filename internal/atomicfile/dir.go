@@ -22,9 +22,6 @@ type Dir struct {
 	path string
 	fd   int      // the beneath descriptor; -1 once fallen back
 	root *os.Root // opened on the first operation the descriptor cannot do
-	// spares replaces existing files by exchange (see Spares); nil: by
-	// temporary file and rename.
-	spares *Spares
 }
 
 // OpenDir opens the directory at path (following a symlink in path
@@ -123,7 +120,7 @@ func (d *Dir) MkdirAll(name string, perm fs.FileMode) error {
 // when it can.
 func (d *Dir) write(name string, data []byte, perm fs.FileMode, sync bool) error {
 	if d.fd >= 0 {
-		err := writeBeneath(d.fd, name, data, perm, sync, d.spares)
+		err := writeBeneath(d.fd, name, data, perm, sync)
 		if !errors.Is(err, errNoBeneath) {
 			if err != nil {
 				return fmt.Errorf("write %s: %w", name, err)

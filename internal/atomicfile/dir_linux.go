@@ -68,9 +68,8 @@ func readBeneath(dirfd int, name, full string) ([]byte, error) {
 
 // writeBeneath is WriteIn on the fast path: the parent directory is
 // opened beneath dirfd, and the temporary file, the mode and the rename
-// (or the exchange with a spare from sp) are single names relative to it,
-// which no symlink can redirect.
-func writeBeneath(dirfd int, name string, data []byte, perm fs.FileMode, sync bool, sp *Spares) error {
+// are single names relative to it, which no symlink can redirect.
+func writeBeneath(dirfd int, name string, data []byte, perm fs.FileMode, sync bool) error {
 	if !fs.ValidPath(name) || name == "." {
 		return errNoBeneath
 	}
@@ -84,14 +83,9 @@ func writeBeneath(dirfd int, name string, data []byte, perm fs.FileMode, sync bo
 		defer unix.Close(fd)
 		pfd = fd
 	}
-	perm, regular, err := statBeneath(dirfd, pfd, name, base, perm)
+	perm, err := statBeneath(dirfd, pfd, name, base, perm)
 	if err != nil {
 		return err
-	}
-	if regular != nil && sp != nil {
-		if done, err := sp.replace(pfd, base, regular, data, perm, sync); done || err != nil {
-			return err
-		}
 	}
 	tmpName := tempName(base)
 	var fd int
@@ -124,26 +118,22 @@ func writeBeneath(dirfd int, name string, data []byte, perm fs.FileMode, sync bo
 
 // statBeneath is the permission bits the replaced file keeps: those of
 // base in pfd, or of what it links to when that stays beneath dirfd; perm
-// when there is nothing there yet. When base itself is a regular file it
-// also returns base's statx, what an exchange needs to know (its mount,
-// its group).
-func statBeneath(dirfd, pfd int, name, base string, perm fs.FileMode) (fs.FileMode, *unix.Statx_t, error) {
+// when there is nothing there yet.
+func statBeneath(dirfd, pfd int, name, base string, perm fs.FileMode) (fs.FileMode, error) {
 	var stx unix.Statx_t
 	err := retry(func() error {
-		return unix.Statx(pfd, base, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BASIC_STATS|unix.STATX_MNT_ID, &stx)
+		return unix.Statx(pfd, base, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BASIC_STATS, &stx)
 	})
 	switch {
 	case err == unix.ENOENT:
-		return perm, nil, nil
+		return perm, nil
 	case err == unix.ENOSYS || err == unix.EPERM:
 		// statx refused (a seccomp filter): os.Root stats without it.
-		return 0, nil, errNoBeneath
+		return 0, errNoBeneath
 	case err != nil:
-		return 0, nil, err
-	case stx.Mode&unix.S_IFMT == unix.S_IFREG:
-		return fs.FileMode(stx.Mode & 0o777), &stx, nil
+		return 0, err
 	case stx.Mode&unix.S_IFMT != unix.S_IFLNK:
-		return fs.FileMode(stx.Mode & 0o777), nil, nil
+		return fs.FileMode(stx.Mode & 0o777), nil
 	}
 	var st unix.Stat_t
 	fd, err := openBeneath(dirfd, name, unix.O_PATH)
@@ -153,11 +143,11 @@ func statBeneath(dirfd, pfd int, name, base string, perm fs.FileMode) (fs.FileMo
 	}
 	switch {
 	case err == nil:
-		return fs.FileMode(st.Mode & 0o777), nil, nil
+		return fs.FileMode(st.Mode & 0o777), nil
 	case err == unix.ENOENT:
-		return perm, nil, nil
+		return perm, nil
 	}
-	return 0, nil, err
+	return 0, err
 }
 
 // writeAll writes data to fd, on through short writes.

@@ -16,4 +16,4 @@ func closeFd(int) error { return nil }
 
 func readBeneath(int, string, string) ([]byte, error) { return nil, errNoBeneath }
 
-func writeBeneath(int, string, []byte, fs.FileMode, bool, *Spares) error { return errNoBeneath }
+func writeBeneath(int, string, []byte, fs.FileMode, bool) error { return errNoBeneath }

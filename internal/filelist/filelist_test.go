@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -190,7 +189,7 @@ func TestSymlinksAndSpecialFiles(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "a.go"), filepath.Join(dir, "link.go")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.go"), 0o644); err != nil {
+	if err := testenv.Mkfifo(filepath.Join(dir, "pipe.go")); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -63,7 +62,9 @@ func WaitNoProcess(t testing.TB, mark string, within time.Duration) {
 		}
 		if time.Now().After(deadline) {
 			for _, p := range pids {
-				_ = syscall.Kill(p, syscall.SIGKILL)
+				if pr, err := os.FindProcess(p); err == nil {
+					_ = pr.Kill()
+				}
 			}
 			t.Fatalf("processes %v carrying %s still run %v later", pids, mark, within)
 		}
