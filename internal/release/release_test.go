@@ -39,6 +39,15 @@ var (
 	distLog  bytes.Buffer
 )
 
+// TestMain removes the release the tests shared.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if distDir != "" {
+		os.RemoveAll(filepath.Dir(distDir))
+	}
+	os.Exit(code)
+}
+
 // dist releases testPlatforms once per test binary, as `make release`
 // does, into a temporary directory.
 func dist(t *testing.T) string {
