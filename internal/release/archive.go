@@ -37,7 +37,7 @@ func writeArchive(path string, t Target, bin string, docs []string, epoch time.T
 }
 
 func writeTarGz(w io.Writer, files []string, epoch time.Time) error {
-	gz, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return err
 	}
