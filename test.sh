@@ -8,6 +8,12 @@ root=$(pwd)
 
 need_apt=()
 command -v nvim >/dev/null || need_apt+=(neovim)
+# The release test (internal/release) cross-compiles with Debian's cross
+# compilers and runs the binaries under qemu-user and Wine.
+command -v aarch64-linux-gnu-gcc >/dev/null || need_apt+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+command -v x86_64-w64-mingw32-gcc >/dev/null || need_apt+=(gcc-mingw-w64-x86-64)
+command -v qemu-aarch64-static >/dev/null || need_apt+=(qemu-user-static)
+[ -x /usr/lib/wine/wine64 ] || need_apt+=(wine64)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]} (apt)" >&2
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
@@ -51,4 +57,6 @@ go vet ./...
 # Every release platform vets and builds with cgo, its C cross compiler
 # installed (cached in ~/.cache/tandem-toolchain) by scripts/toolchain.sh.
 scripts/crossbuild.sh
-go test -race -count=1 ./...
+# The release test (internal/release) cross-builds and packages every
+# channel first: past go test's default 10 minutes on a cold cache.
+go test -race -count=1 -timeout 45m ./...

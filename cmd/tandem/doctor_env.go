@@ -54,7 +54,7 @@ func (d *doctor) checkMCP(ctx context.Context) []finding {
 		out = append(out, finding{levelFail, "mcp", err.Error(), "correct " + mcp.UserFile(d.cfg.Home)})
 	}
 	if len(user) > 0 {
-		m := mcp.Start(ctx, mcp.Options{Root: d.dir, Servers: user, Log: slog.New(slog.DiscardHandler), Version: version})
+		m := mcp.Start(ctx, mcp.Options{Root: d.dir, Servers: user, Log: slog.New(slog.DiscardHandler), Version: currentBuild().Version})
 		select {
 		case <-m.Ready():
 		case <-time.After(mcp.DefaultConnectTimeout + time.Second):

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"runtime/debug"
 	"strings"
 )
 
@@ -111,43 +110,11 @@ func hasFlags(fs *flag.FlagSet) bool {
 	return n > 0
 }
 
-// versionString is the version and, when the build recorded it, the commit
-// (go build stamps vcs.revision in a git checkout).
-func versionString() string {
-	v, commit, dirty := version, commit, false
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version // go install ...@vX.Y.Z
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				if commit == "" {
-					commit = s.Value
-				}
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
-	}
-	s := "tandem " + v
-	if commit != "" {
-		if len(commit) > 12 {
-			commit = commit[:12]
-		}
-		if dirty {
-			commit += "-dirty"
-		}
-		s += " (commit " + commit + ")"
-	}
-	return s
-}
-
 func runVersion(ctx context.Context, m *Main, args []string) error {
 	fs := m.flags("version", "")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	fmt.Fprintln(m.Stdout, versionString())
+	fmt.Fprint(m.Stdout, currentBuild().String())
 	return nil
 }

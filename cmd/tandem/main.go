@@ -19,11 +19,6 @@ import (
 	"github.com/tandemhq/tandem/internal/redact"
 )
 
-// version and commit are set at link time (-ldflags "-X main.version=v1.2.3
-// -X main.commit=$(git rev-parse HEAD)"); without them the commit comes from
-// the build's VCS stamp, when Go recorded one.
-var version, commit = "dev", ""
-
 func main() {
 	// First: as the sandbox helper this process only sets up and runs one
 	// command (see agent/sandbox).
@@ -131,7 +126,7 @@ var errUsage = errors.New("usage")
 func (m *Main) Run(ctx context.Context, args []string) int {
 	cmds := commands()
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
-		fmt.Fprintln(m.Stdout, versionString())
+		fmt.Fprint(m.Stdout, currentBuild().String())
 		return 0
 	}
 	if len(args) == 0 && isTerminal(m.Stdin) && isTerminal(m.Stderr) {

@@ -32,7 +32,7 @@ func (m *Main) pluginRuntime(home string, log *slog.Logger, provider llm.Provide
 		Provider:    provider,
 		Model:       model,
 		Provisioned: plugin.ProvisionedDirs(m.Getenv("TANDEM_PLUGIN_DIRS")),
-		Version:     version,
+		Version:     currentBuild().PluginVersion(),
 		Environ:     os.Environ(),
 		Log:         log,
 		Self:        self(),

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/tandemhq/tandem/internal/buildflags"
 )
 
 // Strict reports whether missing dependencies fail tests.
@@ -68,15 +70,15 @@ var (
 	buildOut  []byte
 )
 
-// BuildFlags are the flags of README's build line: on Linux a static,
-// stripped binary (faster to start, which every sandboxed command does),
-// elsewhere none. Tests build tandem with them so that they run what users
-// run; TestBuildFlagsMatchREADME keeps the two the same.
+// BuildFlags are the release build's flags for Linux (internal/buildflags):
+// a static, stripped binary, faster to start, which every sandboxed
+// command does; elsewhere none. Tests build tandem with them so that they
+// run what users run.
 func BuildFlags() []string {
 	if runtime.GOOS != "linux" {
 		return nil
 	}
-	return []string{"-tags", "netgo,osusergo", "-ldflags", "-s -w -linkmode external -extldflags -static"}
+	return []string{"-tags", buildflags.Tags, "-ldflags", buildflags.StaticLDFlags}
 }
 
 // Tandem builds cmd/tandem once per test binary, as README builds it, and

@@ -8,6 +8,7 @@ import {
   FeatureState, LanguageClient, LanguageClientOptions, ServerOptions, StaticFeature,
   WorkDoneProgress, WorkDoneProgressCreateRequest,
 } from 'vscode-languageclient/node';
+import { serverCommand } from './binary';
 import { ChatModel } from './chat';
 import { ChatView } from './chatView';
 import { Diffs } from './diffs';
@@ -33,7 +34,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const cfg = vscode.workspace.getConfiguration('tandem');
   let conv: Conversation | undefined; // set once the chat view exists, below
   const serverOptions: ServerOptions = {
-    command: cfg.get<string>('path', 'tandem'),
+    command: serverCommand(userPath(cfg), ctx.extensionPath),
     args: ['lsp'],
     options: { env: { ...process.env, ...cfg.get<Record<string, string>>('env', {}) } },
   };
@@ -92,7 +93,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
     await started;
   } catch (err) {
     const open = 'Open Settings';
-    const msg = `tandem could not start \`${serverOptions.command} lsp\`: ${err instanceof Error ? err.message : String(err)}. Set tandem.path to the tandem binary.`;
+    const msg = `tandem could not start \`${serverOptions.command} lsp\`: ${err instanceof Error ? err.message : String(err)}. Install tandem on PATH or set tandem.path to the tandem binary.`;
     void vscode.window.showErrorMessage(msg, open).then((a) => {
       if (a === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'tandem.path');
     });
@@ -106,6 +107,13 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
     });
   });
   view.setState({ text: '', running: false });
+}
+
+// userPath is tandem.path when the user (or workspace) set it, not the
+// default, so that a bundled binary is used unless they chose another.
+function userPath(cfg: vscode.WorkspaceConfiguration): string | undefined {
+  const i = cfg.inspect<string>('path');
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }
 
 export async function deactivate(): Promise<void> {

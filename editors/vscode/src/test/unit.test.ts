@@ -4,10 +4,12 @@
 // code-server by e2e/run.mjs (go test ./editors -run VSCodeServer).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { ChatModel, renderBody } from '../chat';
 import { escapeHtml, plural, renderMarkdown } from '../markdown';
 import { Permissions } from '../permission';
 import { RequestPermissionParams, SessionUpdate } from '../protocol';
+import { serverCommand } from '../binary';
 import { sessionItems } from '../sessionList';
 import { Status, tokens } from '../status';
 
@@ -137,4 +139,13 @@ test('session list: titles and ages, newest first, never a raw id', () => {
     ['Untitled session', '1 day ago'],
   ]);
   assert.ok(!JSON.stringify(items.map(({ session: _, ...i }) => i)).includes('sess-'));
+});
+
+test('serverCommand: the user setting, then the bundled binary, then PATH', () => {
+  const has = (...files: string[]) => (p: string) => files.includes(p);
+  const bundled = path.join('/ext', 'bin', 'tandem');
+  assert.equal(serverCommand('/opt/tandem', '/ext', 'linux', has(bundled)), '/opt/tandem');
+  assert.equal(serverCommand(undefined, '/ext', 'linux', has(bundled)), bundled);
+  assert.equal(serverCommand(undefined, '/ext', 'win32', has(path.join('/ext', 'bin', 'tandem.exe'))), path.join('/ext', 'bin', 'tandem.exe'));
+  assert.equal(serverCommand(undefined, '/ext', 'linux', has()), 'tandem');
 });
