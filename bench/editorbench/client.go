@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -180,11 +179,9 @@ func (p *agentProc) finish() (time.Duration, error) {
 		<-done
 		return 0, fmt.Errorf("did not exit within 30s of its stdin closing")
 	}
-	ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return 0, fmt.Errorf("no rusage")
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
+	// ProcessState's times are the child's rusage on Unix and its
+	// process times on Windows: the same whole-process CPU, portably.
+	return p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime(), nil
 }
 
 // kill ends a process whose run failed.
