@@ -23,8 +23,8 @@ type initializeParams struct {
 	ClientCapabilities json.RawMessage     `json:"clientCapabilities"`
 }
 
-// loginCaps is what of the client's capabilities the login methods depend
-// on: the stable terminal login (auth.terminal, ACP 1.21) and the form
+// loginCaps is what of the client's capabilities initialize reads: whether
+// it shows boolean config options, and what the login methods depend on: the stable terminal login (auth.terminal, ACP 1.21) and the form
 // editors and the ACP Registry's check sent before it,
 // `_meta["terminal-auth"]: true`. _meta is read leniently, as the schema
 // asks of metadata: a value of another shape just means no.
@@ -33,6 +33,19 @@ type loginCaps struct {
 		Terminal bool `json:"terminal"`
 	} `json:"auth"`
 	Meta json.RawMessage `json:"_meta"`
+	// Session.ConfigOptions.Boolean is an object (usually {}) when the
+	// client shows boolean config options; absent or null when not.
+	Session struct {
+		ConfigOptions struct {
+			Boolean json.RawMessage `json:"boolean"`
+		} `json:"configOptions"`
+	} `json:"session"`
+}
+
+// switches says whether the client takes boolean config options.
+func (c loginCaps) switches() bool {
+	b := c.Session.ConfigOptions.Boolean
+	return len(b) > 0 && string(b) != "null"
 }
 
 // logins says which terminal logins the client can run.
@@ -59,6 +72,7 @@ func (s *server) Initialize(ctx context.Context, p initializeParams) (json.RawMe
 	unstable := optsIntoUnstable(p.ClientCapabilities)
 	s.capsMu.Lock()
 	s.capsRaw, s.caps, s.capsErr, s.unstable = p.ClientCapabilities, nil, nil, unstable
+	s.switches = caps.switches()
 	s.capsMu.Unlock()
 	// The agent's own background work waits until the editor has its
 	// answer; so does the end of a connection whose agent cannot be built.

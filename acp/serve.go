@@ -131,6 +131,9 @@ type server struct {
 	caps     *sdk.ClientCapabilities
 	capsErr  error
 	unstable bool
+	// switches is whether the client shows boolean config options
+	// (clientCapabilities.session.configOptions.boolean).
+	switches bool
 
 	sessionsMu sync.Mutex
 	sessions   map[string]*session
@@ -183,6 +186,14 @@ func (s *server) optedIn() bool {
 	s.capsMu.Lock()
 	defer s.capsMu.Unlock()
 	return s.unstable
+}
+
+// showsSwitches reports whether the last initialize's client takes
+// boolean config options; others get tandem's switches as on/off selects.
+func (s *server) showsSwitches() bool {
+	s.capsMu.Lock()
+	defer s.capsMu.Unlock()
+	return s.switches
 }
 
 // clientCaps returns what the client said it can do in initialize (none

@@ -58,6 +58,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	s.st.title = meta.Title
 	s.st.effort, _ = llm.ParseEffort(meta.Effort) // an unknown level falls back to the default
 	s.publishChoice()
+	s.setToggles(Toggles{SandboxOff: meta.SandboxOff, AutoCompactOff: meta.AutoCompactOff})
 	s.created = meta.Created
 	var instr []json.RawMessage
 	open := map[string]bool{} // tool calls the replay started and never ended

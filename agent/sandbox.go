@@ -18,6 +18,9 @@ func confinementOf(h Host) command.Confinement {
 // unconfined is why this session's commands would run outside the
 // sandbox, for the policy; "" when they run inside or the host cannot tell.
 func (s *Session) unconfined() string {
+	if s.Toggles().SandboxOff && s.sandboxToggle() {
+		return toggleSandboxOff
+	}
 	if c := s.confinement; c.Known && !c.Confined {
 		return c.Why
 	}

@@ -21,10 +21,14 @@ var ErrUnknownSelector = errors.New("unknown config option")
 // Selector is one picker: its id (also its category), its name, the
 // current value and the values offered.
 type Selector struct {
-	ID      string          `json:"id"`
-	Name    string          `json:"name"`
-	Current string          `json:"currentValue"`
-	Options []SelectorValue `json:"options"`
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Current     string          `json:"currentValue"`
+	Options     []SelectorValue `json:"options"`
+	// Toggle marks a switch (see Toggles): its values are on and off, and
+	// an editor that has switches may show it as one.
+	Toggle bool `json:"toggle,omitempty"`
 }
 
 // SelectorValue is one value a selector offers.
@@ -38,8 +42,8 @@ var thoughtNames = map[llm.Effort]string{llm.EffortOff: "Off", llm.EffortLow: "L
 
 // Selectors lists the session's pickers: its mode; its model, when the
 // agent offers any or the session has one (the session's own model is
-// listed first if the agent does not offer it); and its thought level,
-// while the model is one that reasons.
+// listed first if the agent does not offer it); its thought level,
+// while the model is one that reasons; and its switches (Toggles).
 func (s *Session) Selectors() []Selector {
 	mode := Selector{ID: SelectMode, Name: "Mode", Current: string(s.Mode())}
 	for _, m := range s.Modes() {
@@ -70,7 +74,7 @@ func (s *Session) Selectors() []Selector {
 		}
 		out = append(out, th)
 	}
-	return out
+	return append(out, s.toggleSelectors()...)
 }
 
 // Select sets selector id to value. Errors match ErrUnknownSelector,
@@ -83,6 +87,12 @@ func (s *Session) Select(id, value string) error {
 		return s.SetModel(value)
 	case SelectThought:
 		return s.SetEffort(llm.Effort(value))
+	case ToggleSandbox, ToggleAutoCompact:
+		on, err := parseToggle(id, value)
+		if err != nil {
+			return err
+		}
+		return s.SetToggle(id, on)
 	}
-	return fmt.Errorf("%w %q: use %s, %s or %s", ErrUnknownSelector, id, SelectMode, SelectModel, SelectThought)
+	return fmt.Errorf("%w %q: use %s, %s, %s or %s", ErrUnknownSelector, id, SelectMode, SelectModel, SelectThought, s.toggleIDs())
 }

@@ -71,6 +71,9 @@ type Session struct {
 	// either changes (publishChoice): every request reads them, and the
 	// round trip to the actor cost each tool step a goroutine handoff.
 	choice atomic.Pointer[modelChoice]
+	// toggles mirrors st.toggles (setToggles): every request and command
+	// reads them; nil is the defaults.
+	toggles atomic.Pointer[Toggles]
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
@@ -98,6 +101,7 @@ type actorState struct {
 	roleText  string // and the role text it stated
 	model     string
 	effort    llm.Effort // "" until chosen: the agent's default applies
+	toggles   Toggles
 	title     string
 	lifecycle Lifecycle
 	outcome   Outcome
@@ -370,7 +374,8 @@ func (s *Session) shutdown() error {
 // after it ended).
 func (s *Session) meta() *store.Meta {
 	return &store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Created: s.created, Updated: time.Now().UTC(),
-		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title}
+		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title,
+		SandboxOff: s.st.toggles.SandboxOff, AutoCompactOff: s.st.toggles.AutoCompactOff}
 }
 
 // saveMeta queues a rewrite of the sidecar; nothing in it needs reading

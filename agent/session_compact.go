@@ -36,8 +36,12 @@ func (a *Agent) compactAt() float64 {
 
 // compactIfFull compacts when a request of estimate tokens would pass the
 // threshold of model's window, and says whether it tried (the history may
-// have changed). Only a cancellation stops the request.
+// have changed). Only a cancellation stops the request. A session whose
+// auto-compact switch is off never does: the request goes as it is.
 func (t *turnRun) compactIfFull(model string, estimate int) (bool, error) {
+	if t.s.Toggles().AutoCompactOff {
+		return false, nil
+	}
 	if float64(estimate) <= t.s.a.compactAt()*float64(t.s.a.window(model)) {
 		return false, nil
 	}

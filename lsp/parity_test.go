@@ -90,7 +90,10 @@ func TestSessionOperationsOverLSP(t *testing.T) {
 	for _, o := range opts.ConfigOptions {
 		ids = append(ids, o.ID+"="+o.CurrentValue)
 	}
-	if got := strings.Join(ids, " "); got != "mode=code model=claude-sonnet-4-5 thought_level=off" {
+	// The switches come last as on/off selectors (sandbox only where the
+	// local runner confines commands, as it does under the test).
+	if got := strings.Join(ids, " "); got != "mode=code model=claude-sonnet-4-5 thought_level=off sandbox=on auto_compact=on" &&
+		got != "mode=code model=claude-sonnet-4-5 thought_level=off auto_compact=on" {
 		t.Errorf("config options: %s", got)
 	}
 	f.c.mustCall("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "thought_level", "value": "low"}, &opts)
@@ -104,8 +107,15 @@ func TestSessionOperationsOverLSP(t *testing.T) {
 	offered := opts.ConfigOptions[1].Options[len(opts.ConfigOptions[1].Options)-1].Value
 	opts.ConfigOptions = nil
 	f.c.mustCall("tandem/setModel", map[string]any{"sessionId": f.session, "modelId": offered}, &opts)
-	if len(opts.ConfigOptions) != 3 || opts.ConfigOptions[1].ID != "model" || opts.ConfigOptions[1].CurrentValue != offered || opts.ConfigOptions[2].CurrentValue != "low" {
+	if len(opts.ConfigOptions) < 4 || opts.ConfigOptions[1].ID != "model" || opts.ConfigOptions[1].CurrentValue != offered || opts.ConfigOptions[2].CurrentValue != "low" {
 		t.Errorf("after setModel %s: %+v", offered, opts.ConfigOptions)
+	}
+	f.c.mustCall("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "auto_compact", "value": "off"}, &opts)
+	if last := opts.ConfigOptions[len(opts.ConfigOptions)-1]; last.ID != "auto_compact" || last.CurrentValue != "off" {
+		t.Errorf("after setting auto_compact off: %+v", opts.ConfigOptions)
+	}
+	if _, err := f.c.call("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "auto_compact", "value": "maybe"}); err == nil || err.Code != -32602 {
+		t.Errorf("a switch set to neither on nor off: %v", err)
 	}
 	if _, err := f.c.call("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "colour", "value": "red"}); err == nil || err.Code != -32602 {
 		t.Errorf("an unknown option: %v", err)

@@ -58,13 +58,17 @@ type Meta struct {
 	ID      string `json:"id"`
 	Cwd     string `json:"cwd"`
 	// AdditionalDirectories are the session's further roots.
-	AdditionalDirectories []string  `json:"additionalDirectories,omitempty"`
-	Title                 string    `json:"title,omitempty"`
-	Mode                  string    `json:"mode,omitempty"`
-	Model                 string    `json:"model,omitempty"`
-	Effort                string    `json:"effort,omitempty"` // the thought level chosen in the session
-	Created               time.Time `json:"created"`
-	Updated               time.Time `json:"updated"`
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	Title                 string   `json:"title,omitempty"`
+	Mode                  string   `json:"mode,omitempty"`
+	Model                 string   `json:"model,omitempty"`
+	Effort                string   `json:"effort,omitempty"` // the thought level chosen in the session
+	// The session's switches turned off (agent.Toggles); omitted when on,
+	// so sidecars from before them read as the defaults.
+	SandboxOff     bool      `json:"sandboxOff,omitempty"`
+	AutoCompactOff bool      `json:"autoCompactOff,omitempty"`
+	Created        time.Time `json:"created"`
+	Updated        time.Time `json:"updated"`
 }
 
 // Record is one line of a session's event log.

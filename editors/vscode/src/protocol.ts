@@ -27,13 +27,16 @@ export interface NewSessionResult {
   modes: { currentModeId: string; availableModes: ModeInfo[] };
 }
 
-// ConfigOption is one session selector (ids mode, model, thought_level),
-// as tandem/configOptions and tandem/setModel answer.
+// ConfigOption is one session selector (ids mode, model, thought_level,
+// and the switches sandbox and auto_compact, marked toggle, valued on or
+// off), as tandem/configOptions and tandem/setModel answer.
 export interface ConfigOption {
   id: string;
   name: string;
+  description?: string;
   currentValue: string;
   options: { value: string; name: string; description?: string }[];
+  toggle?: boolean;
 }
 export interface ConfigOptionsResult { configOptions: ConfigOption[] }
 
