@@ -3,12 +3,12 @@ package agent
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/internal/fileuri"
 	"github.com/tandemhq/tandem/internal/pathx"
 )
 
@@ -87,12 +87,11 @@ func (s *Session) display(path string) string {
 	return path
 }
 
+// fileURIPath is the path a file:// URI names (internal/fileuri: Windows
+// drives and shares too), ok false for anything else.
 func fileURIPath(uri string) (string, bool) {
-	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" || u.Path == "" {
-		return "", false
-	}
-	return filepath.FromSlash(u.Path), true
+	p, err := fileuri.ToPath(uri)
+	return p, err == nil
 }
 
 // partTexts lists the text of parts (text blocks, files, resources).

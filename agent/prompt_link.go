@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,11 +54,14 @@ func (s *Session) linkedFile(ctx context.Context, uri string) (llm.Part, error) 
 // fileURIRange parses a file URI and its optional line fragment. lines is
 // {0, 0} without one; "#L7" is {7, 7}; a reversed range is put in order.
 func fileURIRange(uri string) (path string, lines [2]int, ok bool) {
-	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" || u.Path == "" {
+	path, ok = fileURIPath(uri)
+	if !ok {
 		return "", lines, false
 	}
-	path = filepath.FromSlash(u.Path)
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", lines, false
+	}
 	frag, found := strings.CutPrefix(u.Fragment, "L")
 	if !found {
 		return path, lines, true

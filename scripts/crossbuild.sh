@@ -16,7 +16,7 @@ targets=("$@")
 
 # The packages whose code differs per platform: their tests are built for
 # Windows so they can run there (or under wine).
-platform_pkgs=(./internal/proc ./internal/shell ./internal/atomicfile ./internal/pathx
+platform_pkgs=(./internal/proc ./internal/shell ./internal/atomicfile ./internal/pathx ./internal/fileuri ./internal/fserr
   ./agent/sandbox ./agent/local ./agent/policy)
 
 for t in "${targets[@]}"; do

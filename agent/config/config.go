@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // Config is the resolved configuration.
@@ -127,16 +128,34 @@ const (
 )
 
 // Home returns $TANDEM_HOME, a leading ~ expanded (editors pass env
-// values without a shell), or ~/.tandem. $HOME wins over the account's
-// home directory, as it does for a shell. Every part of tandem that needs
-// the home asks here, so sessions, caches and instructions agree on it.
+// values without a shell), or ~/.tandem. The user's home is $HOME, which
+// wins over the account's home directory as it does for a shell; on
+// Windows it is %USERPROFILE% first (HOME there is set only by some
+// shells, such as Git Bash, and not for an editor started from the Start
+// menu), so the default is %USERPROFILE%\.tandem. Every part of tandem
+// that needs the home asks here, so sessions, caches and instructions
+// agree on it.
 func Home(getenv func(string) string) (string, error) {
-	userHome := getenv("HOME")
+	return home(getenv, pathx.Native().Windows)
+}
+
+func home(getenv func(string) string, windows bool) (string, error) {
+	vars := []string{"HOME"}
+	if windows {
+		vars = []string{"USERPROFILE", "HOME"}
+	}
+	var userHome string
+	for _, v := range vars {
+		if userHome = getenv(v); userHome != "" {
+			break
+		}
+	}
 	if userHome == "" {
 		userHome, _ = os.UserHomeDir()
 	}
 	if v := getenv("TANDEM_HOME"); v != "" {
-		if userHome != "" && (v == "~" || strings.HasPrefix(v, "~/")) {
+		tilde := v == "~" || strings.HasPrefix(v, "~/") || (windows && strings.HasPrefix(v, `~\`))
+		if userHome != "" && tilde {
 			v = filepath.Join(userHome, v[1:])
 		}
 		return filepath.Clean(v), nil

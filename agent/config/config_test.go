@@ -85,6 +85,24 @@ func TestHome(t *testing.T) {
 			t.Errorf("Home(%v) = %q, %v; want %q", tt.env, got, err, tt.want)
 		}
 	}
+	// On Windows the profile directory comes first: HOME is set only by
+	// some shells. The rule is passed in, so this runs on every OS.
+	for _, tt := range []struct {
+		env     map[string]string
+		windows bool
+		want    string
+	}{
+		{map[string]string{"USERPROFILE": "/profile", "HOME": "/u"}, true, filepath.Join("/profile", ".tandem")},
+		{map[string]string{"HOME": "/u"}, true, filepath.Join("/u", ".tandem")},
+		{map[string]string{"USERPROFILE": "/profile", "HOME": "/u"}, false, filepath.Join("/u", ".tandem")},
+		{map[string]string{"USERPROFILE": "/profile", "TANDEM_HOME": `~\th`}, true, filepath.Join("/profile", `\th`)},
+		{map[string]string{"USERPROFILE": "/profile", "TANDEM_HOME": "~/th"}, true, filepath.Join("/profile", "th")},
+	} {
+		got, err := home(env(tt.env), tt.windows)
+		if err != nil || got != tt.want {
+			t.Errorf("home(%v, windows=%v) = %q, %v; want %q", tt.env, tt.windows, got, err, tt.want)
+		}
+	}
 	home := t.TempDir()
 	c, err := Load(env(map[string]string{"HOME": home, "TANDEM_HOME": "~/th"}))
 	if err != nil || c.Home != filepath.Join(home, "th") {

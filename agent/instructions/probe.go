@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"github.com/tandemhq/tandem/internal/fserr"
 )
 
 // racyWindow: a file modified within this long before we read it could
@@ -176,9 +177,7 @@ func (p *prober) load(ctx context.Context, file string, fi fs.FileInfo, prev *sc
 }
 
 // absent reports errors that mean "no such candidate" rather than failure.
-func absent(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-}
+func absent(err error) bool { return fserr.Absent(err) }
 
 func contains(list []string, s string) bool {
 	for _, v := range list {

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/internal/atomicfile"
+	"github.com/tandemhq/tandem/internal/fserr"
 )
 
 // SaveLocal adds texts to list d of root's settings.local.json, creating
@@ -63,7 +63,7 @@ func RemoveLocal(root, text string) (bool, error) {
 // a missing file (or .tandem) is left missing and has nothing to change.
 func editLocal(root string, create bool, change func(*Lists) bool) error {
 	path := LocalFile(root)
-	if _, err := os.Lstat(path); !create && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
+	if _, err := os.Lstat(path); !create && fserr.Absent(err) {
 		return nil
 	}
 	dir := filepath.Join(root, ".tandem")

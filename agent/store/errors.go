@@ -3,7 +3,8 @@ package store
 import (
 	"errors"
 	"fmt"
-	"syscall"
+
+	"github.com/tandemhq/tandem/internal/fserr"
 )
 
 // ErrSave wraps every failure to write a session to disk, so the agent can
@@ -13,11 +14,11 @@ var ErrSave = errors.New("could not save the session")
 // saveError names the usual causes in words a user acts on.
 func saveError(err error) error {
 	switch {
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+	case fserr.DiskFull(err):
 		return fmt.Errorf("%w: disk full: %w", ErrSave, err)
-	case errors.Is(err, syscall.EFBIG):
+	case fserr.TooLarge(err):
 		return fmt.Errorf("%w: disk full (the file size limit was reached): %w", ErrSave, err)
-	case errors.Is(err, syscall.EIO):
+	case fserr.IO(err):
 		return fmt.Errorf("%w: I/O error: %w", ErrSave, err)
 	}
 	return fmt.Errorf("%w: %w", ErrSave, err)

@@ -20,10 +20,9 @@ type replaceOutcome struct {
 // for the model: it says what did not match and how to retry.
 func replaceText(content, oldStr, newStr string, replaceAll bool) (replaceOutcome, error) {
 	// A model writes "\n"; a CRLF file has "\r\n". Match and write in the
-	// file's own convention.
-	if strings.Contains(content, "\r\n") && !strings.Contains(oldStr, "\r") {
-		oldStr = strings.ReplaceAll(oldStr, "\n", "\r\n")
-		newStr = strings.ReplaceAll(strings.ReplaceAll(newStr, "\r\n", "\n"), "\n", "\r\n")
+	// file's own convention, whichever the model used in each string.
+	if isCRLF(content) {
+		oldStr, newStr = toCRLF(oldStr), toCRLF(newStr)
 	}
 	switch n := strings.Count(content, oldStr); {
 	case n == 1 || (n > 1 && replaceAll):

@@ -30,7 +30,7 @@ func refuse(p, why string) error {
 // be redirected by a link it did not see. Errors wrap ErrPathRefused and are
 // worded for the model; they come before any permission prompt.
 func Resolve(root, p string) (string, error) {
-	if err := checkSpelling(p); err != nil {
+	if err := checkSpelling(p, pathx.Native().Windows); err != nil {
 		return "", err
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
@@ -44,7 +44,7 @@ func Resolve(root, p string) (string, error) {
 // roots are), which spares resolving the root again on every call: a tool
 // step resolves a path several times.
 func resolveIn(realRoot, p string) (string, error) {
-	if err := checkSpelling(p); err != nil {
+	if err := checkSpelling(p, pathx.Native().Windows); err != nil {
 		return "", err
 	}
 	return resolveReal(realRoot, realRoot, p)
@@ -82,9 +82,12 @@ func resolveReal(root, realRoot, p string) (string, error) {
 }
 
 // checkSpelling rejects forms that other shells, URLs or operating systems
-// would interpret differently from a plain POSIX path, so nothing ever
-// depends on how they happen to be read here.
-func checkSpelling(p string) error {
+// would interpret differently from a plain path of this OS, so nothing ever
+// depends on how they happen to be read here. On Windows (windows true)
+// backslashes, drive-absolute paths (C:\x) and UNC shares (\\srv\share)
+// are this OS's own spelling and Resolve checks them against the root like
+// any absolute path; what Win32 reads in surprising ways is refused.
+func checkSpelling(p string, windows bool) error {
 	switch {
 	case p == "":
 		return refuse(p, "is empty; give a path relative to the workspace root")
@@ -92,20 +95,55 @@ func checkSpelling(p string) error {
 		return refuse(p, "contains a NUL byte")
 	case strings.HasPrefix(p, "~"):
 		return refuse(p, "starts with ~, which is not expanded; give a path relative to the workspace root")
-	case strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//"):
-		return refuse(p, "looks like a network (UNC) path; give a path relative to the workspace root")
-	case len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]):
-		return refuse(p, "looks like a Windows drive path; give a POSIX path relative to the workspace root")
-	case strings.ContainsRune(p, '\\'):
-		return refuse(p, `contains a backslash; use forward slashes`)
 	case strings.Contains(p, "://"):
 		return refuse(p, "is a URL; give a file path relative to the workspace root")
+	}
+	if windows {
+		if err := checkWindowsSpelling(p); err != nil {
+			return err
+		}
+	} else {
+		switch {
+		case strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//"):
+			return refuse(p, "looks like a network (UNC) path; give a path relative to the workspace root")
+		case len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]):
+			return refuse(p, "looks like a Windows drive path; give a POSIX path relative to the workspace root")
+		case strings.ContainsRune(p, '\\'):
+			return refuse(p, `contains a backslash; use forward slashes`)
+		}
 	}
 	lower := strings.ToLower(p)
 	for _, enc := range []string{"%2e", "%2f", "%5c", "%00"} {
 		if strings.Contains(lower, enc) {
 			return refuse(p, "contains URL-encoded characters ("+enc+"); write the path plainly")
 		}
+	}
+	return nil
+}
+
+// checkWindowsSpelling refuses what Win32 reads differently from how it
+// looks: device namespaces (\\?\, \\.\), a drive without a root
+// (C:x is relative to that drive's current directory), a root without a
+// drive (\x is on the current drive), and a colon past the drive, which
+// names an alternate data stream (.git::$INDEX_ALLOCATION opens .git).
+func checkWindowsSpelling(p string) error {
+	slash := strings.ReplaceAll(p, `\`, "/")
+	rest := slash
+	switch {
+	case strings.HasPrefix(slash, "//?/") || strings.HasPrefix(slash, "//./"):
+		return refuse(p, "is a Windows device path; give a path relative to the workspace root")
+	case len(slash) >= 2 && slash[1] == ':' && isASCIILetter(slash[0]):
+		if len(slash) == 2 || slash[2] != '/' {
+			return refuse(p, "names a drive without a root (relative to that drive's current directory); give a path relative to the workspace root")
+		}
+		rest = slash[2:]
+	case strings.HasPrefix(slash, "//"):
+		rest = slash[2:]
+	case strings.HasPrefix(slash, "/"):
+		return refuse(p, "starts at the root of the current drive; give a path relative to the workspace root")
+	}
+	if strings.ContainsRune(rest, ':') {
+		return refuse(p, "contains a colon, which names an NTFS stream; write the file name plainly")
 	}
 	return nil
 }
@@ -160,8 +198,12 @@ func followLinks(realRoot, p string) (string, error) {
 			return "", fmt.Errorf("has an unreadable symlink: %v", err)
 		}
 		if filepath.IsAbs(target) {
-			cur = "/"
-			target = strings.TrimPrefix(filepath.Clean(target), "/")
+			// Restart at the target's root: "/" on Unix, its drive or
+			// share on Windows.
+			target = filepath.Clean(target)
+			vol := filepath.VolumeName(target)
+			cur = vol + string(filepath.Separator)
+			target = strings.TrimLeft(target[len(vol):], `/\`)
 		}
 		todo = append(splitPath(target), todo...)
 	}
@@ -182,8 +224,9 @@ func splitPath(p string) []string {
 // instruction files (instructionFiles, the names from
 // instructions.Config.FileNames) at any depth, since changing one changes
 // what the agent is told. A path outside root counts as protected, so a
-// caller that skipped Resolve fails closed. Names compare
-// case-insensitively because macOS and Windows file systems do.
+// caller that skipped Resolve fails closed. Names compare as
+// pathx.NameKey says (case-insensitively, as macOS and Windows file systems
+// do; on Windows without trailing dots), and containment as pathx.Within.
 func Protected(root, abs string, instructionFiles []string) bool {
 	rel, ok := within(filepath.Clean(root), filepath.Clean(abs))
 	if !ok {
@@ -199,18 +242,17 @@ func Protected(root, abs string, instructionFiles []string) bool {
 		return false
 	}
 	for _, part := range parts {
-		for _, dir := range []string{".git", ".tandem", ".vscode", ".claude", ".agents"} {
-			if strings.EqualFold(part, dir) {
-				return true
-			}
+		switch pathx.NameKey(part) {
+		case ".git", ".tandem", ".vscode", ".claude", ".agents":
+			return true
 		}
 	}
-	base := parts[len(parts)-1]
-	if strings.HasSuffix(strings.ToLower(base), ".code-workspace") {
+	base := pathx.NameKey(parts[len(parts)-1])
+	if strings.HasSuffix(base, ".code-workspace") {
 		return true
 	}
 	for _, name := range instructionFiles {
-		if strings.EqualFold(base, name) {
+		if base == pathx.NameKey(name) {
 			return true
 		}
 	}

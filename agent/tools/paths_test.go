@@ -152,6 +152,8 @@ func TestProtected(t *testing.T) {
 	}{
 		{".git/config", true},
 		{".git", true},
+		{".GIT/config", true},
+		{"sub/.Tandem/settings.json", true},
 		{"vendor/lib/.git/HEAD", true},
 		{".tandem/config.json", true},
 		{".vscode/settings.json", true},
@@ -231,5 +233,42 @@ func TestToolsRefuseEscapesBeforeAsking(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(filepath.Dir(root), "nowhere")); err == nil {
 		t.Fatal("a dangling link's target was created")
+	}
+}
+
+// The spelling rules of both systems, checked on any OS: on Windows its own
+// absolute forms pass (Resolve then holds them to the root), what Win32
+// reads in surprising ways does not; elsewhere Windows forms are refused.
+func TestCheckSpellingPerOS(t *testing.T) {
+	for _, c := range []struct {
+		p       string
+		windows bool
+		ok      bool
+	}{
+		{`src\a.go`, true, true},
+		{`C:\Repo\a.go`, true, true},
+		{`c:/repo/a.go`, true, true},
+		{`\\server\share\repo\a.go`, true, true},
+		{`C:a.go`, true, false},
+		{`C:`, true, false},
+		{`\Repo\a.go`, true, false},
+		{`\\?\C:\Repo\a.go`, true, false},
+		{`\\.\pipe\x`, true, false},
+		{`.git::$INDEX_ALLOCATION\config`, true, false},
+		{`a.txt:secret`, true, false},
+		{`file:///C:/Repo/a.go`, true, false},
+		{`src%5ca.go`, true, false},
+		{`src\a.go`, false, false},
+		{`C:\Repo\a.go`, false, false},
+		{`\\server\share\a`, false, false},
+		{`src/a.go`, false, true},
+	} {
+		err := checkSpelling(c.p, c.windows)
+		if (err == nil) != c.ok {
+			t.Errorf("checkSpelling(%q, windows=%v) = %v, want ok=%v", c.p, c.windows, err, c.ok)
+		}
+		if err != nil && !errors.Is(err, ErrPathRefused) {
+			t.Errorf("checkSpelling(%q) = %v, not ErrPathRefused", c.p, err)
+		}
 	}
 }

@@ -60,3 +60,17 @@ func splitLines(s string) []string {
 	}
 	return lines
 }
+
+// isCRLF reports whether most of content's line breaks are "\r\n": the
+// convention an edit must keep. A mostly-LF file with a stray CRLF stays
+// LF (fuzzyReplace still keeps a matched CRLF line's ending).
+func isCRLF(content string) bool {
+	n := strings.Count(content, "\n")
+	return n > 0 && 2*strings.Count(content, "\r\n") > n
+}
+
+// toCRLF writes every line break of s as "\r\n", whether s used "\n",
+// "\r\n" or a mix.
+func toCRLF(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
+}

@@ -48,6 +48,13 @@ func runWriteFile(ctx context.Context, env *Env, p writeFileArgs) (Result, error
 		}
 		return failure("cannot read %s before writing it: %v", shown, err), nil
 	}
+	// Models write "\n". Replacing a CRLF file with LF-only text would turn
+	// every line into a change (in git, in the diff the user reviews) and
+	// break the file's convention, so LF-only content takes the file's CRLF;
+	// content with any "\r" is taken as the model wrote it, on purpose.
+	if exists && isCRLF(old) && !strings.Contains(p.Content, "\r") {
+		p.Content = toCRLF(p.Content)
+	}
 	if exists && old == p.Content {
 		return Result{Output: fmt.Sprintf("%s already has exactly this content; nothing to write.", shown), Touched: []string{abs}}, nil
 	}

@@ -70,3 +70,30 @@ func TestWriteFile(t *testing.T) {
 		t.Errorf("emptying: %+v", res)
 	}
 }
+
+// Rewriting a CRLF file with the LF text a model writes keeps CRLF, so the
+// change is only what changed; content with "\r" in it is written as given,
+// and a new file takes the content as it is.
+func TestWriteFileKeepsCRLF(t *testing.T) {
+	f := newFixture(t, map[string]string{"win.txt": "one\r\ntwo\r\n", "lf.txt": "one\ntwo\n", "same.txt": "one\r\ntwo\r\n"})
+	for _, c := range []struct{ path, content, want string }{
+		{"win.txt", "one\ntwo\nthree\n", "one\r\ntwo\r\nthree\r\n"},
+		{"win.txt", "mixed\r\nand\n", "mixed\r\nand\n"},
+		{"lf.txt", "one\r\n", "one\r\n"},
+		{"new.txt", "a\nb\n", "a\nb\n"},
+	} {
+		res := f.run(t, NewWriteFile(), map[string]any{"path": c.path, "content": c.content})
+		if res.IsError {
+			t.Fatalf("write %s: %s", c.path, res.Output)
+		}
+		if got := f.read(t, c.path); got != c.want {
+			t.Errorf("write %q to %s: file is %q, want %q", c.content, c.path, got, c.want)
+		}
+	}
+	// The same LF text again is no change at all: nothing to ask.
+	asked := f.asker.count()
+	res := f.run(t, NewWriteFile(), map[string]any{"path": "same.txt", "content": "one\ntwo\n"})
+	if !strings.Contains(res.Output, "already has exactly this content") || f.asker.count() != asked {
+		t.Errorf("LF rewrite of an equal CRLF file: %+v", res)
+	}
+}

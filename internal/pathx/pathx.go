@@ -8,17 +8,10 @@
 // does) and then asks Within about the resolved path.
 package pathx
 
-import "path/filepath"
-
 // Within reports whether p is dir itself or lies below it, and if so p
-// relative to dir ("." for dir itself). Both should be absolute, or both
-// relative to the same place; a name such as "..foo" stays inside.
-func Within(dir, p string) (rel string, ok bool) {
-	rel, err := filepath.Rel(dir, p)
-	// filepath.IsLocal refuses "", absolute paths and anything that climbs
-	// with "..", which is exactly what leaving dir looks like after Rel.
-	if err != nil || !filepath.IsLocal(rel) {
-		return "", false
-	}
-	return rel, true
-}
+// relative to dir ("." for dir itself), spelled as p spells it. Both should
+// be absolute, or both relative to the same place; a name such as "..foo"
+// stays inside. Under the running OS's Rule: on macOS and Windows names
+// compare case-insensitively (C:\Repo and c:\repo are one root), and on
+// Windows a different drive or share is never inside.
+func Within(dir, p string) (rel string, ok bool) { return within(dir, p, Native()) }

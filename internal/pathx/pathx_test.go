@@ -19,9 +19,9 @@ func TestWithin(t *testing.T) {
 		{"/w", "a", "", false}, // one absolute, one relative: no answer
 		{"w", "w/a", "a", true},
 	} {
-		rel, ok := Within(c.dir, c.p)
+		rel, ok := within(c.dir, c.p, unix)
 		if rel != c.rel || ok != c.ok {
-			t.Errorf("Within(%q, %q) = %q, %v; want %q, %v", c.dir, c.p, rel, ok, c.rel, c.ok)
+			t.Errorf("within(%q, %q) = %q, %v; want %q, %v", c.dir, c.p, rel, ok, c.rel, c.ok)
 		}
 	}
 }
