@@ -59,6 +59,11 @@ func TestModesAndGroups(t *testing.T) {
 		ModeFullAuto: {"read": Allow, "plan": Allow, "edit": Allow, "protected": Ask, "nested protected": Ask, "command": Allow, "mcp": Allow},
 		"unknown":    {"read": Allow, "plan": Allow, "edit": Ask, "protected": Ask, "nested protected": Ask, "command": Ask, "mcp": Ask},
 	}
+	// Where tandem has no kernel sandbox (Windows), full-auto cannot lean
+	// on one, so its commands ask.
+	if noKernelSandbox != "" {
+		want[ModeFullAuto]["command"] = Ask
+	}
 	for mode, row := range want {
 		for name, d := range row {
 			v := Decide(mode, calls[name], Rules{})

@@ -69,7 +69,7 @@ func TestSourcesAndPaths(t *testing.T) {
 		{"a server rule is that server only", []rule{{"allow", "mcp__gh", "x"}},
 			mcpCall("mcp__ghx__issue"), ModeCode, Ask, ""},
 		{"unknown tool names match nothing", []rule{{"deny", "WebFetch", "x"}},
-			run("curl x"), ModeFullAuto, Allow, ""},
+			mcpCall("mcp__srv__fetch"), ModeFullAuto, Allow, ""},
 	} {
 		var rs Rules
 		for _, r := range tc.rules {

@@ -1,7 +1,7 @@
 package sandbox
 
 import (
-	"path/filepath"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -44,7 +44,9 @@ func seatbeltProfile(p Policy) string {
 		b.WriteString("(deny file-write*\n")
 		for _, r := range p.Roots {
 			for _, n := range protectedNames {
-				b.WriteString("  (subpath " + sbString(filepath.Join(r, n)) + ")\n")
+				// path, not filepath: these are macOS paths whatever
+				// the host building the profile (its tests run on Windows).
+				b.WriteString("  (subpath " + sbString(path.Join(r, n)) + ")\n")
 			}
 			b.WriteString("  (regex " + sbRegex("^"+regexp.QuoteMeta(strings.TrimSuffix(r, "/"))+`/[^/]*\.code-workspace$`) + ")\n")
 		}

@@ -189,8 +189,13 @@ func Build(ctx context.Context, o Options, t Target, bin string) error {
 	}
 	ldflags := fmt.Sprintf("-s -w -buildid= -X main.version=%s -X main.commit=%s -X main.date=%s",
 		o.Version, o.Commit, o.Epoch.UTC().Format(time.RFC3339))
-	if t.Static {
+	switch {
+	case t.Static:
 		ldflags = buildflags.StaticLDFlags + ldflags[len("-s -w"):]
+	case t.GOOS == "darwin":
+		// No -s on macOS: Go's linker turns it into ld's -x, which zig's
+		// Mach-O linker refuses, so the symbol table stays (DWARF goes).
+		ldflags = ldflags[len("-s "):]
 	}
 	args := []string{"build", "-trimpath", "-buildvcs=false", "-o", bin}
 	if t.GOOS == "linux" {

@@ -25,10 +25,8 @@ import (
 	"github.com/tandemhq/tandem/internal/testenv"
 )
 
-// testPlatforms are the targets the tests release. darwin and windows join
-// once the code builds for them (the portability work); until then their
-// build fails at compile time, not for want of a toolchain.
-var testPlatforms = []string{"linux-x86_64", "linux-aarch64"}
+// testPlatforms are the targets the tests release: all five.
+var testPlatforms = []string{"linux-x86_64", "linux-aarch64", "windows-x86_64", "darwin-aarch64", "darwin-x86_64"}
 
 const testVersion = "0.0.1"
 
@@ -297,7 +295,7 @@ func TestNPX(t *testing.T) {
 	srv.Enqueue(llmtest.Reply{Text: []string{"hello from npx"}})
 	cmd := exec.Command(npx, "--no", NPMName, "acp")
 	cmd.Dir = prefix
-	answers(t, cmd, srv, "hello from npx")
+	answers(t, cmd, srv, "hello from npx", nil)
 }
 
 // Each released binary answers initialize, session/new and a prompt
@@ -311,6 +309,7 @@ func TestBinariesAnswer(t *testing.T) {
 			tg := target(t, p)
 			bin := filepath.Join(dir, "build", p, tg.Exe())
 			var cmd *exec.Cmd
+			var local func(string) string
 			switch p {
 			case "linux-x86_64":
 				cmd = exec.Command(bin, "acp")
@@ -320,13 +319,16 @@ func TestBinariesAnswer(t *testing.T) {
 				wine, env := testenv.Wine(t)
 				cmd = exec.Command(wine, bin, "acp")
 				cmd.Env = env
+				// Wine maps the host's / to drive Z:, and tandem on
+				// Windows wants a drive-letter path as the cwd.
+				local = func(p string) string { return `Z:` + strings.ReplaceAll(p, "/", `\`) }
 			default:
 				checkMachO(t, bin, tg)
 				return
 			}
 			srv := llmtest.NewServer(t)
 			srv.Enqueue(llmtest.Reply{Text: []string{"hello from " + p}})
-			answers(t, cmd, srv, "hello from "+p)
+			answers(t, cmd, srv, "hello from "+p, local)
 		})
 	}
 }
@@ -350,8 +352,9 @@ func checkMachO(t *testing.T, bin string, tg Target) {
 
 // answers runs cmd (tandem acp, however started) against the fake model
 // srv and holds it to initialize, session/new and one prompt whose reply
-// is want.
-func answers(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, want string) {
+// is want. local, when not nil, turns a host path into the one the
+// binary sees (a drive-letter path under Wine).
+func answers(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, want string, local func(string) string) {
 	t.Helper()
 	home, work := t.TempDir(), t.TempDir()
 	// cmd.Env, when set, is the runner's (Wine's); the model's and
@@ -401,6 +404,9 @@ func answers(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, want string) {
 		t.Errorf("initialize: %+v, want protocol 1 and version %s", init, testVersion)
 	}
 	var sess struct{ SessionID string }
+	if local != nil {
+		work = local(work)
+	}
 	if err := peer.Call("session/new", map[string]any{"cwd": work, "mcpServers": []any{}}, &sess); err != nil || sess.SessionID == "" {
 		t.Fatalf("session/new: %v %+v", err, sess)
 	}
