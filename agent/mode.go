@@ -62,18 +62,26 @@ func (ms modeSet) exposes(m Mode, g tools.Group) bool {
 	return g == tools.GroupRead || g == tools.GroupPlan
 }
 
-func (ms modeSet) infos() []ModeInfo {
-	out := make([]ModeInfo, len(ms))
-	for i, d := range ms {
-		out[i] = ModeInfo{ID: Mode(d.Slug), Name: d.Name, Description: d.Description}
+// infos lists the modes a user may pick. A private mode is left out
+// unless it is current: an editor must be able to show the mode the
+// session is in, but not offer it for picking otherwise.
+func (ms modeSet) infos(current Mode) []ModeInfo {
+	var out []ModeInfo
+	for _, d := range ms {
+		if !d.Private || Mode(d.Slug) == current {
+			out = append(out, ModeInfo{ID: Mode(d.Slug), Name: d.Name, Description: d.Description})
+		}
 	}
 	return out
 }
 
+// ids is the ids of the modes a user may pick: private ones are left out.
 func (ms modeSet) ids() []string {
-	out := make([]string, len(ms))
-	for i, d := range ms {
-		out[i] = d.Slug
+	var out []string
+	for _, d := range ms {
+		if !d.Private {
+			out = append(out, d.Slug)
+		}
 	}
 	return out
 }
@@ -100,7 +108,7 @@ func (ms modeSet) parse(s string) (Mode, error) {
 
 // Modes lists the built-in modes, in the order editors show them. A
 // session may offer more (Session.Modes).
-func Modes() []ModeInfo { return builtinModes().infos() }
+func Modes() []ModeInfo { return builtinModes().infos("") }
 
 // ModeIDs lists the built-in mode ids in Modes' order. Help texts, errors
 // and the CLI flag name modes only through it and the Mode constants.
@@ -128,4 +136,5 @@ func (a *Agent) ParseModeAt(root, id string) (Mode, error) {
 // Modes lists the modes this session offers: the built-ins (as replaced by
 // project or user files), the custom modes of its root and
 // $TANDEM_HOME/modes, and the enabled plugins' modes (<plugin>:<name>).
-func (s *Session) Modes() []ModeInfo { return s.defs().modes.infos() }
+// A private plugin mode is listed only while the session is in it.
+func (s *Session) Modes() []ModeInfo { return s.defs().modes.infos(s.Mode()) }

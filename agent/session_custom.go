@@ -157,6 +157,9 @@ func customCommands(set *custom.Set) []Command {
 	}
 	var out []Command
 	for _, c := range set.Commands {
+		if c.Private {
+			continue // runs by its name, but is not offered
+		}
 		cmd := Command{Name: c.Name, Description: fmt.Sprintf("%s (%s)", c.Description, c.Scope)}
 		if c.ArgumentHint != "" {
 			cmd.Input = &CommandInput{Hint: c.ArgumentHint}
@@ -164,7 +167,7 @@ func customCommands(set *custom.Set) []Command {
 		out = append(out, cmd)
 	}
 	for _, sk := range set.Skills {
-		if _, clash := set.Command(sk.Name); clash {
+		if _, clash := set.Command(sk.Name); clash || sk.Private {
 			continue
 		}
 		out = append(out, Command{Name: sk.Name, Description: fmt.Sprintf("Use the skill: %s (%s skill)", sk.Description, sk.Scope),

@@ -35,6 +35,9 @@ type Command struct {
 	Body         string
 	Path         string // the file it came from
 	Scope        Scope
+	// Private commands run by name but are left out of the lists users
+	// are shown (a plugin's contributes.commands private: true).
+	Private bool
 }
 
 type commandHeader struct {

@@ -26,8 +26,9 @@ type Contribution struct {
 
 // NamedFile is one file a contributor names explicitly.
 type NamedFile struct {
-	Name string
-	Path string // absolute
+	Name    string
+	Path    string // absolute
+	Private bool   // for a mode: Mode.Private
 }
 
 // RuleFile is a rules file and the modes its contributor says it is for;
@@ -126,6 +127,7 @@ func (c Contribution) mode(f NamedFile) (Mode, error) {
 	if err != nil {
 		return Mode{}, err
 	}
+	m.Private = f.Private
 	return c.qualify(m, f.Name), nil
 }
 

@@ -42,8 +42,8 @@ func TestLoadContributions(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := Contribution{Namespace: "rev", Dir: dir,
-		Modes: []NamedFile{{"review", filepath.Join(dir, "modes/review.md")}, {"plain", filepath.Join(dir, "modes/plain.md")},
-			{"broken", filepath.Join(dir, "modes/broken.md")}, {"review", filepath.Join(dir, "modes/plain.md")}},
+		Modes: []NamedFile{{Name: "review", Path: filepath.Join(dir, "modes/review.md")}, {Name: "plain", Path: filepath.Join(dir, "modes/plain.md")},
+			{Name: "broken", Path: filepath.Join(dir, "modes/broken.md")}, {Name: "review", Path: filepath.Join(dir, "modes/plain.md")}},
 		AgentDirs: []string{filepath.Join(dir, "agents")},
 		Rules: []RuleFile{{Path: filepath.Join(dir, "rules/own.md")}, {Path: filepath.Join(dir, "rules/all.md")},
 			{Path: filepath.Join(dir, "rules/all.md"), Modes: []string{"ask"}},

@@ -39,6 +39,7 @@ func commandEntry(src Source, e Entry) (Command, error) {
 	if h := strings.TrimSpace(e.ArgumentHint); h != "" {
 		c.ArgumentHint = h
 	}
+	c.Private = e.Private
 	return c, nil
 }
 

@@ -30,6 +30,9 @@ type Mode struct {
 	// Path is the file the mode came from ("builtin/modes/<slug>.md" for an
 	// embedded one).
 	Path string
+	// Private modes are entered by slug but left out of the mode lists
+	// editors show (a plugin mode's private: true).
+	Private bool
 }
 
 // Offers reports whether the mode offers tools of group g.

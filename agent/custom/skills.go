@@ -28,6 +28,10 @@ type Skill struct {
 	Dir          string // the skill's folder: what the model may read from
 	Path         string // its SKILL.md
 	Scope        Scope
+	// Private skills are left out of the lists users are shown (the slash
+	// menu) but stay in the model's: they are hidden from the user, not
+	// from the agent, which invokes them by name.
+	Private bool
 }
 
 type skillHeader struct {
@@ -123,7 +127,7 @@ func parseSkill(data []byte, path string, e Entry, src Source) (Skill, error) {
 		desc = string(r[:maxDescription-1]) + "…"
 	}
 	return Skill{Name: src.qualify(name), Description: desc, AllowedTools: h.AllowedTools,
-		Dir: dir, Path: path, Scope: src.Scope}, nil
+		Dir: dir, Path: path, Scope: src.Scope, Private: e.Private}, nil
 }
 
 // Read returns the skill's SKILL.md as it is now on disk.

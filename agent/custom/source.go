@@ -47,6 +47,8 @@ type Entry struct {
 	Description string // when set, replaces the file's own
 	// ArgumentHint, when set, replaces a command file's argument-hint.
 	ArgumentHint string
+	// Private marks the command or skill Private.
+	Private bool
 }
 
 // Problem is a file that could not be used, and why. It is reported to the

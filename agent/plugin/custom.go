@@ -49,7 +49,7 @@ func (r *Runtime) CustomSources(root string) []custom.Source {
 				src := custom.Source{Dir: dir, Kind: k.kind, Scope: custom.ScopePlugin, Namespace: s.Manifest.Name}
 				for _, e := range k.listed {
 					src.Entries = append(src.Entries, custom.Entry{Name: e.Name, Description: e.Description,
-						ArgumentHint: e.ArgumentHint, Path: filepath.Join(dir, filepath.FromSlash(e.Path))})
+						ArgumentHint: e.ArgumentHint, Private: e.Private, Path: filepath.Join(dir, filepath.FromSlash(e.Path))})
 				}
 				out = append(out, src)
 			}
@@ -90,7 +90,7 @@ func (r *Runtime) Contributions(root string) []custom.Contribution {
 		if p.Modes {
 			for _, m := range c.Modes {
 				if !m.Inline() {
-					con.Modes = append(con.Modes, custom.NamedFile{Name: m.ID(), Path: file(m.Path)})
+					con.Modes = append(con.Modes, custom.NamedFile{Name: m.ID(), Path: file(m.Path), Private: m.Private})
 					continue
 				}
 				// Checked when the manifest was read, so it builds.
@@ -99,6 +99,7 @@ func (r *Runtime) Contributions(root string) []custom.Contribution {
 					r.log.Warn("plugin mode skipped", "plugin", s.Manifest.Name, "mode", m.ID(), "err", err)
 					continue
 				}
+				d.Private = m.Private
 				con.Defined = append(con.Defined, d)
 			}
 		}

@@ -16,7 +16,8 @@ import (
 // puts them (commands/<name>.md, skills/<name>/SKILL.md), a mode defined
 // in the manifest itself (slug, display name, roleDefinition, tools), a
 // streamable-http MCP server, a rules file for two modes and a UI
-// module.
+// module; and a private command, skill and mode (private: true), which
+// users are not offered but which still run by their qualified names.
 func seedPlugin(t *testing.T, parent string) string {
 	t.Helper()
 	dir := filepath.Join(parent, "my-org-ci")
@@ -26,6 +27,8 @@ func seedPlugin(t *testing.T, parent string) string {
 		"rules/deploy-rules.md":              "DEPLOY-RULE: never deploy on a Friday.\n",
 		"ui/badge.js":                        "export default function Badge() { return null }\n",
 		"skills/deploy-to-staging/steps.txt": "1. build\n",
+		"commands/rollback.md":               "ROLLBACK-BODY: roll back $ARGUMENTS.\n",
+		"skills/verify-deploy/SKILL.md":      "---\nname: verify-deploy\ndescription: Check a deployment answers\n---\nVERIFY-SKILL-BODY\n",
 	})
 	writeJSON(t, filepath.Join(dir, "plugin.json"), map[string]any{
 		"name": "my-org-ci", "version": "1.0.0",
@@ -35,9 +38,13 @@ func seedPlugin(t *testing.T, parent string) string {
 			"ui": []string{"chat-input-toolbar"}},
 		"contributes": map[string]any{
 			"modes": []map[string]any{{"slug": "deploy", "name": "🚀 Deploy",
-				"roleDefinition": "DEPLOY-ROLE: you ship releases.", "tools": []string{"read", "execute", "mcp"}}},
-			"skills":   []map[string]any{{"name": "deploy-to-staging", "description": "Deploy the current branch to staging"}},
-			"commands": []map[string]any{{"name": "deploy", "description": "Deploy the current project", "argumentHint": "<environment>"}},
+				"roleDefinition": "DEPLOY-ROLE: you ship releases.", "tools": []string{"read", "execute", "mcp"}},
+				{"slug": "verifier", "name": "Verifier", "roleDefinition": "VERIFIER-ROLE: you check releases.",
+					"tools": []string{"read"}, "private": true}},
+			"skills": []map[string]any{{"name": "deploy-to-staging", "description": "Deploy the current branch to staging"},
+				{"name": "verify-deploy", "private": true}},
+			"commands": []map[string]any{{"name": "deploy", "description": "Deploy the current project", "argumentHint": "<environment>"},
+				{"name": "rollback", "description": "Roll back a deployment", "private": true}},
 			// A port nothing listens on: the server fails at once and the
 			// session goes on without it.
 			"mcpServers": map[string]any{"jenkins": map[string]any{"type": "streamable-http", "url": "http://127.0.0.1:1/mcp"}},
@@ -53,6 +60,10 @@ func seedPlugin(t *testing.T, parent string) string {
 // offered as /my-org-ci:deploy and expands with its argument, its skill is
 // in the system prompt, its rule joins code mode, and its inline mode is
 // offered, selectable, states its role and offers only its tool groups.
+// The private command, skill and mode are in neither the slash-command
+// list nor the mode selector, yet /my-org-ci:rollback runs, the model is
+// told of my-org-ci:verify-deploy, and my-org-ci:verifier is entered by
+// its slug and governs the turn's tools.
 func TestFrontSeedShapedPlugin(t *testing.T) {
 	home, root, src := t.TempDir(), t.TempDir(), t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)
@@ -69,25 +80,49 @@ func TestFrontSeedShapedPlugin(t *testing.T) {
 	}
 
 	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.Reply{Text: []string{"deployed"}}, llmtest.Reply{Text: []string{"shipped"}})
+	srv.Enqueue(llmtest.Reply{Text: []string{"deployed"}}, llmtest.Reply{Text: []string{"rolled back"}},
+		llmtest.Reply{Text: []string{"shipped"}}, llmtest.Reply{Text: []string{"verified"}})
 	f := startFront(t, "acp", home, root, srv)
 	sid := f.newSession(t, root, "code")
-	if offered := f.awaitOffered(); !slices.Contains(offered, "my-org-ci:deploy") {
-		t.Errorf("available_commands_update lacks my-org-ci:deploy: %v", offered)
+	offered := f.awaitOffered()
+	if !slices.Contains(offered, "my-org-ci:deploy") || !slices.Contains(offered, "my-org-ci:deploy-to-staging") {
+		t.Errorf("available_commands_update lacks my-org-ci:deploy or its skill: %v", offered)
+	}
+	if slices.Contains(offered, "my-org-ci:rollback") || slices.Contains(offered, "my-org-ci:verify-deploy") {
+		t.Errorf("available_commands_update offers a private command or skill: %v", offered)
 	}
 	offers := func(cur string, ids []string) bool { return cur == "code" && slices.Contains(ids, "my-org-ci:deploy") }
-	if cur, ids := f.modes(t, sid, "code", offers); !offers(cur, ids) {
+	cur, ids := f.modes(t, sid, "code", offers)
+	if !offers(cur, ids) {
 		t.Fatalf("modes offered: %s %v", cur, ids)
 	}
+	if slices.Contains(ids, "my-org-ci:verifier") {
+		t.Errorf("the mode selector offers the private mode: %v", ids)
+	}
 	f.prompt(t, sid, "/my-org-ci:deploy staging")
+	f.prompt(t, sid, "/my-org-ci:rollback production")
 	f.setMode(t, sid, "my-org-ci:deploy")
 	f.prompt(t, sid, "ship it")
+	f.setMode(t, sid, "my-org-ci:verifier")
+	f.prompt(t, sid, "check it")
 
 	reqs := srv.Requests()
-	if len(reqs) != 2 {
+	if len(reqs) != 4 {
 		t.Fatalf("%d requests", len(reqs))
 	}
-	first, deploy := reqs[0], reqs[1]
+	first, rollback, deploy, verifier := reqs[0], reqs[1], reqs[2], reqs[3]
+	if got := rollback.LastUserText(); !strings.Contains(got, "ROLLBACK-BODY: roll back production.") {
+		t.Errorf("the private command's turn: %q", got)
+	}
+	if !strings.Contains(first.System, "my-org-ci:verify-deploy") {
+		t.Errorf("the private skill is not in the model's skill list:\n%s", first.System)
+	}
+	if got := verifier.LastUserText(); !strings.Contains(got, "VERIFIER-ROLE") {
+		t.Errorf("the private mode's turn: %q", got)
+	}
+	if slices.Contains(verifier.Tools, "run_command") || !slices.Contains(verifier.Tools, "read_file") {
+		t.Errorf("the private verifier mode (read) offers %v", verifier.Tools)
+	}
 	if got := first.LastUserText(); !strings.Contains(got, "DEPLOY-BODY: deploy the current project to staging.") || !strings.Contains(got, "DEPLOY-RULE") {
 		t.Errorf("the command's turn: %q", got)
 	}

@@ -75,6 +75,10 @@ type Contribution struct {
 	Path         string `json:"path,omitempty"` // relative to the plugin folder
 	Description  string `json:"description,omitempty"`
 	ArgumentHint string `json:"argumentHint,omitempty"` // commands only
+	// Private keeps it out of what users are shown (the slash-command
+	// list); it still runs by its qualified name, and a private skill
+	// stays in the model's list.
+	Private bool `json:"private,omitempty"`
 }
 
 // ModeContribution is one mode: a mode file (path; without one,
@@ -88,6 +92,9 @@ type ModeContribution struct {
 	Description    string   `json:"description,omitempty"`
 	RoleDefinition string   `json:"roleDefinition,omitempty"`
 	Tools          []string `json:"tools,omitempty"` // tool groups; absent: every group
+	// Private hides the mode from the mode selector; it is still entered
+	// by its qualified slug.
+	Private bool `json:"private,omitempty"`
 }
 
 // ID is the mode's unqualified id.
@@ -116,9 +123,9 @@ var (
 	permissionFields = []string{"tools", "systemPrompt", "modes", "skills", "commands", "rules",
 		"mcpServers", "mcpInvoke", "lifecycle", "events", "filesystem", "network", "ai", "agent", "task", "ui"}
 	contributesFields = []string{"modes", "skills", "commands", "rules", "mcpServers", "ui"}
-	commandFields     = []string{"name", "path", "description", "argumentHint"}
-	skillFields       = []string{"name", "path", "description"}
-	modeFields        = []string{"slug", "name", "path", "description", "roleDefinition", "tools"}
+	commandFields     = []string{"name", "path", "description", "argumentHint", "private"}
+	skillFields       = []string{"name", "path", "description", "private"}
+	modeFields        = []string{"slug", "name", "path", "description", "roleDefinition", "tools", "private"}
 	ruleFields        = []string{"path", "modes"}
 	uiFields          = []string{"region", "entry"}
 )

@@ -181,3 +181,30 @@ func TestManifestSeedShapes(t *testing.T) {
 		}
 	}
 }
+
+// The seed's private: true on a command, a skill and a mode (inline or
+// from a file) is read, not refused as an unknown field; left out, an
+// entry is public. A private flag elsewhere is still unknown.
+func TestManifestPrivateEntries(t *testing.T) {
+	m, err := ParseManifest([]byte(`{"name":"my-org-ci","version":"1.0.0",
+		"permissions":{"modes":true,"skills":true,"commands":true},
+		"contributes":{
+			"modes":[{"slug":"verifier","name":"Verifier","roleDefinition":"r","private":true},{"name":"plain","private":true},{"slug":"deploy","roleDefinition":"r"}],
+			"skills":[{"name":"verify-deploy","description":"d","private":true},{"name":"open"}],
+			"commands":[{"name":"rollback","private":true},{"name":"deploy"}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Contributes
+	if !c.Commands[0].Private || c.Commands[1].Private || !c.Skills[0].Private || c.Skills[1].Private {
+		t.Errorf("commands %+v skills %+v", c.Commands, c.Skills)
+	}
+	if !c.Modes[0].Private || !c.Modes[0].Inline() || !c.Modes[1].Private || c.Modes[1].Inline() || c.Modes[2].Private {
+		t.Errorf("modes %+v", c.Modes)
+	}
+	_, err = ParseManifest([]byte(`{"name":"x","version":"1.0.0","permissions":{"rules":true},
+		"contributes":{"rules":[{"path":"r.md","private":true}]}}`))
+	if err == nil || !strings.Contains(err.Error(), "contributes.rules[0].private") {
+		t.Errorf("private on a rule: %v", err)
+	}
+}
