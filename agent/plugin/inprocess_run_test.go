@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/agent/plugin"
@@ -55,15 +56,21 @@ func TestBundledPluginInProcess(t *testing.T) {
 		}
 		runs[i] = run{root, s}
 	}
-	// The fake model answers in order: each session's turn takes a write
-	// and a text, whichever session asks first.
-	for range sessions {
-		args, _ := json.Marshal(map[string]string{"path": "a.txt", "content": "new\n"})
-		srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: string(args)}}})
-	}
-	for range sessions {
-		srv.Enqueue(llmtest.Reply{Text: []string{"done"}})
-	}
+	// Each session's turn is a write, then a text once the write's result
+	// is back. Answered by what the request holds, not from one queue in
+	// arrival order: with a queue, a session quick enough to ask again
+	// before the others asked once took a second write, and another
+	// session got "done" without ever writing.
+	args, _ := json.Marshal(map[string]string{"path": "a.txt", "content": "new\n"})
+	srv.Handle(func(req *llmtest.Request) llmtest.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		for _, p := range last.Content {
+			if p.Type == llm.PartToolResult {
+				return llmtest.Reply{Text: []string{"done"}}
+			}
+		}
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: string(args)}}}
+	})
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Add(1)
