@@ -243,11 +243,11 @@ func (o *object) field(k string, v any) {
 	} else {
 		o.buf.WriteByte(',')
 	}
-	b, err := marshal(k)
+	b, err := llm.Marshal(k)
 	if err == nil {
 		o.buf.Write(b)
 		o.buf.WriteByte(':')
-		b, err = marshal(v)
+		b, err = llm.Marshal(v)
 		o.buf.Write(b)
 	}
 	o.err = err
@@ -260,21 +260,9 @@ func (o *object) bytes() []byte {
 	return append(o.buf.Bytes(), '}')
 }
 
-// marshal is json.Marshal without HTML escaping, so code in prompts stays
-// readable in recorded requests.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
 // mustMarshal is for the fixed wire structs above, which cannot fail.
 func mustMarshal(v any) json.RawMessage {
-	b, err := marshal(v)
+	b, err := llm.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("openai: marshal %T: %v", v, err))
 	}

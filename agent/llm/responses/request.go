@@ -1,7 +1,6 @@
 package responses
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -73,7 +72,7 @@ func encodeHead(req *llm.Request) ([]byte, error) {
 		}
 		h.Tools = append(h.Tools, tool{Type: "function", Name: t.Name, Description: t.Description, Parameters: schema})
 	}
-	b, err := marshal(h)
+	b, err := llm.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("responses: encoding request: %w", err)
 	}
@@ -138,7 +137,7 @@ func appendMessage(dst []byte, prev byte, i int, m *llm.Message) ([]byte, error)
 		return nil, fmt.Errorf("responses: message %d: %w", i, err)
 	}
 	for _, it := range items {
-		b, err := marshal(it)
+		b, err := llm.Marshal(it)
 		if err != nil {
 			return nil, fmt.Errorf("responses: message %d: %w", i, err)
 		}
@@ -209,7 +208,7 @@ func assistant(m *llm.Message) ([]any, error) {
 				if p.Text != "" {
 					s = append(s, summaryText{Type: "summary_text", Text: p.Text})
 				}
-				b, err := marshal(s)
+				b, err := llm.Marshal(s)
 				if err != nil {
 					return nil, err
 				}
@@ -229,16 +228,4 @@ func assistant(m *llm.Message) ([]any, error) {
 		}
 	}
 	return items, nil
-}
-
-// marshal is json.Marshal without HTML escaping, so code in prompts stays
-// readable in recorded requests.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
