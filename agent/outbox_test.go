@@ -175,16 +175,7 @@ func TestOutboxHandlersKeepOrder(t *testing.T) {
 // before it, the updates in the order the host was sent them and each
 // producer's items in the order it queued them.
 func TestOutboxLogFollowsTheWire(t *testing.T) {
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := store.NewID()
-	l, err := st.Create(store.Meta{ID: id, Cwd: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	st, id, l := newTestLog(t)
 	h := &orderHost{}
 	o := startOutbox(h, l, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, 1<<20)
 	defer o.stop()
@@ -342,16 +333,7 @@ func TestOutboxDrainWhileStopping(t *testing.T) {
 	}
 	<-o.done
 
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := store.NewID()
-	l, err := st.Create(store.Meta{ID: id, Cwd: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	st, id, l := newTestLog(t)
 	o = startOutbox(&slowHost{}, l, quiet, nil, 1<<20)
 	for n := range 5 {
 		o.put(outItem{op: opSend, u: &Update{Type: ToolCallStarted, Tool: &ToolCall{ID: fmt.Sprintf("call_%d", n)}}})
@@ -373,16 +355,7 @@ func TestOutboxDrainWhileStopping(t *testing.T) {
 // copied the whole reply per chunk (some 800 MB for 20,000 chunks, a third
 // of tandem's CPU in a streamed reply).
 func TestOutboxLogGathersAReplyLinearly(t *testing.T) {
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := store.NewID()
-	l, err := st.Create(store.Meta{ID: id, Cwd: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	st, id, l := newTestLog(t)
 	o := &outbox{log: l, warn: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	const chunks = 20000
 	var before, after runtime.MemStats

@@ -59,6 +59,23 @@ func chunk(kind UpdateType, msg, text string) outItem {
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// newTestLog opens a store in a temporary directory and creates one
+// session's log in it, closed when the test ends; st and id read it back.
+func newTestLog(t *testing.T) (st *store.Store, id string, l *store.Log) {
+	t.Helper()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id = store.NewID()
+	l, err = st.Create(store.Meta{ID: id, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return st, id, l
+}
+
 // The stream keeps the order updates were produced in across kinds. The
 // first chunk leaves at once, alone; chunks that queue while it is being
 // written leave joined, but only with the chunks of the same message right
@@ -105,16 +122,7 @@ func TestStreamOrderAcrossKinds(t *testing.T) {
 // Nothing is lost when the stream stops: what producers queued before the
 // stop reaches the host and the log, in one order.
 func TestStreamLosesNothingAtClose(t *testing.T) {
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := store.NewID()
-	l, err := st.Create(store.Meta{ID: id, Cwd: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	st, id, l := newTestLog(t)
 	h := newGateHost()
 	close(h.release)
 	o := startOutbox(h, l, discard(), nil, 1<<20)
@@ -186,16 +194,7 @@ func (h *gateHost) snapshotSent() []Update {
 // while the stream goes on: a crash from then on (nothing stopped, nothing
 // flushed at a turn's end) loses none of it.
 func TestStreamDurableBeforeActing(t *testing.T) {
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := store.NewID()
-	l, err := st.Create(store.Meta{ID: id, Cwd: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	st, id, l := newTestLog(t)
 	h := newGateHost()
 	o := startOutbox(h, l, discard(), nil, 1<<20)
 	defer o.stop()
