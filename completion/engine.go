@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -150,81 +151,109 @@ func (e *Engine) Complete(ctx context.Context, req Request) (Result, error) {
 	if !e.privacy.allowed(req.Root, req.Doc, e.files) {
 		return Result{From: "excluded"}, nil
 	}
+	st, superseded, cached, hit := e.admit(&req)
+	if hit {
+		return cached, nil
+	}
+	if j, typed, ok := e.join(st, &req); ok {
+		res, err, done := e.await(ctx, j, superseded, typed)
+		if done {
+			return res, err
+		}
+		// What came does not continue what was typed: ask anew.
+	}
+	if !req.Invoked && e.debounce > 0 {
+		t := time.NewTimer(e.debounce)
+		select {
+		case <-t.C:
+		case <-superseded:
+			t.Stop()
+			return Result{From: "superseded"}, nil
+		case <-ctx.Done():
+			t.Stop()
+			return Result{}, ctx.Err()
+		}
+	}
 	e.mu.Lock()
-	st := e.docs[req.Doc]
+	select {
+	case <-superseded:
+		e.mu.Unlock()
+		return Result{From: "superseded"}, nil
+	default:
+	}
+	j := e.start(st, &req)
+	e.mu.Unlock()
+	res, err, _ := e.await(ctx, j, superseded, "")
+	return res, err
+}
+
+// admit registers req as its document's newest request, releasing the
+// one waiting, and answers it from the cache when the text at the cursor
+// continues a suggestion (automatic requests only).
+func (e *Engine) admit(req *Request) (st *docState, superseded <-chan struct{}, res Result, hit bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st = e.docs[req.Doc]
 	if st == nil {
 		st = &docState{}
 		e.docs[req.Doc] = st
 	}
-	superseded := st.supersede()
+	superseded = st.supersede()
 	if !req.Invoked {
 		if text, ok := st.cache.lookup(e.seed, req.Before, req.After); ok {
 			e.stats.CacheHits++
-			e.mu.Unlock()
-			return Result{Text: text, From: "cache"}, nil
+			return st, superseded, Result{Text: text, From: "cache"}, true
 		}
 	}
-	j := st.job
-	var typed string
-	joined := false
-	if j != nil && !req.Invoked {
-		typed, joined = j.anchor.typed(e.seed, req.Before, req.After)
-	}
-	if joined {
-		j.waiters++
-		e.stats.Joined++
-	}
-	e.mu.Unlock()
+	return st, superseded, Result{}, false
+}
 
-	if !joined {
-		if !req.Invoked && e.debounce > 0 {
-			t := time.NewTimer(e.debounce)
-			select {
-			case <-t.C:
-			case <-superseded:
-				t.Stop()
-				return Result{From: "superseded"}, nil
-			case <-ctx.Done():
-				t.Stop()
-				return Result{}, ctx.Err()
-			}
-		}
-		e.mu.Lock()
-		select {
-		case <-superseded:
-			e.mu.Unlock()
-			return Result{From: "superseded"}, nil
-		default:
-		}
-		j = e.start(st, &req)
-		e.mu.Unlock()
+// join makes req a waiter of the model request in flight when the text
+// at the cursor continues the text it was asked at and what it streamed
+// so far agrees with what was typed since.
+func (e *Engine) join(st *docState, req *Request) (*job, string, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	j := st.job
+	if j == nil || req.Invoked {
+		return nil, "", false
 	}
+	typed, ok := j.anchor.typed(e.seed, req.Before, req.After)
+	if !ok || !strings.HasPrefix(j.partial, typed) && !strings.HasPrefix(typed, j.partial) {
+		return nil, "", false
+	}
+	j.waiters++
+	e.stats.Joined++
+	return j, typed, true
+}
+
+// await waits for j's answer and narrows it by typed. done is false when
+// the answer does not continue typed.
+func (e *Engine) await(ctx context.Context, j *job, superseded <-chan struct{}, typed string) (res Result, err error, done bool) {
 	select {
 	case <-j.done:
 	case <-superseded:
 		e.leave(j)
-		return Result{From: "superseded"}, nil
+		return Result{From: "superseded"}, nil, true
 	case <-ctx.Done():
 		e.leave(j)
-		return Result{}, ctx.Err()
+		return Result{}, ctx.Err(), true
 	}
 	e.leave(j)
-	if j.err != nil {
-		if ctx.Err() != nil {
-			return Result{}, ctx.Err()
-		}
-		if errors.Is(j.err, context.Canceled) {
-			return Result{From: "superseded"}, nil
-		}
-		return Result{}, j.err
-	}
-	if !joined {
-		return Result{Text: j.text, From: "model"}, nil
+	switch {
+	case j.err != nil && ctx.Err() != nil:
+		return Result{}, ctx.Err(), true
+	case j.err != nil && errors.Is(j.err, context.Canceled):
+		return Result{From: "superseded"}, nil, true
+	case j.err != nil:
+		return Result{}, j.err, true
+	case typed == "":
+		return Result{Text: j.text, From: "model"}, nil, true
 	}
 	if rest, ok := (&entry{text: j.text}).narrow(typed); ok {
-		return Result{Text: rest, From: "joined"}, nil
+		return Result{Text: rest, From: "joined"}, nil, true
 	}
-	return Result{From: "joined"}, nil
+	return Result{}, nil, j.text == typed
 }
 
 // leave is a waiter giving up its interest in j: the last one cancels it.

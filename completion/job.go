@@ -33,6 +33,7 @@ type job struct {
 	waiters  int           // guarded by Engine.mu
 	done     chan struct{} // closed when text and err are set
 	finished chan struct{} // closed when the HTTP request is over
+	partial  string // what has streamed so far, guarded by Engine.mu
 	text     string
 	err      error
 }
@@ -78,7 +79,7 @@ func (e *Engine) run(ctx context.Context, st *docState, j *job, p *Prompt, sh sh
 	if ctx.Err() == nil {
 		e.inflight(+1)
 		start := time.Now()
-		err = e.send(ctx, p, c)
+		err = e.send(ctx, j, p, c)
 		e.inflight(-1)
 		if err != nil && ctx.Err() == nil {
 			e.log.Warn("completion request failed", "err", err, "after", time.Since(start))
@@ -114,11 +115,17 @@ func (e *Engine) inflight(d int) {
 
 // send streams the answer into c. A panic on the way (a wire meeting an
 // answer it was not written for) fails this suggestion, not the process.
-func (e *Engine) send(ctx context.Context, p *Prompt, c *collector) (err error) {
+func (e *Engine) send(ctx context.Context, j *job, p *Prompt, c *collector) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("completion: internal error: %v", r)
 		}
 	}()
-	return e.wire.stream(ctx, p, c.add)
+	return e.wire.stream(ctx, p, func(chunk string) bool {
+		more := c.add(chunk)
+		e.mu.Lock()
+		j.partial = c.b.String()
+		e.mu.Unlock()
+		return more
+	})
 }

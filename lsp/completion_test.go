@@ -68,11 +68,18 @@ func (f *completionFixture) open(name, text string) {
 
 // insert types text at line:char.
 func (f *completionFixture) insert(name string, line, char int, text string) {
+	f.replace(name, line, char, char, text)
+}
+
+// replace replaces line:char..line:end with text.
+func (f *completionFixture) replace(name string, line, char, end int, text string) {
 	f.ver[name]++
-	pos := map[string]int{"line": line, "character": char}
 	f.c.notify("textDocument/didChange", map[string]any{
-		"textDocument":   map[string]any{"uri": f.uri(name), "version": f.ver[name]},
-		"contentChanges": []map[string]any{{"range": map[string]any{"start": pos, "end": pos}, "text": text}},
+		"textDocument": map[string]any{"uri": f.uri(name), "version": f.ver[name]},
+		"contentChanges": []map[string]any{{"range": map[string]any{
+			"start": map[string]int{"line": line, "character": char},
+			"end":   map[string]int{"line": line, "character": end},
+		}, "text": text}},
 	})
 }
 
@@ -164,5 +171,164 @@ func TestInlineCompletionFIMRequest(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(r.Stop, " "), "<|endoftext|>") {
 		t.Errorf("stop tokens %q lack Qwen's <|endoftext|>", r.Stop)
+	}
+}
+
+// Typing the suggestion's first characters narrows it: no second model
+// request, and the answer is what is left.
+func TestInlineCompletionCacheNarrows(t *testing.T) {
+	f := newCompletionFixture(t, nil, nil)
+	f.fim.Handle(func(*llmtest.FIMRequest) llmtest.FIMReply {
+		return llmtest.FIMReply{Chunks: []string{"Println(x)"}}
+	})
+	f.open("main.go", goSource)
+	if got := f.complete("main.go", 6, 5, 2); got != "Println(x)" {
+		t.Fatalf("suggestion %q, want Println(x)", got)
+	}
+	f.insert("main.go", 6, 5, "Pri")
+	if got := f.complete("main.go", 6, 8, 2); got != "ntln(x)" {
+		t.Fatalf("after typing Pri: %q, want ntln(x)", got)
+	}
+	f.insert("main.go", 6, 8, "ntln(")
+	if got := f.complete("main.go", 6, 13, 2); got != "x)" {
+		t.Fatalf("after typing ntln(: %q, want x)", got)
+	}
+	if n := len(f.fim.Requests()); n != 1 {
+		t.Fatalf("%d model requests, want 1 (typing into a suggestion must not ask again)", n)
+	}
+	// Invoked asks the model again whatever is cached.
+	f.complete("main.go", 6, 13, 1)
+	if n := len(f.fim.Requests()); n != 2 {
+		t.Fatalf("%d model requests after an invoked request, want 2", n)
+	}
+}
+
+// $/cancelRequest answers RequestCancelled at once and cancels the model
+// request upstream.
+func TestInlineCompletionCancel(t *testing.T) {
+	f := newCompletionFixture(t, nil, nil)
+	f.fim.Handle(func(*llmtest.FIMRequest) llmtest.FIMReply {
+		return llmtest.FIMReply{Chunks: []string{"Print"}, Hang: true}
+	})
+	f.open("main.go", goSource)
+	id, ch := f.request("main.go", 6, 5, 1, nil)
+	r := f.arrived()
+	f.c.notify("$/cancelRequest", map[string]any{"id": id})
+	_, rerr := f.c.await("textDocument/inlineCompletion", ch)
+	if rerr == nil || rerr.Code != -32800 {
+		t.Fatalf("cancelled request answered %v, want RequestCancelled (-32800)", rerr)
+	}
+	select {
+	case <-r.Cancelled:
+	case <-time.After(waitFor):
+		t.Fatal("the model request was not cancelled upstream")
+	}
+}
+
+// A request superseded by the next keystroke's is answered empty at once,
+// the model request it started is cancelled, and the document never has
+// two model requests at once.
+func TestInlineCompletionSuperseded(t *testing.T) {
+	f := newCompletionFixture(t, nil, nil)
+	f.fim.Handle(func(r *llmtest.FIMRequest) llmtest.FIMReply {
+		if r.N == 1 {
+			return llmtest.FIMReply{Chunks: []string{"Sprintf"}, Hang: true}
+		}
+		return llmtest.FIMReply{Chunks: []string{".Println(x)"}}
+	})
+	f.open("main.go", goSource)
+	_, first := f.request("main.go", 6, 5, 2, nil)
+	r1 := f.arrived()
+	// A backspace: the pending suggestion cannot continue that, so the
+	// next request supersedes the first.
+	f.replace("main.go", 6, 4, 5, "")
+	_, second := f.request("main.go", 6, 4, 2, nil)
+	if items := f.items(first); len(items) != 0 {
+		t.Fatalf("superseded request answered %v, want no items", items)
+	}
+	select {
+	case <-r1.Cancelled:
+	case <-time.After(waitFor):
+		t.Fatal("the superseded model request was not cancelled")
+	}
+	items := f.items(second)
+	if len(items) != 1 || items[0].InsertText != ".Println(x)" {
+		t.Fatalf("second request answered %+v, want .Println(x)", items)
+	}
+	if n := f.fim.MaxInFlight(); n != 1 {
+		t.Fatalf("%d model requests in flight at once, want 1", n)
+	}
+}
+
+// A keystroke that continues the suggestion still streaming waits for it
+// instead of asking again, and gets the narrowed rest.
+func TestInlineCompletionJoinsInFlight(t *testing.T) {
+	f := newCompletionFixture(t, nil, nil)
+	release := make(chan struct{})
+	f.fim.Handle(func(r *llmtest.FIMRequest) llmtest.FIMReply {
+		<-release
+		return llmtest.FIMReply{Chunks: []string{"Println(x)"}}
+	})
+	f.open("main.go", goSource)
+	_, first := f.request("main.go", 6, 5, 2, nil)
+	f.arrived()
+	f.insert("main.go", 6, 5, "P")
+	_, second := f.request("main.go", 6, 6, 2, nil)
+	if items := f.items(first); len(items) != 0 {
+		t.Fatalf("superseded request answered %v, want no items", items)
+	}
+	close(release)
+	items := f.items(second)
+	if len(items) != 1 || items[0].InsertText != "rintln(x)" {
+		t.Fatalf("joined request answered %+v, want rintln(x)", items)
+	}
+	if n := len(f.fim.Requests()); n != 1 {
+		t.Fatalf("%d model requests, want 1", n)
+	}
+}
+
+// At the end of a line the suggestion may span lines, up to maxLines, and
+// the stream is cut as soon as that many have come; mid-line it is one
+// line.
+func TestInlineCompletionMultiLine(t *testing.T) {
+	f := newCompletionFixture(t, map[string]any{"maxLines": 3}, nil)
+	f.fim.Handle(func(r *llmtest.FIMRequest) llmtest.FIMReply {
+		return llmtest.FIMReply{Chunks: []string{"Println(x)\n", "\tx++\n", "\tx++\n", "\tx++\n", "\tx++\n"}, Hang: true}
+	})
+	f.open("main.go", goSource)
+	if got, want := f.complete("main.go", 6, 5, 1), "Println(x)\n\tx++\n\tx++"; got != want {
+		t.Fatalf("multi-line suggestion %q, want %q", got, want)
+	}
+	r := f.fim.Requests()[0]
+	select {
+	case <-r.Cancelled:
+	case <-time.After(waitFor):
+		t.Fatal("the stream was not cut at the line limit")
+	}
+	// Mid-line (before "x := 1"'s "1"): one line.
+	if got := f.complete("main.go", 5, 6, 1); got != "Println(x)" {
+		t.Fatalf("mid-line suggestion %q, want Println(x)", got)
+	}
+}
+
+// With the completion popup open the suggestion continues the selected
+// item and replaces the range it would.
+func TestInlineCompletionSelectedItem(t *testing.T) {
+	f := newCompletionFixture(t, nil, nil)
+	f.fim.Handle(func(*llmtest.FIMRequest) llmtest.FIMReply {
+		return llmtest.FIMReply{Chunks: []string{"(x)"}}
+	})
+	f.open("main.go", goSource)
+	f.insert("main.go", 6, 5, "Pr")
+	_, ch := f.request("main.go", 6, 7, 2, map[string]any{
+		"range": map[string]any{"start": map[string]int{"line": 6, "character": 5}, "end": map[string]int{"line": 6, "character": 7}},
+		"text":  "Println",
+	})
+	items := f.items(ch)
+	if len(items) != 1 || items[0].InsertText != "Println(x)" || items[0].Range == nil || items[0].Range.Start.Character != 5 || items[0].Range.End.Character != 7 {
+		t.Fatalf("answered %+v, want Println(x) over 6:5-6:7", items)
+	}
+	if p := f.fim.Requests()[0].Prompt; !strings.Contains(p, "\tfmt.Println<|fim_suffix|>") {
+		t.Fatalf("prompt does not end with the selected item: %q", p)
 	}
 }
