@@ -120,6 +120,9 @@ func newEngine(w wire, o Options) *Engine {
 	return e
 }
 
+// Describe says where completions go, for tandem doctor and logs.
+func (e *Engine) Describe() string { return e.cfg.Provider + ": " + e.wire.describe() }
+
 // Close cancels the requests in flight and waits for them to end.
 func (e *Engine) Close() {
 	e.stop()
