@@ -180,6 +180,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) (Result, error) {
 			return Result{}, ctx.Err()
 		}
 	}
+	p, sh := e.prompt(&req)
 	e.mu.Lock()
 	select {
 	case <-superseded:
@@ -187,7 +188,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) (Result, error) {
 		return Result{From: "superseded"}, nil
 	default:
 	}
-	j := e.start(st, &req)
+	j := e.start(st, anchorOf(e.seed, req.Before, req.After), p, sh)
 	e.mu.Unlock()
 	res, err, _ := e.await(ctx, j, superseded, "")
 	return res, err
