@@ -41,7 +41,7 @@ func TestCutSuffix(t *testing.T) {
 
 func TestSnippetAroundLine(t *testing.T) {
 	text := "0\n1\n2\n3\n4\n5\n6\n"
-	if got := snippet(text, 3, 6); got != "2\n3\n4\n" {
+	if got := snippet(text, 7, 6); got != "2\n3\n4\n" {
 		t.Fatalf("%q", got)
 	}
 	if got := snippet("long line\n", 0, 3); got != "" {

@@ -31,9 +31,12 @@ type Options struct {
 	Log            *slog.Logger
 }
 
-// Defaults for what config.json leaves unset.
+// Defaults for what config.json leaves unset. The debounce is a little
+// over the gap between keystrokes of someone typing 15 a second: while
+// they type on, no model request starts only to be cancelled (a local
+// server would spend its prefill on it); when they pause, one does.
 const (
-	DefaultDebounce = 30 * time.Millisecond
+	DefaultDebounce = 75 * time.Millisecond
 	DefaultMaxLines = 10
 	singleTokens    = 64
 	multiTokens     = 256
