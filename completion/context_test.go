@@ -71,6 +71,7 @@ func TestCollector(t *testing.T) {
 		{after: "\n\treturn x\n}\n", chunks: []string{"x++\n", "\treturn x\n", "}\n"}, want: "x++", early: true},
 		{after: ")\n", chunks: []string{"a, b)"}, want: "a, b"},
 		{after: "\n", chunks: []string{"```go\n", "x := 1\n", "```"}, want: "x := 1"},
+		{after: "x\n", chunks: []string{strings.Repeat("y", 20<<10), "z"}, want: strings.Repeat("y", maxAnswer), early: true},
 	}
 	for _, c := range cases {
 		col := &collector{shape: shapeAt(c.after, 3)}
