@@ -6,13 +6,14 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // Prompt handles session/prompt: one prompt of the agent. A prompt sent
 // while a turn runs is queued behind it and steers it (agent/queue.go):
 // each request is answered in order, once the last update of its part of
 // the turn is on the wire.
-func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (_ sdk.PromptResponse, rerr error) {
 	ss, err := s.lookup(p.SessionId)
 	if err != nil {
 		return sdk.PromptResponse{}, err
@@ -34,6 +35,7 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	model := ss.sess.Model()
 
 	answer, err := ss.sess.Submit(turnCtx, blocks)
+	defer func() { written(ctx, answer, rerr) }()
 	if ss.sess.Model() != model { // /model changed it
 		s.announceConfig(ss)
 	}
@@ -53,6 +55,15 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		return sdk.PromptResponse{}, toRequestError(err)
 	}
 	return sdk.PromptResponse{StopReason: sdk.StopReason(answer.StopReason), Usage: usage}, nil
+}
+
+// written tells the session once the answer to the request of ctx is on
+// the wire (at once for an error, whose writing runs nothing after it):
+// the rest of the turn, and the next prompt's answer, wait for it.
+func written(ctx context.Context, answer agent.Answer, err error) {
+	if err != nil || !jsonrpc.AfterResponse(ctx, answer.Written) {
+		answer.Written()
+	}
 }
 
 // turnUsage is a prompt's tokens in the schema's unstable Usage shape;

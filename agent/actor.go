@@ -54,6 +54,7 @@ func (s *Session) change(f func()) error {
 // Prompt runs prompt (see Submit) and returns its stop reason.
 func (s *Session) Prompt(ctx context.Context, prompt []ContentBlock) (StopReason, error) {
 	a, err := s.Submit(ctx, prompt)
+	a.Written()
 	return a.StopReason, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 
 	"github.com/tandemhq/tandem/agent/llm"
 )
@@ -22,7 +23,10 @@ import (
 // answering for ends its part when the model sees the next one: it is
 // answered end_turn with the tokens of its part, after everything its part
 // sent, and the next prompt answers for the rest of the turn. Cancel ends
-// the turn and answers every prompt queued before it cancelled.
+// the turn and answers every prompt queued before it cancelled. Order on
+// the wire needs the front door's word: the turn goes on, and gives the
+// next answer, only once the front door has said through Answer.Written
+// that it wrote the previous one.
 
 // errCancelAll is the cause of a turn stopped by Cancel, which also ends
 // the prompts queued behind it.
@@ -34,6 +38,16 @@ var errCancelAll = errors.New("the session was cancelled")
 type Answer struct {
 	StopReason StopReason
 	Usage      UsageTotals
+	w          *waiter
+}
+
+// Written tells the session that the answer is on its way to the client
+// (its response is written, or will never be): nothing of what comes after
+// it is sent before. Submit's caller must call it; more calls do nothing.
+func (a Answer) Written() {
+	if a.w != nil {
+		a.w.once.Do(func() { close(a.w.written) })
+	}
 }
 
 // waiter is one prompt waiting for its answer: the one a turn answers for,
@@ -42,6 +56,9 @@ type waiter struct {
 	ctx    context.Context
 	prompt []ContentBlock
 	answer chan turnResult // buffered: answered exactly once
+	// written is closed by Answer.Written.
+	written chan struct{}
+	once    sync.Once
 	// unwatch stops the watch on ctx (see accept).
 	unwatch func() bool
 	// late is set for a prompt queued after the running turn was
@@ -53,11 +70,12 @@ func (w *waiter) reply(r turnResult) { w.answer <- r }
 
 // Submit runs prompt: at once when the session is idle, else queued
 // behind the running turn (see above). It returns the prompt's answer once
-// the last update of its part is on the wire. Cancellation (Cancel, or ctx
-// while the prompt is queued or its part runs) ends it with StopCancelled,
-// not an error; ctx ending while a later prompt's part runs does nothing.
+// the last update of its part is on the wire; the caller calls its Written
+// once it has passed the answer on. Cancellation (Cancel, or ctx while the
+// prompt is queued or its part runs) ends it with StopCancelled, not an
+// error; ctx ending while a later prompt's part runs does nothing.
 func (s *Session) Submit(ctx context.Context, prompt []ContentBlock) (Answer, error) {
-	w := &waiter{ctx: ctx, prompt: prompt, answer: make(chan turnResult, 1)}
+	w := &waiter{ctx: ctx, prompt: prompt, answer: make(chan turnResult, 1), written: make(chan struct{})}
 	var err error
 	if derr := s.do(ctx, func() { err = s.accept(w) }); derr != nil {
 		return Answer{}, derr
@@ -67,7 +85,7 @@ func (s *Session) Submit(ctx context.Context, prompt []ContentBlock) (Answer, er
 	}
 	r := <-w.answer
 	w.unwatch()
-	return Answer{StopReason: r.reason, Usage: r.usage}, s.a.cfg.Redact.Error(r.err)
+	return Answer{StopReason: r.reason, Usage: r.usage, w: w}, s.a.cfg.Redact.Error(r.err)
 }
 
 // accept runs on the actor: it starts w's turn, or queues w behind the
@@ -192,7 +210,17 @@ func (t *turnRun) handOff(w *waiter) {
 		t.answering = w
 	})
 	prev.reply(turnResult{reason: StopEndTurn, usage: usage})
+	t.waitWritten(prev)
 	if w.ctx.Err() != nil {
 		t.cancel() // it ended while neither queued nor answered for
+	}
+}
+
+// waitWritten waits until w's answer is written, or the session closes
+// (a connection that failed to write it ends the session).
+func (t *turnRun) waitWritten(w *waiter) {
+	select {
+	case <-w.written:
+	case <-t.closing:
 	}
 }

@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/llm"
@@ -23,8 +25,28 @@ type answered struct {
 
 // submit runs Submit on a goroutine of its own.
 func submit(ctx context.Context, s *Session, text string) chan answered {
+	return submitBlocks(ctx, s, prompt(text), nil)
+}
+
+// answerLog is the order prompts were answered in, as a front door that
+// writes each answer before it calls Written sees it.
+type answerLog struct {
+	mu    sync.Mutex
+	order []string
+}
+
+func submitBlocks(ctx context.Context, s *Session, p []ContentBlock, log *answerLog) chan answered {
 	c := make(chan answered, 1)
-	go func() { a, err := s.Submit(ctx, prompt(text)); c <- answered{a, err} }()
+	go func() {
+		a, err := s.Submit(ctx, p)
+		if log != nil {
+			log.mu.Lock()
+			log.order = append(log.order, promptText(p)+":"+string(a.StopReason))
+			log.mu.Unlock()
+		}
+		a.Written()
+		c <- answered{a, err}
+	}()
 	return c
 }
 
@@ -175,5 +197,61 @@ func TestCloseEndsQueuedPrompts(t *testing.T) {
 	}
 	if _, err := s.Prompt(context.Background(), prompt("late")); err == nil {
 		t.Error("a prompt to a closed session ran")
+	}
+}
+
+// TestSteeredPromptRefused: a queued prompt the user-prompt seam refuses,
+// or that has no content, never reaches the model; the user is told why,
+// and it is still answered in its place, between the prompts around it.
+// A queued slash command is not steered: it waits for a turn of its own.
+func TestSteeredPromptRefused(t *testing.T) {
+	f, s, h, _ := pipelineSession(t, func(p *Pipeline, _ string) {
+		p.UserPrompt = append(p.UserPrompt, func(_ context.Context, e TurnStartEvent) (string, error) {
+			if strings.Contains(promptText(e.Prompt), "secret") {
+				return "", errors.New("no secrets")
+			}
+			return "", nil
+		})
+	})
+	gate := make(chan struct{})
+	f.srv.Handle(func(r *llmtest.Request) llmtest.Reply {
+		if r.N == 0 {
+			<-gate
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("c1", "read_file", `{"path":"a.txt"}`)}}
+		}
+		return llmtest.Reply{Text: []string{"done"}}
+	})
+	log := &answerLog{}
+	one := submitBlocks(context.Background(), s, prompt("one"), log)
+	waitFor(t, func() bool { return len(f.srv.Requests()) == 1 })
+	secret := submitBlocks(context.Background(), s, prompt("the secret"), log)
+	waitFor(t, func() bool { return queued(s) == 1 })
+	empty := submitBlocks(context.Background(), s, []ContentBlock{{Type: "image"}}, log)
+	waitFor(t, func() bool { return queued(s) == 2 })
+	fine := submitBlocks(context.Background(), s, prompt("fine"), log)
+	waitFor(t, func() bool { return queued(s) == 3 })
+	mode := submitBlocks(context.Background(), s, prompt("/mode ask"), log)
+	waitFor(t, func() bool { return queued(s) == 4 })
+	close(gate)
+	for _, c := range []chan answered{one, secret, empty, fine, mode} {
+		if a := <-c; a.err != nil || a.StopReason != StopEndTurn {
+			t.Errorf("answered %+v", a)
+		}
+	}
+	if want := "one:end_turn the secret:end_turn :end_turn fine:end_turn /mode ask:end_turn"; strings.Join(log.order, " ") != want {
+		t.Errorf("answer order %q", log.order)
+	}
+	reqs := f.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 (the slash command needs none)", len(reqs))
+	}
+	if got := strings.Join(userTexts(reqs[1]), "|"); strings.Contains(got, "secret") || !strings.HasSuffix(got, "result:c1|fine") {
+		t.Errorf("the request after the call: %q", got)
+	}
+	if txt := h.text(); !strings.Contains(txt, "no secrets") || !strings.Contains(txt, "prompt is empty") {
+		t.Errorf("the user was not told: %q", txt)
+	}
+	if s.Mode() != ModeAsk {
+		t.Errorf("the queued /mode did not run: mode %s", s.Mode())
 	}
 }

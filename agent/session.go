@@ -353,6 +353,7 @@ func (s *Session) shutdown() error {
 		s.st.closed = true
 		if s.st.turn != nil {
 			s.st.turn.cancel()
+			close(s.st.turn.closing)
 		}
 	})
 	<-s.done // the actor has returned: st is ours to read now

@@ -43,6 +43,7 @@ type turnRun struct {
 	answering        *waiter
 	dropped          []*waiter
 	after, delivered chan struct{}
+	closing          chan struct{} // closed when the session closes (shutdown)
 	// sent is the model and estimated size of the latest request sent:
 	// what a refusal of it as too long is about (learnLimit).
 	sent sentRequest
@@ -64,7 +65,7 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 	ctx, stop := context.WithCancelCause(atomicfile.WithBatch(context.WithoutCancel(w.ctx), edited))
 	t := &turnRun{s: s, ctx: ctx, prompt: prompt, edits: edited,
 		history: s.st.history, instr: s.st.extra.instr,
-		answering: w, after: after, delivered: make(chan struct{})}
+		answering: w, after: after, delivered: make(chan struct{}), closing: make(chan struct{})}
 	t.cancel = func() { stop(context.Canceled) }
 	t.cancelAll = func() { stop(errCancelAll) }
 	s.st.history, s.st.extra.instr = nil, nil
@@ -102,11 +103,14 @@ func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
 }
 
 // answer gives the turn's result to the prompt answering for its last
-// part, then cancels the queued prompts a Cancel ended, in order.
+// part, then cancels the queued prompts a Cancel ended, each once the
+// answer before it is written.
 func (t *turnRun) answer(r turnResult) {
 	t.answering.reply(r)
+	t.waitWritten(t.answering)
 	for _, w := range t.dropped {
 		w.reply(turnResult{reason: StopCancelled})
+		t.waitWritten(w)
 	}
 	close(t.delivered)
 }

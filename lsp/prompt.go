@@ -7,6 +7,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // contextItem is a place in a file the user pointed at with the prompt.
@@ -82,6 +83,11 @@ func (s *Server) runPrompt(ctx context.Context, ss *session, blocks []agent.Cont
 	done := ss.addProgress(pr, cancel)
 	answer, err := ss.sess.Submit(ctx, blocks)
 	done()
+	// The rest of the turn, and the next prompt's answer, wait until this
+	// answer is written (at once for an error: nothing runs after one).
+	if err != nil || !jsonrpc.AfterResponse(ctx, answer.Written) {
+		answer.Written()
+	}
 	if err != nil {
 		pr.end("failed")
 		return promptResult{}, agentError(err)
