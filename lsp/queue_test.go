@@ -1,9 +1,12 @@
 package lsp_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -65,20 +68,38 @@ func TestQueuedPromptsOverLSP(t *testing.T) {
 		default:
 		}
 	}
-	peer := testenv.NewPeer(t, stdout, stdin, testenv.ContentLength, func(method string, params json.RawMessage) (any, *testenv.RPCError) {
-		switch method {
-		case "tandem/update":
-			var p struct {
+	// The peer handles each notification on a goroutine of its own: the
+	// order tandem wrote things in is read off the stream itself.
+	tap := &frameTap{r: stdout, frame: func(body []byte) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result struct {
+				StopReason string `json:"stopReason"`
+			} `json:"result"`
+			Params struct {
 				Update struct {
-					Kind    string `json:"sessionUpdate"`
-					Content struct {
-						Text string `json:"text"`
-					} `json:"content"`
+					Kind    string          `json:"sessionUpdate"`
+					Content json.RawMessage `json:"content"`
 				} `json:"update"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &m) != nil {
+			return
+		}
+		switch {
+		case m.Method == "tandem/update":
+			var c struct {
+				Text string `json:"text"`
 			}
-			json.Unmarshal(params, &p)
-			record(p.Update.Kind + ":" + p.Update.Content.Text)
-			return nil, nil
+			json.Unmarshal(m.Params.Update.Content, &c) // a tool call's content is a list
+			record(m.Params.Update.Kind + ":" + c.Text)
+		case m.Method == "" && m.Result.StopReason != "":
+			record("answer:" + string(m.ID) + ":" + m.Result.StopReason)
+		}
+	}}
+	peer := testenv.NewPeer(t, tap, stdin, testenv.ContentLength, func(method string, params json.RawMessage) (any, *testenv.RPCError) {
+		switch method {
 		case "tandem/requestPermission":
 			return ask(), nil
 		}
@@ -115,7 +136,6 @@ func TestQueuedPromptsOverLSP(t *testing.T) {
 			var a lspAnswer
 			a.err = peer.Call("tandem/prompt", map[string]any{"sessionId": sess.SessionID,
 				"prompt": []map[string]string{{"type": "text", "text": name}}}, &a)
-			record("answer:" + name + ":" + a.StopReason)
 			c <- a
 		}()
 		return c
@@ -148,7 +168,7 @@ func TestQueuedPromptsOverLSP(t *testing.T) {
 	mu.Lock()
 	got := strings.Join(events, "|")
 	mu.Unlock()
-	if a, b := strings.Index(got, "answer:first:end_turn"), strings.Index(got, "agent_message_chunk:steered"); a < 0 || b < a {
+	if a, b := strings.Index(got, "answer:3:end_turn"), strings.Index(got, "agent_message_chunk:steered"); a < 0 || b < a {
 		t.Errorf("order on the wire: %s", got)
 	}
 
@@ -196,4 +216,60 @@ func TestQueuedPromptsOverLSP(t *testing.T) {
 	if n := len(model.Requests()); n != 4 {
 		t.Errorf("the model saw %d requests, want 4", n)
 	}
+
+	// Replay: each prompt where the model saw it; the cancelled queued
+	// ones never reached it.
+	if err := peer.Call("tandem/closeSession", map[string]any{"sessionId": sess.SessionID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	from := len(events)
+	mu.Unlock()
+	if err := peer.Call("tandem/loadSession", map[string]any{"sessionId": sess.SessionID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	replay := append([]string(nil), events[from:]...)
+	mu.Unlock()
+	var order []string
+	for _, e := range replay {
+		if strings.HasPrefix(e, "user_message_chunk:") || strings.HasPrefix(e, "agent_message_chunk:") || e == "tool_call_update:" && len(order) > 0 && order[len(order)-1] != e {
+			order = append(order, e)
+		}
+	}
+	if got, want := strings.Join(order, "|"), "user_message_chunk:first|tool_call_update:|user_message_chunk:second|agent_message_chunk:steered|"+
+		"user_message_chunk:third|agent_message_chunk:hanging|user_message_chunk:sixth|agent_message_chunk:after"; got != want {
+		t.Errorf("replay\n got %s\nwant %s", got, want)
+	}
+}
+
+// frameTap hands each Content-Length frame read through it to frame, in
+// the order it was on the stream.
+type frameTap struct {
+	r     io.Reader
+	buf   []byte
+	frame func(body []byte)
+}
+
+func (f *frameTap) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	f.buf = append(f.buf, p[:n]...)
+	for {
+		head, rest, ok := bytes.Cut(f.buf, []byte("\r\n\r\n"))
+		if !ok {
+			break
+		}
+		var size int
+		for _, line := range strings.Split(string(head), "\r\n") {
+			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+				size, _ = strconv.Atoi(v)
+			}
+		}
+		if len(rest) < size {
+			break
+		}
+		f.frame(rest[:size])
+		f.buf = rest[size:]
+	}
+	return n, err
 }
