@@ -48,8 +48,6 @@ func toRequestError(err error) error {
 		code = jsonrpc.CodeInvalidParams
 	case errors.Is(err, agent.ErrNoSession):
 		code = codeResourceNotFound
-	case errors.Is(err, agent.ErrBusy):
-		code = jsonrpc.CodeInvalidRequest
 	case errors.Is(err, context.Canceled):
 		code = jsonrpc.CodeCancelled
 	}

@@ -119,12 +119,15 @@ func initializeResult(version string, l logins, unstable bool) (json.RawMessage,
 }
 
 // agentCapabilities is what every client is offered (logout is stable
-// since 1.21, so every client hears of it); sessionCapabilities
+// since 1.21, so every client hears of it); _meta says prompts sent while a
+// turn runs are queued and steer it (agent/queue.go), under the key
+// claude-agent-acp made the convention Zed reads and under our own;
+// sessionCapabilities
 // lists only what schema.json defines. agentCapabilitiesUnstable adds
 // session/fork, which only schema.unstable.json defines (see
 // unstableClientCaps); the keys stay in order either way.
 const (
-	agentCapabilitiesHead = `{"auth":{"logout":{}},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
+	agentCapabilitiesHead = `{"_meta":{"claudeCode":{"promptQueueing":true},"tandem":{"promptQueueing":true}},"auth":{"logout":{}},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
 		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
 		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},`
 	agentCapabilities         = agentCapabilitiesHead + `"list":{},"resume":{}}}`

@@ -57,6 +57,8 @@ func sdkInitializeResponse(t *testing.T, version string, l logins, unstable bool
 	return sdk.InitializeResponse{
 		ProtocolVersion: sdk.ProtocolVersion(sdk.ProtocolVersionNumber),
 		AgentCapabilities: sdk.AgentCapabilities{
+			Meta: map[string]any{"claudeCode": map[string]any{"promptQueueing": true},
+				"tandem": map[string]any{"promptQueueing": true}},
 			LoadSession:         true,
 			PromptCapabilities:  sdk.PromptCapabilities{Image: true, EmbeddedContext: true},
 			McpCapabilities:     sdk.McpCapabilities{Http: true, Sse: true},

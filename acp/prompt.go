@@ -2,16 +2,18 @@ package acp
 
 import (
 	"context"
-	"errors"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
-// Prompt handles session/prompt: one turn of the agent. The response is
-// written only after every update of the turn is on the wire.
-func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+// Prompt handles session/prompt: one prompt of the agent. A prompt sent
+// while a turn runs is queued behind it and steers it (agent/queue.go):
+// each request is answered in order, once the last update of its part of
+// the turn is on the wire.
+func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (_ sdk.PromptResponse, rerr error) {
 	ss, err := s.lookup(p.SessionId)
 	if err != nil {
 		return sdk.PromptResponse{}, err
@@ -20,29 +22,20 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
-	// A second prompt for the same session is refused (ErrBusy) and does
-	// not touch the first.
-	if !ss.running.CompareAndSwap(false, true) {
-		return sdk.PromptResponse{}, toRequestError(agent.ErrBusy)
-	}
-	defer func() {
-		ss.cancelled.Store(false)
-		ss.running.Store(false)
-	}()
-	// The turn runs on the connection's context and is stopped the way
-	// session/cancel stops it, so that it ends with its updates flushed and
-	// stop reason cancelled: ctx ends on a $/cancel_request naming this
-	// request, or when the connection shuts down.
+	// The prompt runs on the connection's context, stopped the way the
+	// agent stops it, so that it ends with its updates flushed and stop
+	// reason cancelled: $/cancel_request naming this request ends it
+	// alone (queued: it leaves the queue; running: the turn stops),
+	// session/cancel ends the turn and every queued prompt.
 	turnCtx, stop := context.WithCancel(s.ctx)
 	defer stop()
-	unwatch := context.AfterFunc(ctx, func() { s.cancelTurn(ss.id) })
+	unwatch := context.AfterFunc(ctx, stop)
 	defer unwatch()
+	cancels := ss.cancels.Load()
 	model := ss.sess.Model()
 
-	reason, err := ss.sess.Prompt(turnCtx, blocks)
-	if errors.Is(err, agent.ErrBusy) {
-		return sdk.PromptResponse{}, toRequestError(err)
-	}
+	answer, err := ss.sess.Submit(turnCtx, blocks)
+	defer func() { written(ctx, answer, rerr) }()
 	if ss.sess.Model() != model { // /model changed it
 		s.announceConfig(ss)
 	}
@@ -50,24 +43,34 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	// has the same figures from the usage_update after each request.
 	var usage *sdk.Usage
 	if ss.host.unstable {
-		usage = turnUsage(ss.sess)
+		usage = turnUsage(answer.Usage)
 	}
-	if ss.cancelled.Load() || reason == agent.StopCancelled {
+	cancelled := answer.StopReason == agent.StopCancelled ||
+		err != nil && (ss.cancels.Load() != cancels || turnCtx.Err() != nil)
+	if cancelled {
 		// A cancelled turn is never an error, whatever it was doing.
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: usage}, nil
 	}
 	if err != nil {
 		return sdk.PromptResponse{}, toRequestError(err)
 	}
-	return sdk.PromptResponse{StopReason: sdk.StopReason(reason), Usage: usage}, nil
+	return sdk.PromptResponse{StopReason: sdk.StopReason(answer.StopReason), Usage: usage}, nil
 }
 
-// turnUsage is the latest turn's tokens in the schema's unstable Usage
-// shape; nil when the turn sent no model request (a slash command).
+// written tells the session once the answer to the request of ctx is on
+// the wire (at once for an error, whose writing runs nothing after it):
+// the rest of the turn, and the next prompt's answer, wait for it.
+func written(ctx context.Context, answer agent.Answer, err error) {
+	if err != nil || !jsonrpc.AfterResponse(ctx, answer.Written) {
+		answer.Written()
+	}
+}
+
+// turnUsage is a prompt's tokens in the schema's unstable Usage shape;
+// nil when its part sent no model request (a slash command).
 // inputTokens counts every prompt token, cached or not, so the cache
 // fields are parts of it.
-func turnUsage(s *agent.Session) *sdk.Usage {
-	t, _ := s.Usage()
+func turnUsage(t agent.UsageTotals) *sdk.Usage {
 	if t.Requests == 0 {
 		return nil
 	}
@@ -89,8 +92,8 @@ func (s *server) Cancel(ctx context.Context, p sdk.CancelNotification) (any, err
 	return nil, nil
 }
 
-// cancelTurn stops the running turn of a session, if any: for
-// session/cancel, and for $/cancel_request naming a session/prompt.
+// cancelTurn stops the running turn of a session, if any, and the prompts
+// queued behind it: for session/cancel.
 func (s *server) cancelTurn(sessionID string) {
 	ss, err := s.lookup(sdk.SessionId(sessionID))
 	if err != nil {
@@ -98,9 +101,7 @@ func (s *server) cancelTurn(sessionID string) {
 		s.log.Debug("acp: cancel for a session that is not open", "session", sessionID)
 		return
 	}
-	if ss.running.Load() {
-		ss.cancelled.Store(true)
-	}
+	ss.cancels.Add(1)
 	ss.sess.Cancel()
 }
 

@@ -14,7 +14,7 @@ func TestInitialize(t *testing.T) {
 		"protocolVersion":    7, // newer than tandem speaks: it answers 1
 		"clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": true}},
 	}))
-	want := `{"agentCapabilities":{"auth":{"logout":{}},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
+	want := `{"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing":true},"tandem":{"promptQueueing":true}},"auth":{"logout":{}},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
 		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
 		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},"list":{},"resume":{}}},` +
 		`"agentInfo":{"_meta":{"tandem":{"sandbox":` + jsonString(sandbox.Summary()) + `}},"name":"tandem","title":"Tandem","version":"test"},"authMethods":[` +

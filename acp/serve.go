@@ -106,9 +106,7 @@ func (s *server) cancelTurns() {
 	s.sessionsMu.Lock()
 	defer s.sessionsMu.Unlock()
 	for _, ss := range s.sessions {
-		if ss.running.Load() {
-			ss.cancelled.Store(true)
-		}
+		ss.cancels.Add(1)
 		ss.sess.Cancel()
 	}
 }

@@ -19,11 +19,10 @@ type session struct {
 	host *host
 	out  *updates
 
-	// running is true while a session/prompt is being handled; cancelled is
-	// set by session/cancel meanwhile, so the prompt answers stopReason
-	// cancelled whatever error the turn ended with.
-	running   atomic.Bool
-	cancelled atomic.Bool
+	// cancels counts session/cancel: a prompt that one reached while it
+	// was being handled answers stopReason cancelled whatever error the
+	// turn ended with.
+	cancels atomic.Uint64
 }
 
 // NewSession handles session/new.

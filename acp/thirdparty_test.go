@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -260,5 +261,43 @@ func TestThirdPartySDKLifecycle(t *testing.T) {
 	}
 	if reqs := srv.Requests(); len(reqs) != 1 || !strings.Contains(reqs[0].System, second) {
 		t.Errorf("the model was not told of the second root")
+	}
+}
+
+// TestThirdPartySDKQueuedPrompt: the official TypeScript SDK, as an editor
+// that lets the user type while the agent works, sees promptQueueing in
+// initialize, sends a second prompt while a tool call waits for
+// permission, and gets both answered in order: the first before the reply
+// to the second, which the model saw with the tool's result.
+func TestThirdPartySDKQueuedPrompt(t *testing.T) {
+	modules := testenv.NodeModules(t, "@agentclientprotocol/sdk")
+	bin := testenv.Tandem(t)
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "w1", Name: "write_file", Args: `{"path":"note.txt","content":"hi\n"}`}}},
+		llmtest.Reply{Text: []string{"steered"}},
+	)
+	ws := workspace(t, nil)
+	jsDir := scriptDir(t, modules, "sdk_queue.mjs")
+	out := runNode(t, append(thirdPartyEnv(srv, t.TempDir()), "TANDEM_LOG=debug"), jsDir, "sdk_queue.mjs", bin, ws)
+	var got struct {
+		PromptQueueing bool `json:"promptQueueing"`
+		First, Second  struct {
+			StopReason string `json:"stopReason"`
+		}
+		Timeline []string `json:"timeline"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client output is not JSON: %v\n%s", err, out)
+	}
+	if !got.PromptQueueing || got.First.StopReason != "end_turn" || got.Second.StopReason != "end_turn" {
+		t.Errorf("client saw %s", out)
+	}
+	if want := []string{"answer:first:end_turn", "chunk:steered", "answer:second:end_turn"}; !slices.Equal(got.Timeline, want) {
+		t.Errorf("timeline %q, want %q", got.Timeline, want)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || !strings.HasSuffix(reqs[1].LastUserText(), "second") || strings.Contains(reqs[0].LastUserText(), "second") {
+		t.Errorf("the model did not see the queued prompt with the tool result: %d requests", len(reqs))
 	}
 }

@@ -51,26 +51,16 @@ func (s *Session) change(f func()) error {
 	return err
 }
 
-// Prompt runs one turn and returns when its last update has been sent.
-// A second Prompt while one runs fails with ErrBusy. Cancellation (Cancel or
-// ctx) ends the turn with StopCancelled, not an error.
+// Prompt runs prompt (see Submit) and returns its stop reason.
 func (s *Session) Prompt(ctx context.Context, prompt []ContentBlock) (StopReason, error) {
-	var (
-		t   *turnRun
-		err error
-	)
-	if derr := s.do(ctx, func() { t, err = s.beginTurn(ctx, prompt) }); derr != nil {
-		return "", derr
-	}
-	if err != nil {
-		return "", err
-	}
-	r := <-t.result
-	return r.reason, s.a.cfg.Redact.Error(r.err)
+	a, err := s.Submit(ctx, prompt)
+	a.Written()
+	return a.StopReason, err
 }
 
-// Cancel ends the running turn, if any, with StopCancelled. It never blocks:
-// it is the one call that does not go through the actor.
+// Cancel ends the running turn, if any, with StopCancelled, and with it
+// every prompt queued behind it. It never blocks: it is the one call that
+// does not go through the actor.
 func (s *Session) Cancel() {
 	if f := s.cancelTurn.Load(); f != nil {
 		(*f)()

@@ -20,7 +20,6 @@ import (
 
 // Errors a front door maps to protocol errors.
 var (
-	ErrBusy          = errors.New("a prompt is already running in this session; cancel it or wait for it to end")
 	ErrClosed        = errors.New("session is closed")
 	ErrNoSession     = errors.New("no such session")
 	ErrInvalidCwd    = errors.New("cwd must be an absolute path to an existing directory")

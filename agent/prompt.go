@@ -128,3 +128,34 @@ func slashCommand(prompt []ContentBlock) (name, arg string, ok bool) {
 	name, arg, _ = strings.Cut(t[1:], " ")
 	return name, strings.TrimSpace(arg), name != ""
 }
+
+// refusedError is the user-prompt seam's refusal of a prompt.
+type refusedError struct{ error }
+
+// userParts is a prompt as the model sees it: its content, then what the
+// user-prompt seam adds. The seam's refusal is a refusedError.
+func (t *turnRun) userParts(prompt []ContentBlock) ([]llm.Part, error) {
+	s, ctx := t.s, t.ctx
+	parts, err := s.promptParts(ctx, prompt)
+	if err != nil {
+		return nil, err
+	}
+	extra, err := s.a.cfg.Pipeline.userPrompt(ctx, TurnStartEvent{SessionID: s.id, Prompt: prompt})
+	if err != nil {
+		return nil, refusedError{err}
+	}
+	if extra != "" {
+		parts = append(parts, llm.Part{Type: llm.PartText, Text: extra})
+	}
+	t.instr.tr.ClientSent(partTexts(parts))
+	return parts, nil
+}
+
+// logPrompt logs the user's prompt as one message, where the model sees
+// it: the client showed it when it was sent, so it is replayed, not sent.
+func (t *turnRun) logPrompt(prompt []ContentBlock) {
+	id := newMessageID()
+	for _, b := range prompt {
+		t.logOnly(Update{Type: UserMessageChunk, Chunk: &b, MessageID: id})
+	}
+}

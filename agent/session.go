@@ -106,8 +106,9 @@ type actorState struct {
 	lifecycle Lifecycle
 	outcome   Outcome
 	closed    bool
-	turn      *turnRun // non-nil while a turn runs
-	unsaved   bool     // the last turn's log could not be saved, and the user was told (reportSave)
+	turn      *turnRun  // non-nil while a turn runs
+	queued    []*waiter // prompts waiting behind the turn (queue.go); empty when turn is nil
+	unsaved   bool      // the last turn's log could not be saved, and the user was told (reportSave)
 
 	history []llm.Message
 	grants  policy.Rules // "always" answers that could not be saved to a file
@@ -352,6 +353,7 @@ func (s *Session) shutdown() error {
 		s.st.closed = true
 		if s.st.turn != nil {
 			s.st.turn.cancel()
+			close(s.st.turn.closing)
 		}
 	})
 	<-s.done // the actor has returned: st is ours to read now

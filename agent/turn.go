@@ -30,10 +30,20 @@ type turnRun struct {
 	catalog []tools.Tool // the session's tools at the latest request
 	mode    Mode         // the mode of the latest request: which of them were offered
 	sub     *subagent    // set when this is a child turn run by the task tool
+	// cancelAll is Session.Cancel's: it also ends the prompts queued
+	// behind the turn (nextTurn).
+	cancelAll context.CancelFunc
 	// edits defers the fsync of files the local host writes during the
 	// turn (ctx carries it, children's calls included) to the turn's end.
-	edits  *atomicfile.Batch
-	result chan turnResult
+	edits *atomicfile.Batch
+	// answering is the prompt whose part of the turn runs (set on the
+	// actor: beginTurn, handOff); dropped are queued prompts to answer
+	// cancelled after it (nextTurn). after is closed once the previous
+	// turn has answered, delivered once this one has.
+	answering        *waiter
+	dropped          []*waiter
+	after, delivered chan struct{}
+	closing          chan struct{} // closed when the session closes (shutdown)
 	// sent is the model and estimated size of the latest request sent:
 	// what a refusal of it as too long is about (learnLimit).
 	sent sentRequest
@@ -42,21 +52,22 @@ type turnRun struct {
 type turnResult struct {
 	reason StopReason
 	err    error
+	usage  UsageTotals
 }
 
-// beginTurn runs on the actor: it checks the session can take a prompt,
-// lends the turn its history and instructions and starts it.
-func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRun, error) {
-	switch {
-	case s.st.closed:
-		return nil, ErrClosed
-	case s.st.turn != nil:
-		return nil, ErrBusy
-	}
+// beginTurn runs on the actor: it lends w's turn the history and
+// instructions and starts it; the turn waits for after (the previous
+// turn's answer) before it does anything. The turn's context keeps w's
+// values but not its end: the turn may outlive w's part (see accept).
+func (s *Session) beginTurn(w *waiter, after chan struct{}) {
+	prompt := w.prompt
 	edited := &atomicfile.Batch{}
-	ctx, cancel := context.WithCancel(atomicfile.WithBatch(ctx, edited))
-	t := &turnRun{s: s, ctx: ctx, cancel: cancel, prompt: prompt, edits: edited,
-		history: s.st.history, instr: s.st.extra.instr, result: make(chan turnResult, 1)}
+	ctx, stop := context.WithCancelCause(atomicfile.WithBatch(context.WithoutCancel(w.ctx), edited))
+	t := &turnRun{s: s, ctx: ctx, prompt: prompt, edits: edited,
+		history: s.st.history, instr: s.st.extra.instr,
+		answering: w, after: after, delivered: make(chan struct{}), closing: make(chan struct{})}
+	t.cancel = func() { stop(context.Canceled) }
+	t.cancelAll = func() { stop(errCancelAll) }
 	s.st.history, s.st.extra.instr = nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
@@ -65,16 +76,15 @@ func (s *Session) beginTurn(ctx context.Context, prompt []ContentBlock) (*turnRu
 	if s.st.title == "" {
 		s.st.title = store.Title(promptText(prompt))
 	}
-	s.cancelTurn.Store(&t.cancel)
+	s.cancelTurn.Store(&t.cancelAll)
 	s.turns.Add(1)
 	go t.run()
-	return t, nil
 }
 
 // endTurn runs on the actor: it takes back what the turn borrowed and
 // records how the turn ended. It returns the sidecar to save.
 func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
-	s.cancelTurn.CompareAndSwap(&t.cancel, nil)
+	s.cancelTurn.CompareAndSwap(&t.cancelAll, nil)
 	s.st.turn = nil
 	s.st.history, s.st.extra.instr = t.history, t.instr
 	switch {
@@ -92,12 +102,28 @@ func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
 	return s.meta()
 }
 
+// answer gives the turn's result to the prompt answering for its last
+// part, then cancels the queued prompts a Cancel ended, each once the
+// answer before it is written.
+func (t *turnRun) answer(r turnResult) {
+	t.answering.reply(r)
+	t.waitWritten(t.answering)
+	for _, w := range t.dropped {
+		w.reply(turnResult{reason: StopCancelled})
+		t.waitWritten(w)
+	}
+	close(t.delivered)
+}
+
 // run is the turn's goroutine: turn start, the steps, turn end; then the
 // state goes back to the actor and the FIFO is flushed, so the turn's last
 // update is on the wire before Prompt returns.
 func (t *turnRun) run() {
 	s := t.s
 	defer s.turns.Done()
+	if t.after != nil {
+		<-t.after // the previous turn's answers come first
+	}
 	s.a.cfg.Pipeline.turnStart(t.ctx, TurnStartEvent{SessionID: s.id, Prompt: t.prompt})
 	var r turnResult
 	r.reason, r.err = t.steps()
@@ -105,7 +131,12 @@ func (t *turnRun) run() {
 	t.cancel()
 	var meta *store.Meta
 	var rewound *TimelineRewindEvent
-	s.do(context.Background(), func() { meta = s.endTurn(t, r); rewound = s.endTurnRewind() }) // the actor waits for this turn, so it answers
+	var usage UsageTotals
+	s.do(context.Background(), func() { // the actor waits for this turn, so it answers
+		meta, usage = s.endTurn(t, r), s.st.usage.turn
+		rewound = s.endTurnRewind()
+		s.nextTurn(t)
+	})
 	s.fireRewind(context.WithoutCancel(t.ctx), rewound)
 	// Live only: a replay is followed by session/list's own title and time.
 	t.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
@@ -126,15 +157,13 @@ func (t *turnRun) run() {
 		// to save is the one it reports.
 		s.out.flush()
 	}
-	t.result <- r
+	r.usage = usage
+	t.answer(r)
 }
 
 // steps logs the prompt and either runs a slash command or converses.
 func (t *turnRun) steps() (StopReason, error) {
-	id := newMessageID()
-	for _, b := range t.prompt {
-		t.logOnly(Update{Type: UserMessageChunk, Chunk: &b, MessageID: id})
-	}
+	t.logPrompt(t.prompt)
 	t.refreshCustom()
 	if name, arg, ok := slashCommand(t.prompt); ok {
 		if c, ok := t.s.commands()[name]; ok {
@@ -155,22 +184,18 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	if err := s.a.Ready(); err != nil {
 		return "", err
 	}
-	parts, err := s.promptParts(ctx, prompt)
-	if err != nil {
-		return "", err
-	}
-	extra, err := s.a.cfg.Pipeline.userPrompt(ctx, TurnStartEvent{SessionID: s.id, Prompt: prompt})
-	if err != nil {
+	parts, err := t.userParts(prompt)
+	var refused refusedError
+	if errors.As(err, &refused) {
 		if ctx.Err() != nil {
 			return StopCancelled, nil
 		}
 		s.notice(err.Error())
 		return StopRefusal, nil
 	}
-	if extra != "" {
-		parts = append(parts, llm.Part{Type: llm.PartText, Text: extra})
+	if err != nil {
+		return "", err
 	}
-	t.instr.tr.ClientSent(partTexts(parts))
 	parts = append(t.takeSkillNote(), parts...)
 	parts = append(t.takeDelivered(), parts...)
 	first := len(t.history) == 0
@@ -206,7 +231,7 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 				return stopReason(resp.StopReason), nil
 			}
 			continued++
-			t.appendHistory(llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartText, Text: why}}})
+			t.appendHistory(llm.Message{Role: llm.RoleUser, Content: append([]llm.Part{{Type: llm.PartText, Text: why}}, t.steer()...)})
 			continue
 		}
 		results, touched := t.runTools(calls)
@@ -215,6 +240,9 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 			if text := t.instructionsAfterTools(touched); text != "" {
 				results = append(results, llm.Part{Type: llm.PartText, Text: text})
 			}
+			// Prompts queued meanwhile: the model sees them now, with
+			// the results, never in the middle of a call.
+			results = append(results, t.steer()...)
 		}
 		t.appendHistory(llm.Message{Role: llm.RoleUser, Content: results})
 		if ctx.Err() != nil {

@@ -72,7 +72,8 @@ func (p *progress) send(v any) {
 }
 
 // progressCancel serves window/workDoneProgress/cancel: the user pressed
-// cancel on a prompt's progress.
+// cancel on a prompt's progress, which ends that prompt as $/cancelRequest
+// on it would.
 func (s *Server) progressCancel(_ context.Context, params json.RawMessage) error {
 	var p struct {
 		Token json.RawMessage `json:"token"`
@@ -85,9 +86,7 @@ func (s *Server) progressCancel(_ context.Context, params json.RawMessage) error
 		return nil // numeric tokens are never ours
 	}
 	for _, ss := range s.allSessions() {
-		if ss.progressToken() == token && ss.sess != nil {
-			ss.sess.Cancel()
-		}
+		ss.cancelProgress(token)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
 // contextItem is a place in a file the user pointed at with the prompt.
@@ -38,8 +39,7 @@ type turnUsage struct {
 	Cost              float64 `json:"cost,omitempty"` // US dollars, when the model's price is known
 }
 
-func usageOf(s *agent.Session) *turnUsage {
-	t, _ := s.Usage()
+func usageOf(t agent.UsageTotals) *turnUsage {
 	if t.Requests == 0 {
 		return nil
 	}
@@ -51,9 +51,11 @@ func usageOf(s *agent.Session) *turnUsage {
 	return u
 }
 
-// prompt serves tandem/prompt: it runs one turn, streaming tandem/update
-// notifications, and answers with the stop reason once the last update is
-// on the wire. $/cancelRequest on it cancels the turn like tandem/cancel.
+// prompt serves tandem/prompt: it runs one prompt, streaming tandem/update
+// notifications, and answers with the stop reason once the last update of
+// its part is on the wire. A prompt sent while a turn runs is queued and
+// steers it (agent/queue.go). $/cancelRequest on it ends this prompt
+// alone; tandem/cancel ends the turn and every queued prompt.
 func (s *Server) prompt(ctx context.Context, params json.RawMessage) (any, error) {
 	var p promptParams
 	if err := decode(params, &p); err != nil {
@@ -70,21 +72,28 @@ func (s *Server) prompt(ctx context.Context, params json.RawMessage) (any, error
 	return s.runPrompt(ctx, ss, blocks)
 }
 
-// runPrompt runs one turn with a progress indicator around it. The turn
-// runs on ctx, so $/cancelRequest (or the connection ending) stops it;
-// nothing else may call Session.Cancel for it, since a late call would hit
-// the next turn instead.
+// runPrompt runs one prompt with a progress indicator around it. The
+// prompt runs on ctx, so $/cancelRequest, the progress's cancel button (or
+// the connection ending) stops it; nothing else may call Session.Cancel
+// for it, since a late call would hit the next turn instead.
 func (s *Server) runPrompt(ctx context.Context, ss *session, blocks []agent.ContentBlock) (promptResult, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	pr := s.beginProgress(ctx, "tandem", "thinking")
-	ss.setProgress(pr)
-	reason, err := ss.sess.Prompt(ctx, blocks)
-	ss.setProgress(nil)
+	done := ss.addProgress(pr, cancel)
+	answer, err := ss.sess.Submit(ctx, blocks)
+	done()
+	// The rest of the turn, and the next prompt's answer, wait until this
+	// answer is written (at once for an error: nothing runs after one).
+	if err != nil || !jsonrpc.AfterResponse(ctx, answer.Written) {
+		answer.Written()
+	}
 	if err != nil {
 		pr.end("failed")
 		return promptResult{}, agentError(err)
 	}
-	pr.end(string(reason))
-	return promptResult{StopReason: reason, Usage: usageOf(ss.sess)}, nil
+	pr.end(string(answer.StopReason))
+	return promptResult{StopReason: answer.StopReason, Usage: usageOf(answer.Usage)}, nil
 }
 
 // withContext appends each context item to the prompt as an embedded

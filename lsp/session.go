@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/tandemhq/tandem/agent"
@@ -25,8 +26,8 @@ type session struct {
 	ready  bool
 	held   []agent.Update
 
-	progressMu sync.Mutex // guards progress
-	progress   *progress  // the running prompt's progress, if any
+	progressMu sync.Mutex        // guards progress
+	progress   []*promptProgress // the prompts waiting for an answer, in order
 
 	noticeOnce sync.Once // the "no way to ask the user" notice
 
@@ -59,8 +60,13 @@ func (ss *session) write(u agent.Update) {
 		ss.srv.log.Warn("cannot send tandem/update", "session", ss.id, "err", err)
 	}
 	if u.Type == agent.ToolCallStarted && u.Tool != nil && u.Tool.Title != "" {
+		// Answers come in order: the oldest prompt waiting is the one
+		// whose part of the turn runs.
+		var p *progress
 		ss.progressMu.Lock()
-		p := ss.progress
+		if len(ss.progress) > 0 {
+			p = ss.progress[0].p
+		}
 		ss.progressMu.Unlock()
 		p.report(u.Tool.Title)
 	}
@@ -110,17 +116,33 @@ func (ss *session) CommandConfinement() cmdpkg.Confinement {
 	return local.Host{}.CommandConfinement()
 }
 
-func (ss *session) setProgress(p *progress) {
-	ss.progressMu.Lock()
-	ss.progress = p
-	ss.progressMu.Unlock()
+// promptProgress is a prompt's progress indicator and how to stop it.
+type promptProgress struct {
+	p      *progress
+	cancel context.CancelFunc
 }
 
-func (ss *session) progressToken() string {
+// addProgress records a prompt waiting for its answer (p may be nil); done
+// forgets it.
+func (ss *session) addProgress(p *progress, cancel context.CancelFunc) (done func()) {
+	x := &promptProgress{p, cancel}
+	ss.progressMu.Lock()
+	ss.progress = append(ss.progress, x)
+	ss.progressMu.Unlock()
+	return func() {
+		ss.progressMu.Lock()
+		ss.progress = slices.DeleteFunc(ss.progress, func(y *promptProgress) bool { return y == x })
+		ss.progressMu.Unlock()
+	}
+}
+
+// cancelProgress stops the prompt whose progress token is token.
+func (ss *session) cancelProgress(token string) {
 	ss.progressMu.Lock()
 	defer ss.progressMu.Unlock()
-	if ss.progress == nil {
-		return ""
+	for _, x := range ss.progress {
+		if x.p != nil && x.p.token == token {
+			x.cancel()
+		}
 	}
-	return ss.progress.token
 }

@@ -21,7 +21,7 @@ func agentError(err error) error {
 	case errors.Is(err, agent.ErrNoSession), errors.Is(err, agent.ErrInvalidCwd), errors.Is(err, agent.ErrUnknownMode),
 		errors.Is(err, agent.ErrUnknownModel), errors.Is(err, agent.ErrUnknownEffort), errors.Is(err, agent.ErrUnknownSelector):
 		return rpcError(jsonrpc.CodeInvalidParams, err.Error())
-	case errors.Is(err, agent.ErrBusy), errors.Is(err, agent.ErrClosed), errors.Is(err, agent.ErrNotConfigured):
+	case errors.Is(err, agent.ErrClosed), errors.Is(err, agent.ErrNotConfigured):
 		return rpcError(codeRequestFailed, err.Error())
 	}
 	return err

@@ -79,11 +79,12 @@ func (p *Peer) Close() error { return p.w.Close() }
 func (p *Peer) Call(method string, params, result any) error {
 	p.mu.Lock()
 	p.seq++
-	id := strconv.Itoa(p.seq)
+	n := p.seq // calls may run on several goroutines
+	id := strconv.Itoa(n)
 	ch := make(chan Message, 1)
 	p.pending[id] = ch
 	p.mu.Unlock()
-	if err := p.send(map[string]any{"jsonrpc": "2.0", "id": p.seq, "method": method, "params": params}); err != nil {
+	if err := p.send(map[string]any{"jsonrpc": "2.0", "id": n, "method": method, "params": params}); err != nil {
 		return err
 	}
 	select {

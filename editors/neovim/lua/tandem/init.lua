@@ -247,10 +247,6 @@ function M.ask(text, range)
   local bufnr = vim.api.nvim_get_current_buf()
   local st = M.current()
   if not st then return end
-  if st.busy then
-    notify('a prompt is still running; :TandemCancel stops it', vim.log.levels.WARN)
-    return
-  end
   local context
   local client = client_of(st)
   if not client then return end
@@ -263,10 +259,15 @@ function M.ask(text, range)
   with_session(st, function()
     st.chat:user(text)
     show(st)
-    st.busy = true
+    -- A prompt sent while one runs is queued by tandem: the agent reads
+    -- it at its next step (docs/lsp-protocol.md).
+    if (st.pending or 0) > 0 then
+      st.chat:note('queued: the agent reads it at its next step')
+    end
+    st.pending = (st.pending or 0) + 1
     request(client, 'tandem/prompt', { sessionId = st.session, prompt = { { type = 'text', text = text } }, context = context },
       function(err, res)
-        st.busy = false
+        st.pending = st.pending - 1
         if err then
           st.chat:note('error: ' .. (err.message or vim.inspect(err)))
           return
