@@ -16,8 +16,9 @@ type Error struct {
 	Provider string // "anthropic", "openai"
 	Status   int    // HTTP status; 0 when the connection or stream failed
 	Message  string // the provider's own message, or what broke
-	// KeyEnv names the variable holding the key, set on 401/403 so the user
-	// knows what to fix.
+	// KeyEnv names the variable holding the key, set on 401/403 (and on a
+	// 400 that says the key is invalid, as Google's APIs answer) so the
+	// user knows what to fix: set means the credential was refused.
 	KeyEnv string
 	// Retryable reports whether the request may succeed if sent again.
 	Retryable bool

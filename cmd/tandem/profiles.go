@@ -7,6 +7,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
 )
 
 // routedProvider is the default provider and config.json's profiles
@@ -76,14 +77,14 @@ func (r *routedProvider) Stream(ctx context.Context, req *llm.Request, emit func
 // own models, or its modelPrefixes): a model offered in the picker must
 // reach the provider that serves it. It fails only when every provider
 // asked failed.
-func routedLister(cfg config.Config) func(context.Context) ([]string, error) {
+func routedLister(cfg config.Config, w *models.Windows) func(context.Context) ([]string, error) {
 	type lister struct {
 		profile string
 		list    func(context.Context) ([]string, error)
 	}
-	listers := []lister{{"", oneLister(cfg)}}
+	listers := []lister{{"", oneLister(cfg, w)}}
 	for _, p := range cfg.Profiles {
-		listers = append(listers, lister{p.Name, oneLister(p.Config)})
+		listers = append(listers, lister{p.Name, oneLister(p.Config, w)})
 	}
 	return func(ctx context.Context) ([]string, error) {
 		var ids []string

@@ -40,6 +40,8 @@ func newOneProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 			return responses.New(responses.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
 		}
 		return openai.New(openai.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
+	case config.Gemini, config.Vertex:
+		return newGoogleProvider(cfg, t)
 	}
 	return nil, nil
 }
@@ -121,17 +123,21 @@ func (p *loginProvider) Stream(ctx context.Context, req *llm.Request, emit func(
 // modelLister asks the configured providers for their models (the
 // default's and each profile's), or is nil when none can be asked (the
 // login flow offers the defaults).
-func modelLister(cfg config.Config) func(context.Context) ([]string, error) {
+// A provider whose listing reports context windows (Gemini's) teaches
+// them to w, which may be nil.
+func modelLister(cfg config.Config, w *models.Windows) func(context.Context) ([]string, error) {
 	if len(cfg.Profiles) > 0 {
-		return routedLister(cfg)
+		return routedLister(cfg, w)
 	}
-	return oneLister(cfg)
+	return oneLister(cfg, w)
 }
 
 // oneLister is modelLister for cfg's own provider.
-func oneLister(cfg config.Config) func(context.Context) ([]string, error) {
+func oneLister(cfg config.Config, w *models.Windows) func(context.Context) ([]string, error) {
 	base := baseURL(cfg)
 	switch cfg.Provider {
+	case config.Gemini, config.Vertex:
+		return googleLister(cfg, w)
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
 			return nil
@@ -155,6 +161,8 @@ func baseURL(cfg config.Config) string {
 		return cmp.Or(cfg.AnthropicBaseURL, anthropic.DefaultBaseURL)
 	case "openai":
 		return cmp.Or(cfg.OpenAIBaseURL, openai.DefaultBaseURL)
+	case config.Gemini, config.Vertex:
+		return googleBaseURL(cfg)
 	}
 	return ""
 }
