@@ -22,7 +22,7 @@ func (d *doctor) checkOnline(ctx context.Context) []finding {
 	if !d.online {
 		return []finding{{levelInfo, "online", "not checked", "tandem doctor --online sends the provider one small request"}}
 	}
-	p, err := newProvider(d.cfg, llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 1}})
+	p, err := newProvider(d.cfg, llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 1}}, d.m.redactor())
 	if err != nil || p == nil {
 		return []finding{{levelFail, "online", "no provider to ask", "configure one (see provider above)"}}
 	}

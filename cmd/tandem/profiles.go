@@ -8,6 +8,7 @@ import (
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/models"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // routedProvider is the default provider and config.json's profiles
@@ -22,14 +23,14 @@ type routedProvider struct {
 
 var _ llm.Provider = (*routedProvider)(nil)
 
-func newRoutedProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
-	def, err := newOneProvider(cfg, t)
+func newRoutedProvider(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
+	def, err := newOneProvider(cfg, t, red)
 	if err != nil {
 		return nil, err
 	}
 	r := &routedProvider{cfg: cfg, def: def, byID: map[string]llm.Provider{}}
 	for _, p := range cfg.Profiles {
-		pp, err := newOneProvider(p.Config, t)
+		pp, err := newOneProvider(p.Config, t, red)
 		if err != nil {
 			return nil, fmt.Errorf("profile %q: %w", p.Name, err)
 		}

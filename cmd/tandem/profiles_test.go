@@ -29,7 +29,7 @@ func TestRoutedProviderSendsEachModelToItsProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newProvider(cfg, llm.Transport{})
+	p, err := newProvider(cfg, llm.Transport{}, nil)
 	if err != nil || p == nil {
 		t.Fatalf("newProvider = %v, %v", p, err)
 	}

@@ -18,17 +18,18 @@ import (
 // configured: the default provider alone, or with config.json's profiles
 // one that sends each request to the provider of its model (profiles.go).
 // t carries the HTTP client and retry policy (the zero value is the
-// default).
-func newProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
+// default); red learns the credentials a provider gets at run time
+// (Vertex's access tokens).
+func newProvider(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
 	if len(cfg.Profiles) > 0 {
-		return newRoutedProvider(cfg, t)
+		return newRoutedProvider(cfg, t, red)
 	}
-	return newOneProvider(cfg, t)
+	return newOneProvider(cfg, t, red)
 }
 
 // newOneProvider builds cfg's provider, ignoring its profiles; nil when it
 // has none or lacks its key.
-func newOneProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
+func newOneProvider(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
 	switch cfg.Provider {
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
@@ -41,7 +42,7 @@ func newOneProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 		}
 		return openai.New(openai.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
 	case config.Gemini, config.Vertex:
-		return newGoogleProvider(cfg, t)
+		return newGoogleProvider(cfg, t, red)
 	}
 	return nil, nil
 }
@@ -74,7 +75,7 @@ func (p *loginProvider) get() (llm.Provider, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	inner, err := newProvider(cfg, p.transport)
+	inner, err := newProvider(cfg, p.transport, p.red)
 	if err != nil {
 		return nil, "", err
 	}

@@ -39,7 +39,7 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 	log := m.logger()
 	m.warnUnknownKeys(cfg.Home)
 	obs := &observedTransport{log: log, notice: notice}
-	provider, err := newProvider(cfg, obs.transport())
+	provider, err := newProvider(cfg, obs.transport(), m.redactor())
 	if err != nil {
 		return nil, err
 	}
