@@ -8,7 +8,7 @@ import (
 
 // ErrNotConfigured is returned when no provider can be built from the
 // configuration. Its message names the variables a user sets.
-var ErrNotConfigured = errors.New("no model provider configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (and optionally TANDEM_PROVIDER=anthropic|openai, TANDEM_MODEL)")
+var ErrNotConfigured = errors.New("no model provider configured: set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (and optionally TANDEM_PROVIDER=anthropic|openai|gemini|vertex, TANDEM_MODEL)")
 
 // Error is a failed provider request: an HTTP status the provider answered,
 // or a stream that broke. It never carries the API key.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,11 +61,14 @@ func (c *credentials) token(ctx context.Context) (string, string, error) {
 			return "", "", llm.Cancelled(ctx, name, ctx.Err())
 		}
 		var re *oauth2.RetrieveError
-		status := 0
+		status, msg := 0, strings.ReplaceAll(err.Error(), "\n", " ")
 		if errors.As(err, &re) && re.Response != nil {
 			status = re.Response.StatusCode
+			if re.ErrorCode != "" {
+				msg = "the token endpoint refused the credentials: " + strings.TrimSuffix(re.ErrorCode+": "+re.ErrorDescription, ": ")
+			}
 		}
-		return "", "", c.fail(status, "getting a Google Cloud access token: "+err.Error(), err)
+		return "", "", c.fail(status, "getting a Google Cloud access token: "+msg, err)
 	}
 	c.mu.Lock()
 	fresh := tok.AccessToken != c.learned
