@@ -225,6 +225,11 @@ func Load(getenv func(string) string) (Config, error) {
 	for _, p := range c.Profiles {
 		c.Secrets = append(c.Secrets, p.Config.Secrets...)
 	}
+	if c.Provider == "" && c.Model == "" && len(c.Profiles) > 0 {
+		// Only profiles: a new session starts on the first one's model.
+		c.Model = c.Profiles[0].Config.Model
+		c.Models = nil
+	}
 	c.MaxTokens = f.MaxTokens
 	c.ThoughtLevel = cmp.Or(getenv("TANDEM_THOUGHT_LEVEL"), f.ThoughtLevel)
 	if _, err := llm.ParseEffort(c.ThoughtLevel); err != nil {

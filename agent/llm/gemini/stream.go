@@ -135,7 +135,7 @@ func (a *assembler) part(w *wirePart) {
 			pt.ToolCallID = newCallID()
 		}
 		if w.ThoughtSignature != "" {
-			pt.Rare().Signature = w.ThoughtSignature
+			pt.Rare().Signature, pt.Rare().Origin = w.ThoughtSignature, llm.OriginGoogle
 		}
 		a.parts = append(a.parts, pt)
 		a.calls++
@@ -181,9 +181,12 @@ func (a *assembler) add(typ llm.PartType, s, sig string) {
 	default:
 		a.parts = append(a.parts, llm.Part{Type: typ, Text: s})
 		last = &a.parts[len(a.parts)-1]
+		if typ == llm.PartThinking {
+			last.Rare().Origin = llm.OriginGoogle
+		}
 	}
 	if sig != "" {
-		last.Rare().Signature = sig
+		last.Rare().Signature, last.Rare().Origin = sig, llm.OriginGoogle
 	}
 }
 

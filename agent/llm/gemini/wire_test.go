@@ -10,6 +10,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/gemini"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
@@ -225,4 +226,31 @@ func TestErrorKinds(t *testing.T) {
 			})
 		}
 	})
+}
+
+// A session that moved between model families (profiles) carries the
+// others' thinking: Gemini gets none of it, nor their signatures, and
+// Anthropic none of Gemini's.
+func TestOtherFamiliesThinkingLeftOut(t *testing.T) {
+	srv, p := setup(t)
+	srv.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
+	history := []llm.Message{llm.Text(llm.RoleUser, "q"),
+		{Role: llm.RoleAssistant, Content: []llm.Part{
+			{Type: llm.PartThinking, Text: "claude thought", PartRare: &llm.PartRare{Signature: "ErUBCkYIBxgCIkA-claude", Origin: llm.OriginAnthropic}},
+			{Type: llm.PartThinking, Text: "gemini thought", PartRare: &llm.PartRare{Origin: llm.OriginGoogle}},
+			{Type: llm.PartText, Text: "answer", PartRare: &llm.PartRare{Signature: "CiQB-gemini", Origin: llm.OriginGoogle}}}},
+		llm.Text(llm.RoleUser, "more")}
+	if _, _, err := stream(t, p, &llm.Request{Model: "gemini-2.5-pro", Messages: history}); err != nil {
+		t.Fatal(err)
+	}
+	if b := string(srv.Requests()[0].Body); strings.Contains(b, "claude") || !strings.Contains(b, `{"role":"model","parts":[{"text":"gemini thought","thought":true},{"text":"answer","thoughtSignature":"CiQB-gemini"}]}`) {
+		t.Errorf("gemini body = %s", b)
+	}
+	ant := anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "k"})
+	if _, _, err := stream(t, ant, &llm.Request{Model: "claude-sonnet-4-5", Messages: history}); err != nil {
+		t.Fatal(err)
+	}
+	if b := string(srv.Requests()[1].Body); strings.Contains(b, "gemini thought") || strings.Contains(b, "CiQB") || !strings.Contains(b, `"signature":"ErUBCkYIBxgCIkA-claude"`) {
+		t.Errorf("anthropic body = %s", b)
+	}
 }
