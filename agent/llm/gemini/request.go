@@ -96,6 +96,9 @@ const (
 	// budgetProMin is the least Gemini 2.5 Pro takes: it cannot stop
 	// thinking, so "off" asks for the least it allows.
 	budgetProMin = 128
+	// answerTokens is the room left for the answer when the output limit
+	// would not exceed the thinking budget.
+	answerTokens = 8192
 )
 
 func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
@@ -129,6 +132,10 @@ func encodeHead(req *llm.Request) ([]byte, error) {
 		h.Tools = []tools{{FunctionDeclarations: decls}}
 	}
 	gc := generationConfig{MaxOutputTokens: req.MaxTokens, ThinkingConfig: thinking(ModelID(req.Model), req.Effort)}
+	if tc := gc.ThinkingConfig; tc != nil && tc.ThinkingBudget != nil && gc.MaxOutputTokens > 0 && gc.MaxOutputTokens <= *tc.ThinkingBudget {
+		// Thoughts count against the output limit: leave room for the answer.
+		gc.MaxOutputTokens = *tc.ThinkingBudget + answerTokens
+	}
 	if gc != (generationConfig{}) {
 		h.GenerationConfig = &gc
 	}

@@ -128,7 +128,7 @@ func TestImagesAndThinkingLevels(t *testing.T) {
 		effort llm.Effort
 		want   string
 	}{
-		{"gemini-2.5-flash", llm.EffortHigh, `"thinkingConfig":{"includeThoughts":true,"thinkingBudget":24576}`},
+		{"gemini-2.5-flash", llm.EffortHigh, `{"maxOutputTokens":32768,"thinkingConfig":{"includeThoughts":true,"thinkingBudget":24576}}`},
 		{"gemini-2.5-flash", llm.EffortOff, `"thinkingConfig":{"includeThoughts":false,"thinkingBudget":0}`},
 		{"gemini-2.5-pro", llm.EffortOff, `"thinkingConfig":{"includeThoughts":true,"thinkingBudget":128}`},
 		{"gemini-3-pro-preview", llm.EffortLow, `"thinkingConfig":{"includeThoughts":true,"thinkingLevel":"low"}`},
