@@ -325,9 +325,6 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 	if c.Provider == "openai" && c.OpenAIAPI == "" {
 		c.OpenAIAPI = defaultOpenAIAPI(c.OpenAIBaseURL)
 	}
-	if c.Model == "" && c.Provider != "" && len(f.Models) > 0 {
-		c.Model = f.Models[0] // a list without a default: its first
-	}
 	if c.Model == "" {
 		switch c.Provider {
 		case "anthropic":
