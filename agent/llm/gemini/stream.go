@@ -107,11 +107,16 @@ func (a *assembler) chunk(c *chunk) {
 	for i := range cand.Content.Parts {
 		a.part(&cand.Content.Parts[i])
 	}
-	if cand.FinishReason != "" {
-		a.finish = cand.FinishReason
-		if len(a.parts) == 0 && cand.FinishMessage != "" && a.stop() == llm.StopRefusal {
-			// Say why nothing came, in the answer's place.
-			a.text(cand.FinishMessage, "")
+	if f := cand.FinishReason; f != "" {
+		a.finish = f
+		if len(a.parts) == 0 && f != "STOP" && f != "MAX_TOKENS" {
+			// Nothing came (blocked, a malformed call): say why, in the
+			// answer's place, or the user sees an empty turn.
+			msg := "Gemini stopped (" + f + ")"
+			if cand.FinishMessage != "" {
+				msg += ": " + cand.FinishMessage
+			}
+			a.text(msg, "")
 		}
 	}
 }

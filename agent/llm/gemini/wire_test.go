@@ -198,6 +198,14 @@ func TestErrorKinds(t *testing.T) {
 			t.Errorf("resp %+v err %v", resp, err)
 		}
 	})
+	t.Run("malformed call says why", func(t *testing.T) {
+		srv, p := setup(t)
+		srv.Enqueue(llmtest.Reply{Raw: sse(`{"candidates":[{"content":{"parts":[],"role":"model"},"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":"Malformed function call: print(x","index":0}]}`)})
+		_, resp, err := stream(t, p, q)
+		if err != nil || resp.StopReason != llm.StopEndTurn || resp.Message.Content[0].Text != "Gemini stopped (MALFORMED_FUNCTION_CALL): Malformed function call: print(x" {
+			t.Errorf("resp %+v err %v", resp, err)
+		}
+	})
 	t.Run("max tokens", func(t *testing.T) {
 		srv, p := setup(t)
 		srv.Enqueue(llmtest.Reply{Raw: block("MAX_TOKENS")})
