@@ -10,6 +10,7 @@ import (
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/models"
+	"github.com/tandemhq/tandem/agent/llm/vertex"
 )
 
 // googleProvider is checkProvider's line for gemini and vertex; false for
@@ -59,8 +60,10 @@ func (d *doctor) profiles() []finding {
 
 // onlineGoogle checks gemini and vertex without spending tokens where the
 // API allows: the Gemini API's models.get proves the key and the model;
-// Vertex gets an access token (the credentials) and then sends one small
-// request (the endpoint and the model); false for other providers.
+// Vertex gets an access token (the credentials), then counts a prompt's
+// tokens with a Gemini model (the endpoint, the project's access and the
+// model) or sends an Anthropic model one small request; false for other
+// providers.
 func (d *doctor) onlineGoogle(ctx context.Context) ([]finding, bool) {
 	c := d.cfg
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -88,7 +91,17 @@ func (d *doctor) onlineGoogle(ctx context.Context) ([]finding, bool) {
 			return []finding{{levelFail, "online", err.Error(), "run `gcloud auth application-default login`, or set " + config.GoogleCredentialsEnv}}, true
 		}
 		out := []finding{{levelOK, "credentials", "an access token was issued for project " + project, ""}}
-		return append(out, d.smallRequest(ctx, v)...), true
+		if vertex.IsAnthropic(c.Model) {
+			return append(out, d.smallRequest(ctx, v)...), true
+		}
+		if _, err := v.CountTokens(ctx, c.Model); err != nil {
+			var pe *llm.Error
+			if errors.As(err, &pe) && pe.Status == 404 {
+				return append(out, finding{levelFail, "online", "model " + c.Model + " not found in " + c.Google.Location, "set TANDEM_MODEL (or model in config.json) to one Vertex serves there"}), true
+			}
+			return append(out, finding{levelFail, "online", err.Error(), "check the project, location and GOOGLE_VERTEX_BASE_URL"}), true
+		}
+		return append(out, finding{levelOK, "online", "vertex serves " + c.Model + " in " + c.Google.Location + " (countTokens); no tokens spent", ""}), true
 	}
 	return nil, false
 }

@@ -37,14 +37,20 @@ func TestDoctorGoogle(t *testing.T) {
 	expectLine(t, lines, "online", "✗")
 
 	sa, tokens := llmtest.ServiceAccount(t)
-	srv.Enqueue(llmtest.Reply{Text: []string{"OK"}})
-	lines, _ = doctorRun(t, work, []string{"HOME=" + home, "TANDEM_HOME=" + home, "TANDEM_PROVIDER=vertex", "GOOGLE_APPLICATION_CREDENTIALS=" + sa,
-		"GOOGLE_VERTEX_BASE_URL=" + srv.URL, "GOOGLE_CLOUD_LOCATION=us-east5"}, "--online")
+	vx := []string{"HOME=" + home, "TANDEM_HOME=" + home, "TANDEM_PROVIDER=vertex", "GOOGLE_APPLICATION_CREDENTIALS=" + sa,
+		"GOOGLE_VERTEX_BASE_URL=" + srv.URL, "GOOGLE_CLOUD_LOCATION=us-east5"}
+	lines, _ = doctorRun(t, work, vx, "--online")
 	expectLine(t, lines, "provider", "✓", "vertex (the credentials' project", sa, "location us-east5")
 	expectLine(t, lines, "credentials", "✓", "project sa-project")
-	expectLine(t, lines, "online", "✓", "vertex answered with gemini-2.5-pro")
-	if len(tokens.Issued()) != 1 {
-		t.Errorf("tokens issued: %d", len(tokens.Issued()))
+	expectLine(t, lines, "online", "✓", "vertex serves gemini-2.5-pro in us-east5", "no tokens spent")
+	lines, _ = doctorRun(t, work, append(vx, "TANDEM_MODEL=gemini-1.0-gone"), "--online")
+	expectLine(t, lines, "online", "✗", "gemini-1.0-gone not found in us-east5")
+	before := len(srv.Requests())
+	srv.Enqueue(llmtest.Reply{Text: []string{"OK"}})
+	lines, _ = doctorRun(t, work, append(vx, "TANDEM_MODEL=claude-sonnet-4-5@20250929"), "--online")
+	expectLine(t, lines, "online", "✓", "vertex answered with claude-sonnet-4-5@20250929")
+	if len(tokens.Issued()) != 3 || len(srv.Requests()) != before+1 {
+		t.Errorf("tokens issued: %d; model requests %d", len(tokens.Issued()), len(srv.Requests())-before)
 	}
 	tokens.Refuse(400)
 	lines, _ = doctorRun(t, work, []string{"HOME=" + home, "TANDEM_HOME=" + home, "TANDEM_PROVIDER=vertex", "GOOGLE_APPLICATION_CREDENTIALS=" + sa,

@@ -109,3 +109,31 @@ func (s *Server) serveGeminiModels(w http.ResponseWriter, r *http.Request) bool 
 	json.NewEncoder(w).Encode(page)
 	return true
 }
+
+// serveCountTokens answers a countTokens request (Vertex AI's and the
+// Gemini API's) with a count of one token per four bytes of the body, or
+// 404 for a model ServeGeminiModels does not list (when it lists any).
+// Its headers are recorded with the listing's (ModelsHeaders).
+func (s *Server) serveCountTokens(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, ":countTokens") {
+		return false
+	}
+	body, _ := io.ReadAll(r.Body)
+	model := pathModel(strings.TrimSuffix(r.URL.Path, ":countTokens") + ":")
+	s.mu.Lock()
+	s.modelsAsked = append(s.modelsAsked, r.Header.Clone())
+	list := s.geminiModels
+	s.mu.Unlock()
+	known := list == nil
+	for _, m := range list {
+		known = known || m.ID == model
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if !known {
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, googleError(http.StatusNotFound, "", "Publisher Model `"+model+"` was not found or your project does not have access to it."))
+		return true
+	}
+	json.NewEncoder(w).Encode(map[string]any{"totalTokens": max(len(body)/4, 1), "totalBillableCharacters": len(body)})
+	return true
+}

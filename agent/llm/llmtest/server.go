@@ -100,7 +100,7 @@ func (s *Server) Requests() []*Request {
 
 // ServeHTTP routes by path suffix so either base URL convention works.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.serveModels(w, r) || s.serveGeminiModels(w, r) || s.serveWindow(w, r) {
+	if s.serveModels(w, r) || s.serveGeminiModels(w, r) || s.serveCountTokens(w, r) || s.serveWindow(w, r) {
 		return
 	}
 	f, google := geminiFormat(r.URL.Path)

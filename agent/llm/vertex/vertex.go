@@ -114,10 +114,3 @@ func (p *Provider) URL(publisher, model, method string) string {
 	return fmt.Sprintf("%s/v1/projects/%s/locations/%s/publishers/%s/models/%s:%s", p.Endpoint(),
 		url.PathEscape(project), url.PathEscape(p.opts.Location), publisher, url.PathEscape(model), method)
 }
-
-// Check gets an access token, which proves the credentials without
-// spending any: for tandem doctor.
-func (p *Provider) Check(ctx context.Context) (project string, err error) {
-	_, project, err = p.creds.token(ctx)
-	return project, err
-}
