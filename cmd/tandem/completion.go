@@ -19,7 +19,7 @@ func (m *Main) newCompletion(cfg config.Config) *completion.Engine {
 	}
 	o := completion.Options{Config: cfg.Completion, Log: m.logger(), Home: cfg.Home, UserHome: m.userHome()}
 	if cfg.Completion.Provider == config.CompletionChat {
-		p, err := newProvider(cfg, llm.Transport{})
+		p, err := newProvider(cfg, llm.Transport{}, m.redactor())
 		if err == nil && p != nil {
 			o.Chat, o.ChatModel = p, cfg.Model
 		}

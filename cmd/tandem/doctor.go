@@ -132,12 +132,17 @@ func (d *doctor) checkConfig(context.Context) []finding {
 
 func (d *doctor) checkProvider(context.Context) []finding {
 	c := d.cfg
+	if f, ok := d.googleProvider(); ok {
+		return append([]finding{f}, d.profiles()...)
+	}
 	switch {
 	case d.cfgErr != nil && c.Provider == "":
 		return []finding{{levelFail, "provider", "unknown: the configuration did not load", "fix the config error above"}}
+	case c.Provider == "" && len(c.Profiles) > 0:
+		return append([]finding{{levelInfo, "provider", "none at the top level; new sessions start on " + c.Model + " (profile " + c.Profiles[0].Name + ")", ""}}, d.profiles()...)
 	case c.Provider == "":
 		return []finding{{levelFail, "provider", "none configured",
-			"tandem login, or export " + config.AnthropicKeyEnv + "=… (Anthropic) or " + config.OpenAIKeyEnv + "=… (OpenAI), or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama"}}
+			"tandem login, or export " + config.AnthropicKeyEnv + "=… (Anthropic), " + config.OpenAIKeyEnv + "=… (OpenAI) or " + config.GeminiKeyEnv + "=… (Gemini), or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama"}}
 	case c.Provider == "anthropic" && c.AnthropicKey == "":
 		return []finding{{levelFail, "provider", "anthropic without a key", "tandem login, or export " + config.AnthropicKeyEnv + "=…"}}
 	case c.Provider == "openai" && c.OpenAIKey == "" && c.OpenAIBaseURL == "":
@@ -150,7 +155,7 @@ func (d *doctor) checkProvider(context.Context) []finding {
 	case c.Provider == "openai":
 		name += ", Chat Completions"
 	}
-	return []finding{{levelOK, "provider", name + " (" + d.keySource() + ")", ""}}
+	return append([]finding{{levelOK, "provider", name + " (" + d.keySource() + ")", ""}}, d.profiles()...)
 }
 
 // keySource says where the provider's key (or base URL) comes from,

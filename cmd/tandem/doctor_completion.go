@@ -24,7 +24,7 @@ func (d *doctor) checkCompletion(ctx context.Context) []finding {
 	}
 	o := completion.Options{Config: c, InstructionFiles: instructions.DefaultConfig(d.cfg.Home).FileNames()}
 	if c.Provider == config.CompletionChat {
-		if p, err := newProvider(d.cfg, llm.Transport{}); err == nil && p != nil {
+		if p, err := newProvider(d.cfg, llm.Transport{}, d.m.redactor()); err == nil && p != nil {
 			o.Chat, o.ChatModel = p, d.cfg.Model
 		}
 	}

@@ -30,7 +30,8 @@ const suiteKey = "sk-llmtest-SECRET-0123456789"
 // format: streaming, reasoning, tool calls, usage, stop reasons, retries,
 // broken streams, cancellation, auth errors and byte-stable replay.
 func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConfig) llm.Provider) {
-	keyEnv := map[Format]string{Anthropic: "ANTHROPIC_API_KEY", OpenAI: "OPENAI_API_KEY", Responses: "OPENAI_API_KEY"}[format]
+	keyEnv := map[Format]string{Anthropic: "ANTHROPIC_API_KEY", OpenAI: "OPENAI_API_KEY", Responses: "OPENAI_API_KEY",
+		Gemini: "GEMINI_API_KEY", VertexGemini: "GOOGLE_APPLICATION_CREDENTIALS", VertexAnthropic: "GOOGLE_APPLICATION_CREDENTIALS"}[format]
 	setup := func(t *testing.T) (*Server, llm.Provider, *sleeps) {
 		t.Parallel()
 		srv := NewServer(t)
@@ -59,7 +60,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		if len(reqs) != 1 || reqs[0].System != "be brief" || reqs[0].Model != "test-model" || reqs[0].LastUserText() != "hi" {
 			t.Fatalf("recorded %d requests, first %+v", len(reqs), reqs[0])
 		}
-		checkKeyHeader(t, format, reqs[0].Header)
+		checkKeyHeader(t, format, reqs[0].Header, reqs[0].URL)
 	})
 
 	t.Run("reasoning replayed", func(t *testing.T) {
@@ -93,8 +94,9 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		if got := strings.Join(rec.texts(llm.EventToolCallDelta), ""); got != args {
 			t.Errorf("argument deltas join to %q, want %q", got, args)
 		}
-		if n := len(rec.texts(llm.EventToolCallDelta)); n != 4 {
-			t.Errorf("%d argument deltas, want 4", n)
+		// Gemini sends each call whole: one delta of all its arguments.
+		if n, want := len(rec.texts(llm.EventToolCallDelta)), map[bool]int{false: 4, true: 1}[googleFormat(format)]; n != want {
+			t.Errorf("%d argument deltas, want %d", n, want)
 		}
 		start, end := rec.first(llm.EventToolCallStart), rec.first(llm.EventToolCallEnd)
 		if start == nil || start.ToolCallID != "tc_1" || start.ToolName != "read_file" || end == nil || !jsonEqual(end.Input, args) {
@@ -139,7 +141,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		want := llm.Usage{InputTokens: 123, OutputTokens: 45, CacheReadTokens: 67}
 		// Each wire format carries what its API reports: Anthropic's cache
 		// writes, OpenAI's completion_tokens_details.reasoning_tokens.
-		if format == Anthropic {
+		if anthropicStream(format) {
 			want.CacheWriteTokens = 8
 		} else {
 			want.ReasoningTokens = 30
@@ -387,7 +389,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 // to the newest message on every request; markers on system and tools
 // stay and must not change.
 func AppendOnly(f Format, prev, next []byte) error {
-	if f == Anthropic {
+	if anthropicStream(f) {
 		prev, next = stripMessageCacheMarks(prev), stripMessageCacheMarks(next)
 	}
 	head, ok := strings.CutSuffix(string(prev), "]}")
@@ -423,8 +425,17 @@ func request(user string) *llm.Request {
 	return &llm.Request{Model: "test-model", System: "be brief", MaxTokens: 1000, Messages: []llm.Message{llm.Text(llm.RoleUser, user)}}
 }
 
-func checkKeyHeader(t *testing.T, f Format, h http.Header) {
+func checkKeyHeader(t *testing.T, f Format, h http.Header, url string) {
 	t.Helper()
+	if strings.Contains(url, suiteKey) {
+		t.Errorf("the key is in the URL %s", url)
+	}
+	if f == Gemini {
+		if h.Get("X-Goog-Api-Key") != suiteKey || h.Get("Authorization") != "" {
+			t.Errorf("headers x-goog-api-key=%q authorization=%q", h.Get("X-Goog-Api-Key"), h.Get("Authorization"))
+		}
+		return
+	}
 	if f == Anthropic {
 		if h.Get("X-Api-Key") != suiteKey || h.Get("Anthropic-Version") == "" {
 			t.Errorf("headers x-api-key=%q anthropic-version=%q", h.Get("X-Api-Key"), h.Get("Anthropic-Version"))

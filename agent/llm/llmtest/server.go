@@ -28,6 +28,8 @@ type Server struct {
 	limit       *contextLimit // LimitContext
 	modelIDs    []string      // ServeModels
 	modelsAsked []http.Header // headers of /v1/models requests
+	// ServeGeminiModels
+	geminiModels []GeminiModel
 }
 
 // NewServer starts a server on 127.0.0.1 and closes it when the test ends.
@@ -52,6 +54,8 @@ func Start() *Server {
 // BaseURL is what a provider of the given format is configured with:
 // URL for Anthropic (the client adds /v1/messages), URL+"/v1" for OpenAI
 // (the client adds /chat/completions).
+// Google's formats take URL too (the client adds /v1beta/models/… or
+// /v1/projects/…).
 func (s *Server) BaseURL(f Format) string {
 	if f == OpenAI || f == Responses {
 		return s.URL + "/v1"
@@ -96,14 +100,15 @@ func (s *Server) Requests() []*Request {
 
 // ServeHTTP routes by path suffix so either base URL convention works.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.serveModels(w, r) || s.serveWindow(w, r) {
+	if s.serveModels(w, r) || s.serveGeminiModels(w, r) || s.serveCountTokens(w, r) || s.serveWindow(w, r) {
 		return
 	}
-	var f Format
+	f, google := geminiFormat(r.URL.Path)
 	switch {
 	case r.Method != http.MethodPost:
 		http.Error(w, "llmtest: only POST is served", http.StatusMethodNotAllowed)
 		return
+	case google:
 	case strings.HasSuffix(r.URL.Path, "/messages"):
 		f = Anthropic
 	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
@@ -111,7 +116,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		f = Responses
 	default:
-		http.Error(w, "llmtest: unknown path "+r.URL.Path+" (serve /v1/messages, /v1/chat/completions or /v1/responses)", http.StatusNotFound)
+		http.Error(w, "llmtest: unknown path "+r.URL.Path+" (serve /v1/messages, /v1/chat/completions, /v1/responses, :streamGenerateContent or :streamRawPredict)", http.StatusNotFound)
 		return
 	}
 	body, err := io.ReadAll(r.Body)
@@ -145,8 +150,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch f {
-	case Anthropic:
+	case Anthropic, VertexAnthropic:
 		writeAnthropic(st, &reply, req)
+	case Gemini, VertexGemini:
+		writeGemini(st, &reply, req)
 	case Responses:
 		writeResponses(st, &reply, req)
 	default:
@@ -183,14 +190,17 @@ func (s *Server) next(req *Request) (Reply, bool) {
 
 // writeError answers with an HTTP error in the format's error JSON.
 func writeError(w http.ResponseWriter, f Format, status int, retryAfter, msg, body string) {
-	if retryAfter != "" {
+	if retryAfter != "" && !googleFormat(f) {
 		w.Header().Set("Retry-After", retryAfter)
+	}
+	if body == "" && googleFormat(f) {
+		body = googleError(status, retryAfter, msg)
 	}
 	if body == "" {
 		if msg == "" {
 			msg = http.StatusText(status)
 		}
-		if f == Anthropic {
+		if anthropicStream(f) {
 			body = string(mustJSON(map[string]any{"type": "error", "error": map[string]string{"type": errorType(status), "message": msg}}))
 		} else {
 			body = string(mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": errorType(status), "code": nil}}))
