@@ -96,10 +96,10 @@ type outbox struct {
 	// The handler's own, whichever goroutine that is: the mutex hands them
 	// from one handler to the next.
 	logs []logItem // this batch's log items, for logQ
-	// streams redact the streamed reply and its thoughts whose chunks are
+	// streams redact the streamed replies and thoughts whose chunks are
 	// arriving, each holding back a tail that could start a secret (see
-	// redact.Stream and streamed).
-	streams [2]textStream
+	// redact.Stream and streamed): the session's and each subagent's.
+	streams []textStream
 
 	// The log writer's own, whichever goroutine that is.
 	pending     *Update         // coalesced chunk not yet logged, its text aside
@@ -133,6 +133,7 @@ func coalesce(batch []outItem) int {
 	n := 1
 	size := len(first.u.Chunk.Text)
 	for n < len(batch) && joinable(batch[n]) && batch[n].u.Type == first.u.Type && batch[n].u.MessageID == first.u.MessageID &&
+		conversation(*batch[n].u) == conversation(*first.u) &&
 		size+len(batch[n].u.Chunk.Text) <= maxCoalesced {
 		size += len(batch[n].u.Chunk.Text)
 		n++
