@@ -41,12 +41,12 @@ func (m wireMsg) update() map[string]any {
 	return p.Update
 }
 
-// startRaw starts `tandem acp` on home against the fake model at url and
-// initializes it with caps.
-func startRaw(t *testing.T, home, url string, caps map[string]any) *wireClient {
+// startRaw starts `tandem acp` on home against the fake model at url,
+// with env added to its environment, and initializes it with caps.
+func startRaw(t *testing.T, home, url string, caps map[string]any, env ...string) *wireClient {
 	t.Helper()
 	cmd := exec.Command(testenv.Tandem(t), "acp")
-	cmd.Env = append(testenv.ModelEnv(home, url), "TANDEM_LOG=debug")
+	cmd.Env = append(append(testenv.ModelEnv(home, url), "TANDEM_LOG=debug"), env...)
 	stderr := &testenv.SyncBuffer{}
 	stdin, stdout := testenv.Start(t, cmd, stderr)
 	tap := newRequestTap(stdin)

@@ -30,6 +30,7 @@ const (
 	opSend   outOp = iota // log u and hand it to the host
 	opLog                 // log u only (the user's own prompt)
 	opLive                // hand u to the host only (a live terminal)
+	opTerm                // send a live terminal's new output, v (a *liveTerm); never logged
 	opRecord              // append v, a *logRecord
 	opMeta                // rewrite the sidecar from v, a store.Meta
 	opDrain               // nothing: ends a held stream, so drain sees all before it sent

@@ -27,6 +27,8 @@ func (o *outbox) handle(it outItem) {
 		o.logLater(logItem{op: opSend, u: guardUpdate(o.red, o.max, *it.u)})
 	case opLive:
 		o.host.Send(guardUpdate(o.red, o.max, *it.u))
+	case opTerm:
+		o.sendTerm(it.v.(*liveTerm))
 	case opRecord, opMeta, opSync, opStop:
 		o.logLater(logItem{op: it.op, v: it.v})
 	}
@@ -139,7 +141,7 @@ func conversation(u Update) string {
 // sync and the stop take every tail.
 func endsStreams(it outItem) func(*Update) bool {
 	switch it.op {
-	case opMeta: // the sidecar is no part of the stream's order
+	case opMeta, opTerm: // the sidecar, a command's output: no part of a reply's order
 		return nil
 	case opSend, opLog, opLive:
 		if it.u.MessageID == "" && it.u.Type != ToolCallStarted {

@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/tandemhq/tandem/internal/redact"
+)
+
+// termHost records the live terminal output it is sent, piece by piece.
+type termHost struct {
+	testHost
+	pieces []string
+	exits  int
+}
+
+func (h *termHost) Send(u Update) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if u.Term != nil && u.Term.Output != "" {
+		h.pieces = append(h.pieces, u.Term.Output)
+	}
+}
+
+func (h *termHost) got() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.pieces...)
+}
+
+// A live terminal's output leaves piece by piece through the FIFO: a
+// secret printed in two pieces, each sent as soon as it arrived, is still
+// hidden (the first half waits for the second); a UTF-8 sequence cut
+// between two pieces arrives whole; past the cap the output stops until
+// the end, which sends the tail the result kept after its marker.
+func TestLiveTermPieces(t *testing.T) {
+	const secret = "sk-liveterm-SECRET-0123456789"
+	h := &termHost{}
+	o := startOutbox(h, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), redact.New(secret), 1<<20)
+	defer o.stop()
+	red := redact.New(secret)
+	lt := &liveTerm{id: "c1", out: o, red: red.Stream(), limit: 64}
+	step := func(p string) {
+		lt.write([]byte(p))
+		o.drain() // the piece was handled before the next comes
+	}
+	step("one\n")
+	step("key=" + secret[:10])
+	step(secret[10:] + "\n")
+	step("caf\xc3")
+	step("\xa9\n")
+	pieces := h.got()
+	joined := strings.Join(pieces, "")
+	if strings.Contains(joined, secret[:10]) || strings.Contains(joined, secret[10:]) || !strings.Contains(joined, "key=[redacted]\n") {
+		t.Errorf("the split secret: %q", pieces)
+	}
+	if !strings.Contains(joined, "café\n") || len(pieces) < 4 {
+		t.Errorf("pieces %q: want café whole, in several updates", pieces)
+	}
+
+	long := strings.Repeat("x", 100)
+	lt.write([]byte(long))
+	head := "one\nkey=" + secret + "\ncafé\n" + long
+	head = head[:64]
+	lt.finish(CommandResult{Output: head + "\n\n[... 50 bytes of output omitted ...]\n\nTAIL\n", Truncated: true})
+	o.drain()
+	joined = strings.Join(h.got(), "")
+	if want := "[redacted]"; !strings.HasSuffix(joined, "x\n\n[... 50 bytes of output omitted ...]\n\nTAIL\n") || strings.Count(joined, "x") != 64-len("one\nkey=\ncafé\n")-len(secret) || !strings.Contains(joined, want) {
+		t.Errorf("capped output: %q", joined)
+	}
+	if exit := lt.ran(); exit == nil || exit.Code != 0 {
+		t.Errorf("exit = %+v", exit)
+	}
+}
