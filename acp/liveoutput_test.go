@@ -34,7 +34,8 @@ func liveScript(command string) func(*llmtest.Request) llmtest.Reply {
 // output arrives in tool_call_updates' terminal_output while the command
 // still runs (it prints, then waits on a fifo the test writes only after
 // seeing that output), the provider key it prints is redacted, and the
-// last update carries terminal_exit. A client without the capability gets
+// last update carries terminal_exit. session/load replays the output as
+// text, naming no terminal. A client without the capability gets
 // none of the _meta and the output as text, as before. Every message is
 // checked against the schema.
 func TestLiveCommandOutputRawACP(t *testing.T) {
@@ -105,6 +106,22 @@ func TestLiveCommandOutputRawACP(t *testing.T) {
 	got := strings.Join(pieces, "")
 	if !announced || !exited || len(pieces) < 2 || !strings.HasPrefix(got, "first line\nkey=") || !strings.HasSuffix(got, "\nend\n") {
 		t.Errorf("announced %v, exited %v, output in %d pieces: %q", announced, exited, len(pieces), got)
+	}
+
+	// A replay names no terminal (none exists then) and shows the output as text.
+	c.stop()
+	r := startRaw(t, home, url, caps, "ANTHROPIC_API_KEY="+liveKey)
+	answered(t, r.peer.Call("session/load", map[string]any{"sessionId": sid, "cwd": ws, "mcpServers": []any{}}, nil))
+	var replayedText bool
+	for _, m := range r.since(0) {
+		if strings.Contains(string(m.raw), "terminal") || strings.Contains(string(m.raw), liveKey) {
+			t.Errorf("the replay shows a terminal or the key: %s", m.raw)
+		}
+		u := m.update()
+		replayedText = replayedText || u["toolCallId"] == "cmd1" && u["status"] == "completed" && strings.Contains(string(m.raw), `first line\nkey=`)
+	}
+	if !replayedText {
+		t.Error("the replay lacks the command's output as text")
 	}
 
 	// A client without the capability sees the output as text, at the end.

@@ -135,20 +135,25 @@ func (lt *liveTerm) ran() *TermExit {
 }
 
 // take hands the handler what arrived, whole UTF-8 sequences only until
-// the end, and whether the stream ends now.
-func (lt *liveTerm) take() (data string, end bool) {
+// the end and at most maxCoalesced bytes (a frame of escaped output stays
+// under the smallest frame cap); whether the stream ends now; and whether
+// more is left, to take at once, before anything queued after this item.
+func (lt *liveTerm) take() (data string, end, more bool) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	lt.queued = false
 	n := len(lt.buf)
-	if !lt.final {
+	switch {
+	case n > maxCoalesced:
+		n, more = completeUTF8(lt.buf[:maxCoalesced]), true
+	case !lt.final:
 		n = completeUTF8(lt.buf)
 	}
 	data = string(lt.buf[:n])
 	lt.buf = append(lt.buf[:0], lt.buf[n:]...)
-	end = lt.final && !lt.ended
+	end = lt.final && !lt.ended && !more
 	lt.ended = lt.ended || end
-	return data, end
+	return data, end, more
 }
 
 // completeUTF8 is the length of b without an incomplete sequence at its end.
@@ -170,16 +175,20 @@ func completeUTF8(b []byte) int {
 // terminal_output _meta. Live only: the log keeps the call's output once,
 // as text, with its last update.
 func (o *outbox) sendTerm(lt *liveTerm) {
-	data, end := lt.take()
-	text := lt.red.Next(data)
-	if end {
-		text += lt.red.Flush()
+	for more := true; more; {
+		var data string
+		var end bool
+		data, end, more = lt.take()
+		text := lt.red.Next(data)
+		if end {
+			text += lt.red.Flush()
+		}
+		if text == "" {
+			continue
+		}
+		u := Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: lt.id}, Nest: lt.nest, Term: &TermMeta{ID: lt.id, Output: o.red.String(text)}}
+		o.host.Send(guardUpdate(nil, o.max, u))
 	}
-	if text == "" {
-		return
-	}
-	u := Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: lt.id}, Nest: lt.nest, Term: &TermMeta{ID: lt.id, Output: o.red.String(text)}}
-	o.host.Send(guardUpdate(nil, o.max, u))
 }
 
 // emitTerm publishes a call's update as emit does, except that while the

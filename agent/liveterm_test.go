@@ -74,3 +74,25 @@ func TestLiveTermPieces(t *testing.T) {
 		t.Errorf("exit = %+v", exit)
 	}
 }
+
+// Output that piled up leaves in updates of at most maxCoalesced bytes, so
+// a frame stays under the connection's cap; nothing is lost.
+func TestLiveTermSplitsLargePieces(t *testing.T) {
+	h := &termHost{}
+	o := startOutbox(h, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, 1<<20)
+	defer o.stop()
+	lt := &liveTerm{id: "c1", out: o}
+	big := strings.Repeat("é", 10_000) // 20,000 bytes, two per rune
+	lt.write([]byte(big))
+	lt.finish(CommandResult{Output: big})
+	o.drain()
+	pieces := h.got()
+	for _, p := range pieces {
+		if len(p) > maxCoalesced {
+			t.Errorf("a piece of %d bytes", len(p))
+		}
+	}
+	if got := strings.Join(pieces, ""); got != big || len(pieces) < 3 {
+		t.Errorf("%d pieces, %d bytes; want all %d bytes in at least 3", len(pieces), len(got), len(big))
+	}
+}
