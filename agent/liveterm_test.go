@@ -1,11 +1,13 @@
 package agent
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"strings"
 	"testing"
 
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/internal/redact"
 )
 
@@ -94,5 +96,73 @@ func TestLiveTermSplitsLargePieces(t *testing.T) {
 	}
 	if got := strings.Join(pieces, ""); got != big || len(pieces) < 3 {
 		t.Errorf("%d pieces, %d bytes; want all %d bytes in at least 3", len(pieces), len(got), len(big))
+	}
+}
+
+// liveTestHost is a test host whose editor shows commands' output live; it
+// signals the first output.
+type liveTestHost struct {
+	testHost
+	first chan string
+}
+
+func (h *liveTestHost) LiveCommandOutput() bool { return true }
+
+func (h *liveTestHost) Send(u Update) {
+	h.testHost.Send(u)
+	if u.Term != nil && u.Term.Output != "" {
+		select {
+		case h.first <- u.Term.Output:
+		default:
+		}
+	}
+}
+
+// Cancelling a turn while its command streams kills the command and ends
+// the call failed with the terminal's exit and why beside it; the log
+// keeps the call's end as text, naming no terminal.
+func TestLiveTermCancelled(t *testing.T) {
+	f := newFixture(t)
+	dir := writeTree(t, nil)
+	h := &liveTestHost{first: make(chan string, 1)}
+	s, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: dir, Mode: ModeCode, Host: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f.srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("c1", "run_command", `{"command":"mkfifo f && echo started && read x < f"}`)}})
+	done := make(chan StopReason, 1)
+	go func() {
+		r, _ := s.Prompt(context.Background(), prompt("run"))
+		done <- r
+	}()
+	if out := <-h.first; !strings.Contains(out, "started") {
+		t.Fatalf("first output %q", out)
+	}
+	s.Cancel()
+	if r := <-done; r != StopCancelled {
+		t.Fatalf("stop = %q", r)
+	}
+	var last Update
+	for _, u := range h.snapshot() {
+		if u.Tool != nil && u.Tool.ID == "c1" && u.Tool.Status == ToolFailed {
+			last = u
+		}
+	}
+	if last.Term == nil || last.Term.Exit == nil || len(last.Tool.Content) != 2 || last.Tool.Content[0].Type != "terminal" ||
+		!strings.Contains(last.Tool.Content[1].Content.Text, "Cancelled") {
+		t.Fatalf("the call's end: %+v %+v", last.Tool, last.Term)
+	}
+	h2 := &testHost{}
+	s.Close()
+	s2, err := New(f.agent.cfg).LoadSession(context.Background(), SessionOptions{ID: s.ID(), Host: h2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	for _, u := range h2.snapshot() {
+		if u.Term != nil || u.Tool != nil && len(u.Tool.Content) > 0 && u.Tool.Content[0].Type == "terminal" {
+			t.Errorf("the replay names a terminal: %+v", u)
+		}
 	}
 }
