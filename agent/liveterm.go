@@ -32,9 +32,10 @@ func liveOutputOf(h Host) bool {
 // one, and none waits for a timer: a piece leaves as soon as the stream's
 // previous update is written. Only a tail that could begin a known secret
 // (never a whole line: no secret holds a newline) or an incomplete UTF-8
-// sequence waits for the next piece or the end. Up to limit bytes stream as they come; what lies beyond is left
-// out until the end, which sends the kept tail (finish), so the terminal
-// shows what the tool result keeps: head, a marker, tail.
+// sequence waits for the next piece or the end. Up to limit bytes stream
+// as they come; what lies beyond is left out until the end, which sends
+// the kept tail (finish), so the terminal shows what the tool result
+// keeps: head, a marker, tail.
 type liveTerm struct {
 	id    string
 	nest  *Nesting
