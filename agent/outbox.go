@@ -217,7 +217,13 @@ func (o *outbox) send(it outItem) {
 // including a streamed reply's held-back tail. Like send, it does the work
 // itself when nobody is handling the queue, and returns at once when there
 // is nothing to do. The caller must not be the actor.
-func (o *outbox) drain() {
+func (o *outbox) drain() { o.drainIn(nil) }
+
+// drainIn is drain for the caller's conversation (a *string: "" the
+// session's own, else a subagent's task call; nil: every one): it ends
+// only that conversation's streams, so a subagent reading a file does not
+// cut a sibling's held tail loose.
+func (o *outbox) drainIn(conv *string) {
 	o.mu.Lock()
 	if len(o.q) == 0 && !o.busy && !o.holding {
 		o.mu.Unlock()
@@ -226,7 +232,7 @@ func (o *outbox) drain() {
 	// The marker ends a held stream: only a later item releases its tail.
 	// When the outbox is stopping it is dropped, but the stop, queued last,
 	// ends the stream too: waiting for what is queued is still the work.
-	o.enqueue(outItem{op: opDrain})
+	o.enqueue(outItem{op: opDrain, v: conv})
 	if !o.busy {
 		o.serve()
 		return
@@ -244,8 +250,11 @@ func (o *outbox) drain() {
 // user, edits a file, runs a command): a replay after a crash then knows
 // the tool call it was making. It writes the log itself when nobody is
 // writing it. The caller must not be the actor.
-func (o *outbox) logged() {
-	o.drain()
+func (o *outbox) logged() { o.loggedIn(nil) }
+
+// loggedIn is logged for the caller's conversation (see drainIn).
+func (o *outbox) loggedIn(conv *string) {
+	o.drainIn(conv)
 	if o.log == nil {
 		return
 	}
@@ -457,11 +466,12 @@ func (s *Session) recordItem(kind string, v any) (outItem, bool) {
 // before the permission request, read or edit it makes.
 type orderedHost struct {
 	Host
-	out *outbox
+	out  *outbox
+	conv *string // the conversation a turn's tool call belongs to (see drainIn); nil: every one
 }
 
 func (h orderedHost) ReadFile(ctx context.Context, path string) (string, error) {
-	h.out.drain()
+	h.out.drainIn(h.conv)
 	return h.Host.ReadFile(ctx, path)
 }
 
@@ -470,16 +480,16 @@ func (h orderedHost) ReadFile(ctx context.Context, path string) (string, error) 
 // crash during them ends the call interrupted instead of forgetting it.
 
 func (h orderedHost) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
-	h.out.logged()
+	h.out.loggedIn(h.conv)
 	return h.Host.ApplyEdit(ctx, e)
 }
 
 func (h orderedHost) RequestPermission(ctx context.Context, req PermissionRequest) (Decision, error) {
-	h.out.logged()
+	h.out.loggedIn(h.conv)
 	return h.Host.RequestPermission(ctx, req)
 }
 
 func (h orderedHost) RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error) {
-	h.out.logged()
+	h.out.loggedIn(h.conv)
 	return h.Host.RunCommand(ctx, spec)
 }

@@ -137,8 +137,9 @@ func conversation(u Update) string {
 // tail before it would cut a secret in two pieces that each pass the
 // redactor, so the tail waits for the stream's next chunk instead. A tool
 // call starting or a message follows its conversation's reply, and takes
-// that tail first; a record (the reply entering the history), a drain, a
-// sync and the stop take every tail.
+// that tail first, as does a drain for one conversation (drainIn); a
+// record (the reply entering the history), any other drain, a sync and
+// the stop take every tail.
 func endsStreams(it outItem) func(*Update) bool {
 	switch it.op {
 	case opMeta, opTerm: // the sidecar, a command's output: no part of a reply's order
@@ -149,6 +150,10 @@ func endsStreams(it outItem) func(*Update) bool {
 		}
 		conv := conversation(*it.u)
 		return func(of *Update) bool { return conversation(*of) == conv }
+	case opDrain:
+		if conv, ok := it.v.(*string); ok && conv != nil {
+			return func(of *Update) bool { return conversation(*of) == *conv }
+		}
 	}
 	return func(*Update) bool { return true }
 }

@@ -164,7 +164,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		started.Do(func() {
 			t.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}})
 			if mayAsk(info.Group) {
-				s.out.logged()
+				s.out.loggedIn(t.conv())
 			}
 		})
 	}
@@ -244,7 +244,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 	var termMu sync.Mutex
 	var announced string
 	ixs := s.rootIndexes()
-	var host tools.Host = commandWatch{Host: s.host, s: s}
+	var host tools.Host = commandWatch{Host: t.host(), s: s}
 	if live != nil {
 		host = liveHost{Host: host, lt: live}
 	}

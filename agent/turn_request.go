@@ -47,3 +47,24 @@ func (t *turnRun) callID(id string) string {
 	}
 	return id
 }
+
+// conv is the turn's conversation, for the update stream's waits
+// (outbox.drainIn): "" for the session's own, the task call for a child's.
+func (t *turnRun) conv() *string {
+	conv := ""
+	if t.sub != nil {
+		conv = t.sub.parentCall
+	}
+	return &conv
+}
+
+// host is the session's host as the turn's tool calls use it: its waits
+// for the update stream end only the turn's own conversation's streams.
+func (t *turnRun) host() Host {
+	h, ok := t.s.host.(orderedHost)
+	if !ok {
+		return t.s.host
+	}
+	h.conv = t.conv()
+	return h
+}
