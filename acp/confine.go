@@ -14,3 +14,13 @@ func (h *host) CommandConfinement() command.Confinement {
 	}
 	return command.Confinement{}
 }
+
+// LiveCommandOutput says whether the client shows the output of the
+// commands tandem runs itself while they run: it sent
+// clientCapabilities._meta.terminal_output: true (codex-acp's and
+// claude-agent-acp's convention) and has no terminals of its own, which
+// would run them instead. Read leniently, as _meta is: only true counts.
+func (h *host) LiveCommandOutput() bool {
+	on, _ := h.caps.Meta["terminal_output"].(bool)
+	return on && !h.caps.Terminal
+}

@@ -29,9 +29,8 @@ func subagentScript(agentName, marker string, child func(*llmtest.Request) llmte
 }
 
 // TestSubagentOverACP runs the fixture's Claude Code agent through a real
-// `tandem acp`: the child's read shows as content of the parent's task
-// call, no update names a call of the child's, and the report is the
-// call's result. A second agent granted edits asks through the editor.
+// `tandem acp`: the child's read reaches the editor as a call of its own,
+// nested under the task call in _meta, and the report is the call's result. A second agent granted edits asks through the editor.
 func TestSubagentOverACP(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Handle(subagentScript("finder", "FINDER-PROMPT-MARKER", func(r *llmtest.Request) llmtest.Reply {
@@ -46,31 +45,30 @@ func TestSubagentOverACP(t *testing.T) {
 	if stop, err := p.prompt(t, sid, "ask finder"); err != nil || stop != sdk.StopReasonEndTurn {
 		t.Fatalf("prompt = %q, %v", stop, err)
 	}
-	var nested, final string
+	var childRead bool
+	var final string
 	for _, r := range ed.sessionUpdates(sid) {
 		if r.u.Tool == nil {
 			continue
 		}
 		if r.u.Tool.ID != "task1" {
-			t.Errorf("an update names a call other than the task: %s", r.raw)
+			if n := r.u.Nest; n == nil || n.ParentCall != "task1" || n.Agent != "finder" || !strings.HasPrefix(r.u.Tool.ID, "task1/") {
+				t.Errorf("a child's update is not nested under the task: %s", r.raw)
+			}
+			childRead = childRead || r.u.Tool.Title == "Read a.txt"
+			continue
 		}
 		if r.u.Type == agent.ToolCallStarted && r.u.Tool.Title != "Task (finder): look into it" {
 			t.Errorf("task title = %q", r.u.Tool.Title)
 		}
 		for _, c := range r.u.Tool.Content {
-			if c.Content == nil {
-				continue
-			}
-			if strings.Contains(c.Content.Text, "Read a.txt") {
-				nested = c.Content.Text
-			}
-			if r.u.Tool.Status == agent.ToolCompleted {
+			if c.Content != nil && r.u.Tool.Status == agent.ToolCompleted {
 				final = c.Content.Text
 			}
 		}
 	}
-	if !strings.Contains(nested, "completed: Read a.txt") {
-		t.Errorf("the child's read never showed as the task's content (last: %q)", nested)
+	if !childRead {
+		t.Error("the child's read never showed as a nested call")
 	}
 	if !strings.Contains(final, "REPORT:") || !strings.Contains(final, "alpha beta") {
 		t.Errorf("the task's final content = %q, want the report", final)
@@ -100,7 +98,8 @@ func TestSubagentAsksOverACP(t *testing.T) {
 	}
 	ed.mu.Lock()
 	defer ed.mu.Unlock()
-	if len(ed.permissions) != 1 || string(ed.permissions[0].ToolCall.ToolCallId) != "task1/w1" {
+	if len(ed.permissions) != 1 || string(ed.permissions[0].ToolCall.ToolCallId) != "task1/w1" ||
+		!strings.HasPrefix(*ed.permissions[0].ToolCall.Title, "fixer agent: ") {
 		t.Fatalf("permission requests = %+v", ed.permissions)
 	}
 	if len(ed.writes) != 1 || ed.writes[0].Content != "fixed\n" || !strings.HasSuffix(ed.writes[0].Path, "/b.txt") {

@@ -103,7 +103,7 @@ func (u *updates) write(raw json.RawMessage) {
 // encodeUpdate encodes u as ACP's update object. A text chunk, the bulk of
 // a stream, is written directly, without going through reflection.
 func encodeUpdate(u agent.Update) (json.RawMessage, error) {
-	if c := u.Chunk; c != nil && c.Type == "text" && u.Type != agent.UserMessageChunk {
+	if c := u.Chunk; c != nil && c.Type == "text" && u.Type != agent.UserMessageChunk && u.Nest == nil {
 		return encodeChunk(u.Type, u.MessageID, c.Text), nil
 	}
 	return json.Marshal(u)

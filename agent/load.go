@@ -63,6 +63,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	var instr []json.RawMessage
 	open := map[string]bool{} // tool calls the replay started and never ended
 	var order []string
+	nests := map[string]*Nesting{} // a subagent's calls: where they nest
 	for _, r := range recs {
 		switch r.Kind {
 		case recMessage:
@@ -90,6 +91,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 			if id, ended, ok := toolCallState(u); ok {
 				if !ended && !open[id] && u.Type == ToolCallStarted {
 					order = append(order, id)
+					nests[id] = u.Nest
 				}
 				open[id] = !ended
 			}
@@ -121,7 +123,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		if !open[id] {
 			continue
 		}
-		u := Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: id, Status: ToolFailed, Content: []ToolContent{TextContent(Interrupted)}}}
+		u := Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: id, Status: ToolFailed, Content: []ToolContent{TextContent(Interrupted)}}, Nest: nests[id]}
 		if replay {
 			s.emit(u)
 		} else {

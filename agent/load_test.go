@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/store"
 )
 
 // A stored session replays as the editor saw it and continues with the
@@ -139,5 +140,50 @@ func TestSlashCommands(t *testing.T) {
 	}
 	if n := len(f.srv.Requests()); n != 2 {
 		t.Errorf("requests = %d, want 2", n)
+	}
+}
+
+// A subagent's call cut off by a crash is replayed interrupted under the
+// same task call: the invented end keeps the nesting of the call's start.
+func TestLoadInterruptsNestedCallUnderItsTask(t *testing.T) {
+	f := newFixture(t)
+	s, _, _ := f.session(ModeCode, nil)
+	id := s.ID()
+	s.Close()
+	nest := &Nesting{ParentCall: "t1", Agent: "finder"}
+	for _, u := range []Update{
+		{Type: ToolCallStarted, Tool: &ToolCall{ID: "t1", Title: "Task", Status: ToolPending}},
+		{Type: ToolCallStarted, Tool: &ToolCall{ID: "t1/c1", Title: "Read a.txt", Status: ToolPending}, Nest: nest},
+	} {
+		b, err := u.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := f.store.OpenLog(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Append(store.Record{Kind: recUpdate, Data: b}); err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
+	}
+	h := &testHost{}
+	s2, err := New(f.agent.cfg).LoadSession(context.Background(), SessionOptions{ID: id, Host: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	ended := map[string]*Nesting{}
+	for _, u := range h.snapshot() {
+		if u.Type == ToolCallUpdated && u.Tool.Status == ToolFailed {
+			ended[u.Tool.ID] = u.Nest
+		}
+	}
+	if n, ok := ended["t1/c1"]; !ok || n == nil || *n != *nest {
+		t.Errorf("the child's call ended %v, nested %+v; want interrupted under t1", ok, n)
+	}
+	if n, ok := ended["t1"]; !ok || n != nil {
+		t.Errorf("the task call ended %v, nested %+v", ok, n)
 	}
 }

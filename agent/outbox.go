@@ -30,6 +30,7 @@ const (
 	opSend   outOp = iota // log u and hand it to the host
 	opLog                 // log u only (the user's own prompt)
 	opLive                // hand u to the host only (a live terminal)
+	opTerm                // send a live terminal's new output, v (a *liveTerm); never logged
 	opRecord              // append v, a *logRecord
 	opMeta                // rewrite the sidecar from v, a store.Meta
 	opDrain               // nothing: ends a held stream, so drain sees all before it sent
@@ -96,10 +97,10 @@ type outbox struct {
 	// The handler's own, whichever goroutine that is: the mutex hands them
 	// from one handler to the next.
 	logs []logItem // this batch's log items, for logQ
-	// streams redact the streamed reply and its thoughts whose chunks are
+	// streams redact the streamed replies and thoughts whose chunks are
 	// arriving, each holding back a tail that could start a secret (see
-	// redact.Stream and streamed).
-	streams [2]textStream
+	// redact.Stream and streamed): the session's and each subagent's.
+	streams []textStream
 
 	// The log writer's own, whichever goroutine that is.
 	pending     *Update         // coalesced chunk not yet logged, its text aside
@@ -133,6 +134,7 @@ func coalesce(batch []outItem) int {
 	n := 1
 	size := len(first.u.Chunk.Text)
 	for n < len(batch) && joinable(batch[n]) && batch[n].u.Type == first.u.Type && batch[n].u.MessageID == first.u.MessageID &&
+		conversation(*batch[n].u) == conversation(*first.u) &&
 		size+len(batch[n].u.Chunk.Text) <= maxCoalesced {
 		size += len(batch[n].u.Chunk.Text)
 		n++
@@ -215,7 +217,13 @@ func (o *outbox) send(it outItem) {
 // including a streamed reply's held-back tail. Like send, it does the work
 // itself when nobody is handling the queue, and returns at once when there
 // is nothing to do. The caller must not be the actor.
-func (o *outbox) drain() {
+func (o *outbox) drain() { o.drainIn(nil) }
+
+// drainIn is drain for the caller's conversation (a *string: "" the
+// session's own, else a subagent's task call; nil: every one): it ends
+// only that conversation's streams, so a subagent reading a file does not
+// cut a sibling's held tail loose.
+func (o *outbox) drainIn(conv *string) {
 	o.mu.Lock()
 	if len(o.q) == 0 && !o.busy && !o.holding {
 		o.mu.Unlock()
@@ -224,7 +232,7 @@ func (o *outbox) drain() {
 	// The marker ends a held stream: only a later item releases its tail.
 	// When the outbox is stopping it is dropped, but the stop, queued last,
 	// ends the stream too: waiting for what is queued is still the work.
-	o.enqueue(outItem{op: opDrain})
+	o.enqueue(outItem{op: opDrain, v: conv})
 	if !o.busy {
 		o.serve()
 		return
@@ -242,8 +250,11 @@ func (o *outbox) drain() {
 // user, edits a file, runs a command): a replay after a crash then knows
 // the tool call it was making. It writes the log itself when nobody is
 // writing it. The caller must not be the actor.
-func (o *outbox) logged() {
-	o.drain()
+func (o *outbox) logged() { o.loggedIn(nil) }
+
+// loggedIn is logged for the caller's conversation (see drainIn).
+func (o *outbox) loggedIn(conv *string) {
+	o.drainIn(conv)
 	if o.log == nil {
 		return
 	}
@@ -455,11 +466,12 @@ func (s *Session) recordItem(kind string, v any) (outItem, bool) {
 // before the permission request, read or edit it makes.
 type orderedHost struct {
 	Host
-	out *outbox
+	out  *outbox
+	conv *string // the conversation a turn's tool call belongs to (see drainIn); nil: every one
 }
 
 func (h orderedHost) ReadFile(ctx context.Context, path string) (string, error) {
-	h.out.drain()
+	h.out.drainIn(h.conv)
 	return h.Host.ReadFile(ctx, path)
 }
 
@@ -468,16 +480,16 @@ func (h orderedHost) ReadFile(ctx context.Context, path string) (string, error) 
 // crash during them ends the call interrupted instead of forgetting it.
 
 func (h orderedHost) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, error) {
-	h.out.logged()
+	h.out.loggedIn(h.conv)
 	return h.Host.ApplyEdit(ctx, e)
 }
 
 func (h orderedHost) RequestPermission(ctx context.Context, req PermissionRequest) (Decision, error) {
-	h.out.logged()
+	h.out.loggedIn(h.conv)
 	return h.Host.RequestPermission(ctx, req)
 }
 
 func (h orderedHost) RunCommand(ctx context.Context, spec CommandSpec) (CommandResult, error) {
-	h.out.logged()
+	h.out.loggedIn(h.conv)
 	return h.Host.RunCommand(ctx, spec)
 }

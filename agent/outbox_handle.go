@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/internal/redact"
@@ -16,9 +17,7 @@ func (o *outbox) handle(it outItem) {
 	if it.op == opSend && o.streamed(*it.u) {
 		return
 	}
-	if endsStreams(it) {
-		o.endStreams()
-	}
+	o.endStreams(endsStreams(it))
 	switch it.op {
 	case opSend:
 		u := guardUpdate(o.red, o.max, *it.u)
@@ -28,6 +27,8 @@ func (o *outbox) handle(it outItem) {
 		o.logLater(logItem{op: opSend, u: guardUpdate(o.red, o.max, *it.u)})
 	case opLive:
 		o.host.Send(guardUpdate(o.red, o.max, *it.u))
+	case opTerm:
+		o.sendTerm(it.v.(*liveTerm))
 	case opRecord, opMeta, opSync, opStop:
 		o.logLater(logItem{op: it.op, v: it.v})
 	}
@@ -101,60 +102,82 @@ type textStream struct {
 
 // streamed sends u when it is a chunk of a streamed model reply or
 // thought, through its stream's redaction, and reports whether it was one.
-// The reply and its thoughts stream side by side; a chunk of another
-// message ends both first.
+// A reply and its thoughts stream side by side; a chunk of another message
+// of the same conversation ends both first. Conversations (the session's
+// own, each subagent's) stream apart: subagents may run in parallel, and
+// one's chunks must not cut another's held tail loose.
 func (o *outbox) streamed(u Update) bool {
 	if u.MessageID == "" || u.Chunk == nil || u.Chunk.Type != "text" || (u.Type != AgentMessageChunk && u.Type != AgentThoughtChunk) {
 		return false
 	}
-	st := &o.streams[0]
-	if u.Type == AgentThoughtChunk {
-		st = &o.streams[1]
+	conv := conversation(u)
+	o.endStreams(func(of *Update) bool { return conversation(*of) == conv && of.MessageID != u.MessageID })
+	i := slices.IndexFunc(o.streams, func(st textStream) bool { return conversation(*st.of) == conv && st.of.Type == u.Type })
+	if i < 0 {
+		o.streams = append(o.streams, textStream{of: &Update{Type: u.Type, MessageID: u.MessageID, Nest: u.Nest}, Stream: o.red.Stream()})
+		i = len(o.streams) - 1
 	}
-	if st.of == nil || st.of.MessageID != u.MessageID {
-		for i := range o.streams {
-			if of := o.streams[i].of; of != nil && of.MessageID != u.MessageID {
-				o.endStreams()
-				break
-			}
-		}
-		st.Stream = o.red.Stream()
-		st.of = &Update{Type: u.Type, MessageID: u.MessageID}
-	}
+	st := &o.streams[i]
 	o.sendChunk(st.of, st.Next(u.Chunk.Text))
 	return true
 }
 
-// endsStreams reports whether the streams' held tails must leave before
-// it. An update of no message (a notice, a mode change, a background
+// conversation is the task call a subagent's update belongs to; "" for
+// the session's own.
+func conversation(u Update) string {
+	if u.Nest == nil {
+		return ""
+	}
+	return u.Nest.ParentCall
+}
+
+// endsStreams says which streams' held tails must leave before it (nil:
+// none). An update of no message (a notice, a mode change, a background
 // tool's progress) may come between two chunks of a reply; sending the
 // tail before it would cut a secret in two pieces that each pass the
 // redactor, so the tail waits for the stream's next chunk instead. A tool
-// call starting, a record (the reply entering the history), a drain, a
-// sync and the stop all follow the reply, and take the tail first.
-func endsStreams(it outItem) bool {
+// call starting or a message follows its conversation's reply, and takes
+// that tail first, as does a drain for one conversation (drainIn); a
+// record (the reply entering the history), any other drain, a sync and
+// the stop take every tail.
+func endsStreams(it outItem) func(*Update) bool {
 	switch it.op {
-	case opMeta: // the sidecar is no part of the stream's order
-		return false
+	case opMeta, opTerm: // the sidecar, a command's output: no part of a reply's order
+		return nil
 	case opSend, opLog, opLive:
-		return it.u.MessageID != "" || it.u.Type == ToolCallStarted
-	}
-	return true
-}
-
-// endStreams sends what the streams held back: they ended, or something
-// else is about to leave and must follow all of them.
-func (o *outbox) endStreams() {
-	for i := range o.streams {
-		if st := &o.streams[i]; st.of != nil {
-			o.sendChunk(st.of, st.Flush())
-			st.of = nil
+		if it.u.MessageID == "" && it.u.Type != ToolCallStarted {
+			return nil
+		}
+		conv := conversation(*it.u)
+		return func(of *Update) bool { return conversation(*of) == conv }
+	case opDrain:
+		if conv, ok := it.v.(*string); ok && conv != nil {
+			return func(of *Update) bool { return conversation(*of) == *conv }
 		}
 	}
+	return func(*Update) bool { return true }
+}
+
+// endStreams sends what the streams that match held back, and closes them:
+// they ended, or something else is about to leave and must follow them.
+func (o *outbox) endStreams(match func(*Update) bool) {
+	if match == nil {
+		return
+	}
+	open := o.streams[:0]
+	for _, st := range o.streams {
+		if !match(st.of) {
+			open = append(open, st)
+			continue
+		}
+		o.sendChunk(st.of, st.Flush())
+	}
+	clear(o.streams[len(open):])
+	o.streams = open
 }
 
 // streaming reports whether a stream is open, and may hold a tail back.
-func (o *outbox) streaming() bool { return o.streams[0].of != nil || o.streams[1].of != nil }
+func (o *outbox) streaming() bool { return len(o.streams) > 0 }
 
 // sendChunk sends and logs one already redacted piece of the stream of.
 func (o *outbox) sendChunk(of *Update, text string) {
@@ -177,13 +200,13 @@ func (o *outbox) logUpdate(u Update) {
 		return
 	}
 	if u.Chunk != nil && u.Chunk.Type == "text" {
-		if o.pending != nil && o.pending.Type == u.Type && o.pending.MessageID == u.MessageID {
+		if o.pending != nil && o.pending.Type == u.Type && o.pending.MessageID == u.MessageID && conversation(*o.pending) == conversation(u) {
 			o.pendingText.WriteString(u.Chunk.Text)
 			return
 		}
 		o.flushPending()
 		c := *u.Chunk
-		o.pending = &Update{Type: u.Type, Chunk: &c, MessageID: u.MessageID}
+		o.pending = &Update{Type: u.Type, Chunk: &c, MessageID: u.MessageID, Nest: u.Nest}
 		o.pendingText.WriteString(c.Text)
 		return
 	}

@@ -45,3 +45,25 @@ func TestOutboxSecretSplitAroundOtherUpdates(t *testing.T) {
 		t.Errorf("sent %q\nwant %q", got, want)
 	}
 }
+
+// Subagents stream side by side: one's wait for the stream (a file read,
+// drainIn) between two chunks of another's reply that carry a secret in
+// halves does not cut it loose.
+func TestOutboxDrainInKeepsOtherConversationsTail(t *testing.T) {
+	const secret = "sk-outbox-SPLITsecretSPLIT-123"
+	h := &slowHost{}
+	o := startOutbox(h, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), redact.New(secret), 1<<20)
+	defer o.stop()
+	chunk := func(text string) outItem {
+		return outItem{op: opSend, u: &Update{Type: AgentMessageChunk, MessageID: "m1", Nest: &Nesting{ParentCall: "t1"},
+			Chunk: &ContentBlock{Type: "text", Text: text}}}
+	}
+	sibling := "t2"
+	o.put(chunk("key " + secret[:14]))
+	o.drainIn(&sibling)
+	o.put(chunk(secret[14:] + " ok"))
+	o.drain()
+	if got := h.got(); strings.Contains(got, secret[:14]) || !strings.Contains(got, "[redacted] ok") {
+		t.Errorf("sent %q", got)
+	}
+}

@@ -98,6 +98,12 @@ func permissionRequest(tc ToolCall, a tools.Ask, v policy.Verdict) PermissionReq
 	if v.Protected {
 		req.ToolCall.Title += " (protected file)"
 	}
+	if n := tc.Nest; n != nil {
+		// The user must know which agent asks: the editor may show the
+		// question away from the task call's card.
+		req.ToolCall.Title = n.Agent + " agent: " + req.ToolCall.Title
+		req.ToolCall.Meta, _ = encodeMeta(n, nil) // encodes two strings: cannot fail
+	}
 	req.Options = []PermissionOption{{ID: string(AllowOnce), Name: "Allow", Kind: AllowOnce}}
 	if v.AllowAlways != nil {
 		req.Options = append(req.Options, PermissionOption{ID: string(AllowAlways), Name: v.AllowAlways.Option, Kind: AllowAlways})

@@ -50,8 +50,11 @@ type Session struct {
 	host    Host
 	// confinement is the host's word on its commands' sandbox, asked once.
 	confinement command.Confinement
-	log         *store.Log
-	out         *outbox
+	// liveOutput is whether the editor shows commands' output as they run
+	// (LiveOutputHost), asked once.
+	liveOutput bool
+	log        *store.Log
+	out        *outbox
 	// current holds the session's modes, subagents and rules: an immutable
 	// snapshot, replaced whole when its plugins change (see defs); tasks
 	// bounds how many subagents run at once.
@@ -222,6 +225,7 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 	}
 	defer opened()
 	s.confinement = confinementOf(s.host)
+	s.liveOutput = liveOutputOf(s.host)
 	s.out = startOutbox(s.host, s.log, s.a.log.With("session", s.id), s.a.cfg.Redact, s.a.cfg.MaxResultBytes)
 	s.noticeSandbox()
 	s.host = orderedHost{Host: s.host, out: s.out}

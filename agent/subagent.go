@@ -18,13 +18,24 @@ import (
 // its own history, system prompt, model and tools. It runs on the task
 // call's goroutine under the call's context, so cancelling the parent turn
 // cancels it; its requests count toward the session's usage. Its updates
-// never reach the editor as its own: sink folds them into the parent's
-// tool call, and its history is never logged as the session's.
+// reach the editor and the log as the session's do, each nested under the
+// task call (nest); its history is never logged as the session's.
 type subagent struct {
 	def        custom.Subagent
 	system     string
 	parentCall string
-	sink       func(Update)
+}
+
+// nest marks u as the child's, under its task call; it does nothing for
+// the session's own turn (c is nil).
+func (c *subagent) nest(u *Update) { u.Nest = c.nesting() }
+
+// nesting is where the child's work belongs; nil for the session's own.
+func (c *subagent) nesting() *Nesting {
+	if c == nil {
+		return nil
+	}
+	return &Nesting{ParentCall: c.parentCall, Agent: c.def.Name}
 }
 
 // offered narrows the session's catalog to what the child may call: the
@@ -67,12 +78,12 @@ Another agent handed you this job through its task tool. Paths are relative to t
 
 // delegate runs def on prompt as a child turn and returns its report: the
 // text of its last response.
-func (s *Session) delegate(ctx context.Context, def custom.Subagent, parentCall, prompt string, sink func(Update)) (string, error) {
+func (s *Session) delegate(ctx context.Context, def custom.Subagent, parentCall, prompt string) (string, error) {
 	p := s.a.cfg.Provider
 	if p == nil {
 		return "", ErrNotConfigured
 	}
-	t := &turnRun{s: s, ctx: ctx, sub: &subagent{def: def, system: s.childSystemPrompt(def), parentCall: parentCall, sink: sink}}
+	t := &turnRun{s: s, ctx: ctx, sub: &subagent{def: def, system: s.childSystemPrompt(def), parentCall: parentCall}}
 	t.appendHistory(llm.Text(llm.RoleUser, prompt))
 	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
 		resp, err := t.request(p)

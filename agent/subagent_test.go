@@ -69,7 +69,8 @@ func readThenReport(r *llmtest.Request) llmtest.Reply {
 }
 
 // TestSubagentFlowsThroughParent runs a Claude Code agent definition as a
-// child: its calls show as the parent call's content, its report is the
+// child: its calls and reply reach the editor as their own updates nested
+// under the task call, its report is the
 // call's result, its tools are read-only, its tokens count for the session,
 // and nothing of its conversation enters the session's history.
 func TestSubagentFlowsThroughParent(t *testing.T) {
@@ -97,22 +98,31 @@ func TestSubagentFlowsThroughParent(t *testing.T) {
 	if n := len(reqs[3].Messages); n != 3 {
 		t.Errorf("parent's follow-up carries %d messages, want 3: the child's stay out", n)
 	}
-	var nested []string
+	var childCalls []string
+	var childText strings.Builder
 	for _, u := range h.snapshot() {
-		if u.Tool == nil {
-			continue
-		}
-		if u.Tool.ID != "t1" {
-			t.Errorf("update for a call other than the task: %+v", u.Tool)
-		}
-		for _, c := range u.Tool.Content {
-			if c.Content != nil {
-				nested = append(nested, c.Content.Text)
+		nested := u.Nest != nil && u.Nest.ParentCall == "t1" && u.Nest.Agent == "finder"
+		switch {
+		case u.Tool != nil && u.Tool.ID == "t1":
+			if u.Nest != nil {
+				t.Errorf("the task call itself is nested: %+v", u.Nest)
 			}
+		case u.Tool != nil:
+			if !nested || !strings.HasPrefix(u.Tool.ID, "t1/") {
+				t.Errorf("a child's call is not nested under t1: %+v %+v", u.Tool, u.Nest)
+			}
+			if u.Type == ToolCallStarted {
+				childCalls = append(childCalls, u.Tool.Title)
+			}
+		case u.Type == AgentMessageChunk && nested:
+			childText.WriteString(u.Chunk.Text)
 		}
 	}
-	if !slices.ContainsFunc(nested, func(s string) bool { return strings.Contains(s, "completed: Read a.txt") }) {
-		t.Errorf("the child's call never showed in the parent's: %q", nested)
+	if !slices.Equal(childCalls, []string{"Read a.txt"}) {
+		t.Errorf("the child's calls as their own updates: %q", childCalls)
+	}
+	if !strings.Contains(childText.String(), "REPORT:") {
+		t.Errorf("the child's reply was not streamed nested: %q", childText.String())
 	}
 	if st := h.toolStatus()["t1"]; st != ToolCompleted {
 		t.Errorf("task status = %s", st)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/tools"
@@ -59,8 +58,7 @@ func (s *Session) runTask(ctx context.Context, env *tools.Env, args tools.TaskAr
 	case <-ctx.Done():
 		return tools.Result{}, ctx.Err()
 	}
-	tr := &transcript{progress: env.Progress}
-	report, err := s.delegate(ctx, def, env.CallID, args.Prompt, tr.add)
+	report, err := s.delegate(ctx, def, env.CallID, args.Prompt)
 	switch {
 	case ctx.Err() != nil:
 		return tools.Result{}, ctx.Err()
@@ -85,50 +83,4 @@ func (s *Session) agentNames() []string {
 		names[i] = d.Name
 	}
 	return names
-}
-
-// transcript folds a child's tool calls into its parent call's content:
-// one line per call with its status, sent whole on every change (a
-// tool_call_update's content replaces what was shown). The child's message
-// text is left out; its last message comes back as the tool's result.
-type transcript struct {
-	progress func(tools.Progress)
-
-	mu    sync.Mutex // guards calls: a child runs read-only calls in parallel
-	calls []childCall
-}
-
-type childCall struct {
-	id, title string
-	status    ToolStatus
-}
-
-func (tr *transcript) add(u Update) {
-	if tr.progress == nil || u.Tool == nil || (u.Type != ToolCallStarted && u.Type != ToolCallUpdated) {
-		return
-	}
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	i := -1
-	for k, c := range tr.calls {
-		if c.id == u.Tool.ID {
-			i = k
-		}
-	}
-	if i < 0 {
-		tr.calls = append(tr.calls, childCall{id: u.Tool.ID, title: u.Tool.Title, status: ToolPending})
-		i = len(tr.calls) - 1
-	}
-	if u.Tool.Status != "" {
-		tr.calls[i].status = u.Tool.Status
-	}
-	if u.Tool.Title != "" {
-		tr.calls[i].title = u.Tool.Title
-	}
-	var b strings.Builder
-	for _, c := range tr.calls {
-		fmt.Fprintf(&b, "%s: %s\n", c.status, c.title)
-	}
-	// Under the lock, so the editor sees the states in the order they happened.
-	tr.progress(tools.Progress{Output: b.String()})
 }

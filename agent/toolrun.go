@@ -103,7 +103,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	// A call the model should not have made is answered with an error it
 	// can act on; the turn goes on.
 	refuse := func(kind tools.Kind, msg string) toolOutcome {
-		t.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: call.ToolCallID, Title: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
+		t.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: t.callID(call.ToolCallID), Title: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
 		return result(msg, true)
 	}
 	if !ok {
@@ -118,7 +118,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return refuse(info.Kind, fmt.Sprintf("The arguments for %s are not a valid JSON object (%.200s). Send a JSON object matching the tool's schema.", info.Name, input))
 	}
 	pv := tool.Describe(s.root, input)
-	tc := ToolCall{ID: t.callID(call.ToolCallID), Title: pv.Title, Kind: info.Kind, Status: ToolPending, Locations: pv.Locations, RawInput: input}
+	tc := ToolCall{ID: t.callID(call.ToolCallID), Title: pv.Title, Kind: info.Kind, Status: ToolPending, Locations: pv.Locations, RawInput: input, Nest: t.sub.nesting()}
 	if tc.Title == "" {
 		tc.Title = info.Name
 	}
@@ -127,11 +127,12 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		// call's input shows it twice in clients that render raw input.
 		tc.RawInput = nil
 	}
-	t.emit(Update{Type: ToolCallStarted, Tool: &tc})
+	live := t.liveTerm(info, tc)
+	t.emitTerm(Update{Type: ToolCallStarted, Tool: &tc}, live, "")
 
 	shown := &shownEdits{}
 	fail := func(msg string) toolOutcome {
-		t.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolFailed, Content: failedContent(msg, shown, nil)}})
+		t.emitTerm(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolFailed, Content: failedContent(msg, shown, nil)}}, live, msg)
 		return result(msg, true)
 	}
 	ev := ToolCallEvent{SessionID: s.id, ToolCallID: tc.ID, Tool: info, Input: input}
@@ -163,14 +164,14 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		started.Do(func() {
 			t.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}})
 			if mayAsk(info.Group) {
-				s.out.logged()
+				s.out.loggedIn(t.conv())
 			}
 		})
 	}
 	if !mayAsk(info.Group) {
 		start()
 	}
-	res, err := tool.Run(ctx, t.toolEnv(tc, info, start, shown, rs), input)
+	res, err := tool.Run(ctx, t.toolEnv(tc, info, start, shown, rs, live), input)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -183,7 +184,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	}
 	after := s.a.cfg.Pipeline.afterToolCall(ctx, ev, ToolResult{Output: res.Output, IsError: res.IsError})
 	res.Output, res.IsError = guardResult(s.a.cfg.Redact, s.a.cfg.MaxResultBytes, after.Output), after.IsError
-	t.report(tc.ID, res, shown)
+	t.report(tc.ID, res, shown, live)
 
 	out := result(res.Output, res.IsError)
 	for _, img := range res.Images {
@@ -196,7 +197,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 }
 
 // report sends a finished call's tool_call_update (and its plan, if any).
-func (t *turnRun) report(id string, res tools.Result, shown *shownEdits) {
+func (t *turnRun) report(id string, res tools.Result, shown *shownEdits, live *liveTerm) {
 	done := ToolCall{ID: id, Status: ToolCompleted, Locations: res.Locations}
 	if res.IsError {
 		done.Status = ToolFailed
@@ -205,6 +206,9 @@ func (t *turnRun) report(id string, res tools.Result, shown *shownEdits) {
 		done.Content = append(done.Content, DiffContent(e))
 	}
 	switch {
+	case live.ran() != nil:
+		done.Content = append(done.Content, TextContent(res.Output))
+		t.emitTerm(Update{Type: ToolCallUpdated, Tool: &done}, live, "")
 	case res.TerminalID != "":
 		// The editor already shows the terminal (announced when it was
 		// created), so the live update only ends the call; the log keeps
@@ -233,18 +237,22 @@ func (t *turnRun) report(id string, res tools.Result, shown *shownEdits) {
 
 // toolEnv builds the environment one call runs in. Its Host is wrapped so
 // the edit seams see every edit; its Ask runs the ask seams.
-func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *shownEdits, rs policy.Rules) *tools.Env {
+func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *shownEdits, rs policy.Rules, live *liveTerm) *tools.Env {
 	s := t.s
 	// A terminal is announced once: its output reaches the client through
 	// the terminal itself, so repeating the same content says nothing new.
 	var termMu sync.Mutex
 	var announced string
 	ixs := s.rootIndexes()
+	var host tools.Host = commandWatch{Host: t.host(), s: s}
+	if live != nil {
+		host = liveHost{Host: host, lt: live}
+	}
 	return &tools.Env{
 		Root:        s.root,
 		Roots:       s.roots,
 		CallID:      tc.ID,
-		Host:        editHost{Host: commandWatch{Host: s.host, s: s}, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
+		Host:        editHost{Host: host, pipe: &s.a.cfg.Pipeline, e: EditEvent{SessionID: s.id, ToolCallID: tc.ID}},
 		Index:       ixs[0],
 		RootIndexes: ixs[1:],
 		Ask: func(ctx context.Context, a tools.Ask) error {

@@ -1,43 +1,32 @@
 package agent
 
-// emit publishes a turn's update: to the editor for the session's own
-// turn, to the parent's tool call for a child's. The turn's own updates go
-// through the FIFO's send: the turn is never the actor, so when nobody is
-// handling the FIFO it hands them over itself, without a wake-up.
+// emit publishes a turn's update through the FIFO's send: the turn is
+// never the actor, so when nobody is handling the FIFO it hands them over
+// itself, without a wake-up. A child's updates leave the same way, nested
+// under its task call (subagent.nest).
 func (t *turnRun) emit(u Update) {
-	if t.sub != nil {
-		t.sub.sink(u)
-		return
-	}
+	t.sub.nest(&u)
 	t.s.out.send(outItem{op: opSend, u: &u})
 }
 
 // emitChunk publishes a chunk of a streamed reply or thought, as emit
-// does, except that the session's own go through the FIFO's goroutine (see
+// does, except that they go through the FIFO's goroutine (see
 // outbox.putChunk).
 func (t *turnRun) emitChunk(u Update) {
-	if t.sub != nil {
-		t.sub.sink(u)
-		return
-	}
+	t.sub.nest(&u)
 	t.s.out.putChunk(outItem{op: opSend, u: &u})
 }
 
 // emitLive publishes an update the log does not keep (a live terminal).
 func (t *turnRun) emitLive(u Update) {
-	if t.sub != nil {
-		t.sub.sink(u)
-		return
-	}
+	t.sub.nest(&u)
 	t.s.out.send(outItem{op: opLive, u: &u})
 }
 
-// logOnly logs an update without sending it; a child's updates are not
-// logged on their own (its parent's tool call carries them).
+// logOnly logs an update without sending it.
 func (t *turnRun) logOnly(u Update) {
-	if t.sub == nil {
-		t.s.out.send(outItem{op: opLog, u: &u})
-	}
+	t.sub.nest(&u)
+	t.s.out.send(outItem{op: opLog, u: &u})
 }
 
 // record appends a non-update record, as Session.record does, through the
@@ -57,4 +46,25 @@ func (t *turnRun) callID(id string) string {
 		return t.sub.parentCall + "/" + id
 	}
 	return id
+}
+
+// conv is the turn's conversation, for the update stream's waits
+// (outbox.drainIn): "" for the session's own, the task call for a child's.
+func (t *turnRun) conv() *string {
+	conv := ""
+	if t.sub != nil {
+		conv = t.sub.parentCall
+	}
+	return &conv
+}
+
+// host is the session's host as the turn's tool calls use it: its waits
+// for the update stream end only the turn's own conversation's streams.
+func (t *turnRun) host() Host {
+	h, ok := t.s.host.(orderedHost)
+	if !ok {
+		return t.s.host
+	}
+	h.conv = t.conv()
+	return h
 }

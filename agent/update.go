@@ -55,6 +55,11 @@ type Update struct {
 
 	// Info is the session's title and last activity (session_info_update).
 	Info *SessionInfo
+
+	// Nest is set on what a subagent caused; Term on a live terminal's
+	// tool call updates. Both leave as _meta (update_meta.go).
+	Nest *Nesting
+	Term *TermMeta
 }
 
 // SessionInfo is what a session_info_update carries.
@@ -86,6 +91,11 @@ type ToolCall struct {
 	Locations []tools.Location `json:"locations,omitempty"`
 	RawInput  json.RawMessage  `json:"rawInput,omitempty"`
 	RawOutput json.RawMessage  `json:"rawOutput,omitempty"`
+
+	// Nest is set on a subagent's calls; a permission question about one
+	// carries it as Meta (the updates carry Update.Nest).
+	Nest *Nesting        `json:"-"`
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ToolContent is one item shown inside a tool call: regular content, a
@@ -174,6 +184,8 @@ type wireUpdate struct {
 	Used *int  `json:"used,omitempty"` // usage_update; pointers so 0 is sent
 	Size *int  `json:"size,omitempty"`
 	Cost *Cost `json:"cost,omitempty"`
+
+	Meta json.RawMessage `json:"_meta,omitempty"` // Nest and Term
 }
 
 // MarshalJSON writes the ACP session/update shape.
@@ -232,6 +244,9 @@ func (u Update) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if w.Meta, err = encodeMeta(u.Nest, u.Term); err != nil {
+		return nil, err
+	}
 	return json.Marshal(w)
 }
 
@@ -242,6 +257,7 @@ func (u *Update) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*u = Update{Type: w.SessionUpdate}
+	u.Nest, u.Term = decodeMeta(w.Meta)
 	switch w.SessionUpdate {
 	case UserMessageChunk, AgentMessageChunk, AgentThoughtChunk:
 		u.MessageID = w.MessageID

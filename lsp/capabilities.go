@@ -37,6 +37,10 @@ type clientCaps struct {
 			// PreviewEdits: the client reviews edits in its refactor
 			// preview rather than a permission prompt (preview.go).
 			PreviewEdits bool `json:"previewEdits"`
+			// TerminalOutput: the client shows a command's output while
+			// it runs, from tool_call_update's _meta.terminal_output (as
+			// ACP clients that send _meta.terminal_output do).
+			TerminalOutput bool `json:"terminalOutput"`
 		} `json:"tandem"`
 	} `json:"experimental"`
 }

@@ -111,6 +111,12 @@ func (ss *session) RunCommand(ctx context.Context, spec agent.CommandSpec) (agen
 	return local.Run(ctx, spec)
 }
 
+// LiveCommandOutput: commands run here, so their output streams to a client
+// that declared experimental.tandem.terminalOutput.
+func (ss *session) LiveCommandOutput() bool {
+	return ss.srv.clientCaps().Experimental.Tandem.TerminalOutput
+}
+
 // CommandConfinement is the local runner's: LSP commands run here.
 func (ss *session) CommandConfinement() cmdpkg.Confinement {
 	return local.Host{}.CommandConfinement()

@@ -109,8 +109,8 @@ func taskUpdates(t *testing.T, msgs []rpcMsg) []map[string]any {
 	return out
 }
 
-// TestSubagentOverLSP: the child's read shows as content of the parent's
-// task call in tandem/update, its report is the call's result, and
+// TestSubagentOverLSP: the child's read comes as its own tandem/update,
+// nested under the task call in _meta, its report is the call's result, and
 // tandem/cancel stops a child waiting on the model.
 func TestSubagentOverLSP(t *testing.T) {
 	t.Parallel()
@@ -143,19 +143,24 @@ func TestSubagentOverLSP(t *testing.T) {
 	}
 	var nested, final string
 	for _, u := range taskUpdates(t, f.c.messages()) {
-		if u["toolCallId"] != "task-find" {
-			t.Errorf("an update names a call other than the task: %v", u)
-		}
 		content, _ := json.Marshal(u["content"])
-		if strings.Contains(string(content), "completed: Read a.txt") {
-			nested = string(content)
+		if u["toolCallId"] != "task-find" {
+			// A child's call: its own update, nested in _meta as ACP's.
+			meta, _ := json.Marshal(u["_meta"])
+			if !strings.Contains(string(meta), `"parentToolUseId":"task-find"`) || !strings.Contains(string(meta), `"parentToolCallId":"task-find"`) {
+				t.Errorf("a child's update is not nested under the task: %v", u)
+			}
+			if u["title"] == "Read a.txt" {
+				nested = string(meta)
+			}
+			continue
 		}
 		if u["status"] == "completed" {
 			final = string(content)
 		}
 	}
 	if nested == "" || !strings.Contains(final, "alpha beta") {
-		t.Errorf("nested content %q, final %q", nested, final)
+		t.Errorf("nested read %q, final %q", nested, final)
 	}
 
 	seen := len(f.c.messages())

@@ -17,6 +17,10 @@ type Spec struct {
 	OutputLimit int
 	// OnOutput receives the output so far while the command runs. May be nil.
 	OnOutput func(output string)
+	// OnData receives each piece of output as it arrives, uncapped, in
+	// the order written (stdout only with SplitStderr), on the goroutine
+	// copying it: it must not block or keep p. Local hosts only; may be nil.
+	OnData func(p []byte)
 	// Unsandboxed runs the command outside tandem's sandbox (still in its
 	// own process tree). Only a command the user approved for that, after
 	// the sandbox blocked it, carries it.

@@ -25,6 +25,9 @@ func start(settings sandbox.Settings, spec command.Spec, out, errOut io.Writer) 
 	cmd := sandbox.Command(policy, settings.Helper, spec.Command)
 	cmd.Dir = spec.Dir
 	cmd.Env = append(commandEnv(os.Environ(), settings.EnvAllow), spec.Env...)
+	if spec.OnData != nil {
+		out = io.MultiWriter(out, dataFunc(spec.OnData))
+	}
 	cmd.Stdout = out
 	cmd.Stderr = out // the same writer: exec shares one pipe, keeping order
 	if spec.SplitStderr {
@@ -35,6 +38,14 @@ func start(settings sandbox.Settings, spec command.Spec, out, errOut io.Writer) 
 	}
 	cmd.WaitDelay = pipeGrace
 	return cmd, cmd.Start()
+}
+
+// dataFunc is a writer that hands each piece to a function.
+type dataFunc func([]byte)
+
+func (f dataFunc) Write(p []byte) (int, error) {
+	f(p)
+	return len(p), nil
 }
 
 // commandEnv is the command's environment: no provider keys, no

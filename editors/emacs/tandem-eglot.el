@@ -129,6 +129,11 @@ have no other language server, or use agent-shell next to it."
   (let ((kind (plist-get update :sessionUpdate))
         (text (plist-get (plist-get update :content) :text)))
     (pcase kind
+      ;; A subagent's own reply would interleave with this one; its report
+      ;; comes back as the task call's result.
+      ((and (pred (string-suffix-p "_chunk"))
+            (guard (plist-get (plist-get (plist-get update :_meta) :tandem) :parentToolCallId)))
+       nil)
       ("agent_message_chunk" (when text (tandem-eglot--insert server 'agent text "tandem: ")))
       ("agent_thought_chunk" (when text (tandem-eglot--insert server 'thought text "(thinking) ")))
       ((or "tool_call" "tool_call_update") (tandem-eglot--tool server update))

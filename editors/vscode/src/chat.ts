@@ -45,6 +45,11 @@ export class ChatModel {
       case 'agent_message_chunk':
       case 'agent_thought_chunk':
       case 'user_message_chunk': {
+        // A subagent's own reply would interleave with this one; its report
+        // comes back as the task call's result.
+        if (u._meta?.tandem?.parentToolCallId) {
+          return;
+        }
         const kind = u.sessionUpdate === 'agent_message_chunk' ? 'agent' : u.sessionUpdate === 'agent_thought_chunk' ? 'thought' : 'user';
         const text = u.content?.text ?? '';
         const last = this.entries[this.entries.length - 1];

@@ -74,8 +74,11 @@ export interface ToolCallFields {
 
 export interface PlanEntry { content: string; status: string; priority?: string }
 
+// NestMeta marks what a subagent (the task tool) caused: the task call it belongs to.
+export interface NestMeta { tandem?: { parentToolCallId?: string; agent?: string } }
+
 export type SessionUpdate =
-  | { sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'; content: ContentBlock }
+  | { sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'; content: ContentBlock; _meta?: NestMeta }
   | ({ sessionUpdate: 'tool_call' | 'tool_call_update' } & ToolCallFields)
   | { sessionUpdate: 'plan'; entries: PlanEntry[] }
   | { sessionUpdate: 'current_mode_update'; currentModeId: string }

@@ -160,7 +160,13 @@ end
 -- update renders one ACP session/update object.
 function Chat:update(u)
   local kind = u.sessionUpdate
-  if kind == 'agent_message_chunk' then
+  local meta = type(u._meta) == 'table' and u._meta.tandem
+  local nested = type(meta) == 'table' and type(meta.parentToolCallId) == 'string'
+  if nested and type(kind) == 'string' and kind:match('_chunk$') then
+    -- A subagent's own reply would interleave with this one; its report
+    -- comes back as the task call's result.
+    return
+  elseif kind == 'agent_message_chunk' then
     if u.content and u.content.text then self:_stream('agent', '## tandem', u.content.text) end
   elseif kind == 'agent_thought_chunk' then
     if u.content and u.content.text then self:_stream('thought', '## tandem (thinking)', u.content.text) end

@@ -57,6 +57,17 @@ test('chat: chunks join, tool calls update in place, one plan per turn', () => {
   assert.match(renderBody(m), /0 of 1 step done/, 'a new turn gets its own plan, and "1 step" is singular');
 });
 
+test('chat: a subagent\'s reply stays out of the chat; its calls show', () => {
+  const m = new ChatModel();
+  const nest = { tandem: { parentToolCallId: 't1', agent: 'explore' } };
+  m.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Delegating.' } });
+  m.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Task (explore)', status: 'pending' });
+  m.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'child talk' }, _meta: nest });
+  m.apply({ sessionUpdate: 'tool_call', toolCallId: 't1/c1', title: 'Read a.txt', status: 'pending' });
+  assert.deepEqual(m.entries.map((e) => e.kind), ['agent', 'tool', 'tool']);
+  assert.ok(!renderBody(m).includes('child talk'));
+});
+
 test('chat: everything the model wrote is escaped; tools show command, files, status', () => {
   const m = new ChatModel();
   m.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '<script>alert(1)</script> **bold**' } });
