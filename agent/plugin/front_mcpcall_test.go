@@ -20,6 +20,9 @@ func TestFrontPluginCallsMCPTool(t *testing.T) {
 	root, _ = filepath.EvalSymlinks(root)
 	srv := llmtest.NewServer(t)
 	plugins := filepath.Join(home, "plugins")
+	// The server answers initialize only once the user has been shown that
+	// it is starting: slow to start whatever the machine's load.
+	gate := filepath.Join(t.TempDir(), "gate")
 
 	echo := filepath.Join(plugins, "echo")
 	src, err := os.ReadFile("testdata/mcpserver.py")
@@ -28,7 +31,7 @@ func TestFrontPluginCallsMCPTool(t *testing.T) {
 	writeJSON(t, filepath.Join(echo, "plugin.json"), map[string]any{
 		"name": "echo", "version": "1.0.0", "permissions": map[string]any{"mcpServers": true},
 		"contributes": map[string]any{"mcpServers": map[string]any{
-			"where": map[string]any{"command": "python3", "args": []string{"${TANDEM_PLUGIN_ROOT}/server.py", "here", "1"}},
+			"where": map[string]any{"command": "python3", "args": []string{"${TANDEM_PLUGIN_ROOT}/server.py", "here", "gate:" + gate}},
 		}},
 	})
 	enable(t, home, "echo", echo, nil)
@@ -38,6 +41,13 @@ func TestFrontPluginCallsMCPTool(t *testing.T) {
 	call := llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "plugin__caller__ask_mcp", Args: `{"text":"x"}`}}}
 	srv.Enqueue(call, llmtest.Reply{Text: []string{"one"}})
 	f := startFront(t, "acp", home, root, srv)
+	f.mu.Lock()
+	f.onStarted = func(title string) {
+		if title == "Starting MCP server echo:where" {
+			os.WriteFile(gate, nil, 0o600)
+		}
+	}
+	f.mu.Unlock()
 	sid := f.newSession(t, root, "code")
 	f.prompt(t, sid, "first")
 

@@ -29,6 +29,9 @@ type front struct {
 	configs []json.RawMessage // configOptions of each ACP config_option_update
 	started []string          // titles of the ACP tool_call updates
 	offered [][]string        // command names of each available_commands_update
+
+	// onStarted, when set, sees each tool_call title as it arrives.
+	onStarted func(title string)
 }
 
 var fronts = []string{"acp", "lsp"}
@@ -98,6 +101,9 @@ func (f *front) handle(method string, params json.RawMessage) (any, *testenv.RPC
 			f.configs = append(f.configs, p.Update.ConfigOptions)
 		case "tool_call":
 			f.started = append(f.started, p.Update.Title)
+			if f.onStarted != nil {
+				f.onStarted(p.Update.Title)
+			}
 		case "available_commands_update":
 			var names []string
 			for _, c := range p.Update.Commands {

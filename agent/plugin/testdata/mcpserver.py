@@ -2,11 +2,14 @@
 """A minimal MCP server on stdio, for a plugin's contributes.mcpServers.
 
 argv[1] is what its tool answers (root=...); argv[2], when given, is how
-many seconds it takes to start (answer initialize). With argv[3] "extras"
+many seconds it takes to start (answer initialize), or "gate:PATH": it
+answers initialize only once PATH exists (the test makes it when it has
+seen what it waits for). With argv[3] "extras"
 it also offers a prompt and a resource, and asks the user a question
 (elicitation/create) before answering a tool call, adding the answer's
 action to the result."""
 import json
+import os
 import sys
 import time
 
@@ -34,7 +37,10 @@ for line in sys.stdin:
         continue
     method, rid = msg.get("method"), msg["id"]
     if method == "initialize":
-        if len(sys.argv) > 2:
+        if len(sys.argv) > 2 and sys.argv[2].startswith("gate:"):
+            while not os.path.exists(sys.argv[2][len("gate:"):]):
+                time.sleep(0.01)
+        elif len(sys.argv) > 2:
             time.sleep(float(sys.argv[2]))
         caps = {"tools": {}}
         if extras:
