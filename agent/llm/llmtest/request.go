@@ -53,9 +53,11 @@ func (r *Request) LastUserText() string {
 func decodeRequest(f Format, r *http.Request, body []byte) (*Request, error) {
 	req := &Request{Format: f, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	var err error
-	switch f {
+	switch f.wire() {
 	case Anthropic:
 		err = decodeAnthropic(req, body)
+	case Bedrock:
+		err = decodeBedrock(req, r, body)
 	case Responses:
 		err = decodeResponses(req, body)
 	default:
