@@ -4,6 +4,7 @@
 package config
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,9 +24,16 @@ import (
 type Config struct {
 	Home string // $TANDEM_HOME, default ~/.tandem
 
-	Provider string // "anthropic" | "openai" | "" (none configured)
+	Provider string // "anthropic" | "openai" | "gemini" | "vertex" | "" (none configured)
 	Model    string
-	Models   []string // offered to editors; Model first
+	Models   []string // offered to editors; Model first, then every profile's
+
+	// Profiles are config.json's other providers, each chosen for the
+	// models it names (profiles.go); Provider and the fields below are the
+	// default one's.
+	Profiles []Profile
+	// ownModels are the default provider's Models, before the profiles'.
+	ownModels []string
 
 	AnthropicKey     string
 	AnthropicBaseURL string
@@ -41,6 +49,8 @@ type Config struct {
 	// (OpenAI's Responses API) or "chat" (Chat Completions, which every
 	// OpenAI-compatible server speaks). Resolved when Provider is openai.
 	OpenAIAPI string
+	// Google is the Gemini API's and Vertex AI's settings (google.go).
+	Google Google
 
 	MaxTokens       int
 	ThoughtLevel    string // default reasoning level ("" leaves it to the provider)
@@ -115,6 +125,12 @@ type File struct {
 	MCPStartupSeconds float64 `json:"mcpStartupSeconds"`
 	// MaxFrameBytes caps one outbound protocol message (0: the default).
 	MaxFrameBytes int `json:"maxFrameBytes"`
+
+	// Each provider's own keys, flat in the file (google.go).
+	GoogleFile
+
+	// Profiles are more providers by name (profiles.go).
+	Profiles map[string]json.RawMessage `json:"profiles"`
 }
 
 // DefaultCompactAt is the share of the context window a request may fill
@@ -196,31 +212,21 @@ func Load(getenv func(string) string) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	pick := func(env, file string) string {
-		if v := getenv(env); v != "" {
-			return v
-		}
-		return file
-	}
-	// A key: the environment, then config.json, then what tandem login stored.
-	key := func(env, file, stored string) string {
-		if v := pick(env, file); v != "" {
-			return v
-		}
-		return stored
-	}
 	c.Secrets = secretsOf(
 		[]string{getenv(AnthropicKeyEnv), getenv(OpenAIKeyEnv), f.AnthropicAPIKey, f.OpenAIAPIKey, creds.AnthropicAPIKey, creds.OpenAIAPIKey},
 		getenv("ANTHROPIC_BASE_URL"), getenv("OPENAI_BASE_URL"), f.AnthropicBaseURL, f.OpenAIBaseURL)
-	c.Provider = strings.ToLower(pick("TANDEM_PROVIDER", f.Provider))
-	c.Model = pick("TANDEM_MODEL", f.Model)
-	c.AnthropicKey = key(AnthropicKeyEnv, f.AnthropicAPIKey, creds.AnthropicAPIKey)
-	c.AnthropicBaseURL = pick("ANTHROPIC_BASE_URL", f.AnthropicBaseURL)
-	c.OpenAIKey = key(OpenAIKeyEnv, f.OpenAIAPIKey, creds.OpenAIAPIKey)
-	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
-	c.OpenAIAPI = strings.ToLower(pick("TANDEM_OPENAI_API", f.OpenAIAPI))
+	c.Secrets = append(c.Secrets, googleSecrets(getenv, f.GoogleFile, creds)...)
+	if err := c.resolveProvider(getenv, f, creds); err != nil {
+		return c, err
+	}
+	if c.Profiles, err = loadProfiles(getenv, f, creds, path); err != nil {
+		return c, err
+	}
+	for _, p := range c.Profiles {
+		c.Secrets = append(c.Secrets, p.Config.Secrets...)
+	}
 	c.MaxTokens = f.MaxTokens
-	c.ThoughtLevel = pick("TANDEM_THOUGHT_LEVEL", f.ThoughtLevel)
+	c.ThoughtLevel = cmp.Or(getenv("TANDEM_THOUGHT_LEVEL"), f.ThoughtLevel)
 	if _, err := llm.ParseEffort(c.ThoughtLevel); err != nil {
 		return c, fmt.Errorf("config: thoughtLevel %q: use off, low, medium or high", c.ThoughtLevel)
 	}
@@ -255,16 +261,46 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 
+	c.Models = c.allModels()
+	return c, nil
+}
+
+// resolveProvider fills in the provider, its model and its credentials from
+// the environment, f and the stored login, and checks they agree. A
+// profile (profiles.go) is resolved by the same code from its own view of
+// the environment and file.
+func (c *Config) resolveProvider(getenv func(string) string, f File, creds Credentials) error {
+	pick := func(env, file string) string {
+		if v := getenv(env); v != "" {
+			return v
+		}
+		return file
+	}
+	// A key: the environment, then config.json, then what tandem login stored.
+	key := func(env, file, stored string) string {
+		if v := pick(env, file); v != "" {
+			return v
+		}
+		return stored
+	}
+	c.Provider = strings.ToLower(pick("TANDEM_PROVIDER", f.Provider))
+	c.Model = pick("TANDEM_MODEL", f.Model)
+	c.AnthropicKey = key(AnthropicKeyEnv, f.AnthropicAPIKey, creds.AnthropicAPIKey)
+	c.AnthropicBaseURL = pick("ANTHROPIC_BASE_URL", f.AnthropicBaseURL)
+	c.OpenAIKey = key(OpenAIKeyEnv, f.OpenAIAPIKey, creds.OpenAIAPIKey)
+	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
+	c.OpenAIAPI = strings.ToLower(pick("TANDEM_OPENAI_API", f.OpenAIAPI))
+	c.Google = loadGoogle(getenv, f.GoogleFile, creds)
 	switch c.OpenAIAPI {
 	case "", OpenAIResponses, OpenAIChat:
 	default:
-		return c, fmt.Errorf("config: TANDEM_OPENAI_API=%q: use responses or chat", c.OpenAIAPI)
+		return fmt.Errorf("config: TANDEM_OPENAI_API=%q: use responses or chat", c.OpenAIAPI)
 	}
 	switch c.Provider {
-	case "anthropic", "openai":
+	case "anthropic", "openai", Gemini, Vertex:
 	case "openai-chat":
 		if c.OpenAIAPI == OpenAIResponses {
-			return c, fmt.Errorf("config: TANDEM_PROVIDER=openai-chat is Chat Completions, but TANDEM_OPENAI_API=responses")
+			return fmt.Errorf("config: TANDEM_PROVIDER=openai-chat is Chat Completions, but TANDEM_OPENAI_API=responses")
 		}
 		c.Provider, c.OpenAIAPI = "openai", OpenAIChat
 	case "":
@@ -275,12 +311,17 @@ func Load(getenv func(string) string) (Config, error) {
 			c.Provider = "anthropic"
 		case c.OpenAIKey != "" || c.OpenAIBaseURL != "":
 			c.Provider = "openai"
+		default:
+			c.Provider = c.Google.implied()
 		}
 	default:
-		return c, fmt.Errorf("config: TANDEM_PROVIDER=%q: use anthropic, openai or openai-chat", c.Provider)
+		return fmt.Errorf("config: TANDEM_PROVIDER=%q: use %s", c.Provider, providerNames)
 	}
 	if c.Provider == "openai" && c.OpenAIAPI == "" {
 		c.OpenAIAPI = defaultOpenAIAPI(c.OpenAIBaseURL)
+	}
+	if c.Model == "" && c.Provider != "" && len(f.Models) > 0 {
+		c.Model = f.Models[0] // a list without a default: its first
 	}
 	if c.Model == "" {
 		switch c.Provider {
@@ -288,11 +329,16 @@ func Load(getenv func(string) string) (Config, error) {
 			c.Model = DefaultAnthropicModel
 		case "openai":
 			c.Model = DefaultOpenAIModel
+		case Gemini, Vertex:
+			c.Model = DefaultGeminiModel
 		}
 	}
 	c.Models = dedupe(append([]string{c.Model}, f.Models...))
-	return c, nil
+	return nil
 }
+
+// providerNames lists the values of TANDEM_PROVIDER, for errors.
+const providerNames = "anthropic, openai, openai-chat, gemini or vertex"
 
 func dedupe(in []string) []string {
 	var out []string
@@ -334,6 +380,6 @@ func (c Config) String() string {
 		}
 		return "set"
 	}
-	return fmt.Sprintf("home=%s provider=%s model=%s anthropic_key=%s openai_key=%s",
-		c.Home, c.Provider, c.Model, redact(c.AnthropicKey), redact(c.OpenAIKey))
+	return fmt.Sprintf("home=%s provider=%s model=%s anthropic_key=%s openai_key=%s gemini_key=%s profiles=%d",
+		c.Home, c.Provider, c.Model, redact(c.AnthropicKey), redact(c.OpenAIKey), redact(c.Google.GeminiKey), len(c.Profiles))
 }

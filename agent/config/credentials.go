@@ -21,6 +21,7 @@ const CredentialsFile = "credentials.json"
 type Credentials struct {
 	AnthropicAPIKey string `json:"anthropicApiKey,omitempty"`
 	OpenAIAPIKey    string `json:"openaiApiKey,omitempty"`
+	GeminiAPIKey    string `json:"geminiApiKey,omitempty"`
 }
 
 // LoadCredentials reads home's credentials file; a missing file is empty.
@@ -48,7 +49,7 @@ func LoadCredentials(home string) (Credentials, error) {
 	return c, nil
 }
 
-// SaveKey stores key for provider ("anthropic" or "openai") in home's
+// SaveKey stores key for provider ("anthropic", "openai" or "gemini") in home's
 // credentials file, keeping the other provider's key.
 func SaveKey(home, provider, key string) error {
 	path := filepath.Join(home, CredentialsFile)
@@ -66,8 +67,10 @@ func SaveKey(home, provider, key string) error {
 		c.AnthropicAPIKey = key
 	case "openai":
 		c.OpenAIAPIKey = key
+	case Gemini:
+		c.GeminiAPIKey = key
 	default:
-		return fmt.Errorf("config: unknown provider %q: use anthropic or openai", provider)
+		return fmt.Errorf("config: unknown provider %q: use anthropic, openai or gemini", provider)
 	}
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("config: %w", err)

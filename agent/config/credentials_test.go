@@ -31,7 +31,7 @@ func TestSaveKeyAndLoad(t *testing.T) {
 	if err != nil || c.AnthropicKey != "sk-env" {
 		t.Errorf("the environment's key did not win: %v", err)
 	}
-	if err := SaveKey(home, "gemini", "x"); err == nil {
+	if err := SaveKey(home, "palm", "x"); err == nil {
 		t.Error("an unknown provider was accepted")
 	}
 }

@@ -45,6 +45,10 @@ func configKeys() []string {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+				walk(f.Type, prefix) // an embedded struct's keys are flat in the file
+				continue
+			}
 			if name == "" || name == "-" {
 				continue
 			}

@@ -18,7 +18,8 @@ func TestUnknownConfigKeys(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	if keys := configKeys(); !slices.Contains(keys, "commandEnv.allow") || !slices.Contains(keys, "openaiBaseUrl") {
+	if keys := configKeys(); !slices.Contains(keys, "commandEnv.allow") || !slices.Contains(keys, "openaiBaseUrl") ||
+		!slices.Contains(keys, "googleCloudProject") || !slices.Contains(keys, "profiles") {
 		t.Errorf("configKeys = %v", keys)
 	}
 	if got := unknownConfigKeys([]byte(`not json`)); got != nil {

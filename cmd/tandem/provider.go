@@ -15,9 +15,20 @@ import (
 )
 
 // newProvider builds the configured provider, or nil when none is
-// configured. t carries the HTTP client and retry policy (the zero value is
-// the default).
+// configured: the default provider alone, or with config.json's profiles
+// one that sends each request to the provider of its model (profiles.go).
+// t carries the HTTP client and retry policy (the zero value is the
+// default).
 func newProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
+	if len(cfg.Profiles) > 0 {
+		return newRoutedProvider(cfg, t)
+	}
+	return newOneProvider(cfg, t)
+}
+
+// newOneProvider builds cfg's provider, ignoring its profiles; nil when it
+// has none or lacks its key.
+func newOneProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 	switch cfg.Provider {
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
@@ -107,9 +118,18 @@ func (p *loginProvider) Stream(ctx context.Context, req *llm.Request, emit func(
 	return inner.Stream(ctx, req, emit)
 }
 
-// modelLister asks the configured provider for its models, or is nil when
-// no provider is configured (the login flow offers the defaults).
+// modelLister asks the configured providers for their models (the
+// default's and each profile's), or is nil when none can be asked (the
+// login flow offers the defaults).
 func modelLister(cfg config.Config) func(context.Context) ([]string, error) {
+	if len(cfg.Profiles) > 0 {
+		return routedLister(cfg)
+	}
+	return oneLister(cfg)
+}
+
+// oneLister is modelLister for cfg's own provider.
+func oneLister(cfg config.Config) func(context.Context) ([]string, error) {
 	base := baseURL(cfg)
 	switch cfg.Provider {
 	case "anthropic":
