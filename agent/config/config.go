@@ -51,6 +51,10 @@ type Config struct {
 	OpenAIAPI string
 	// Google is the Gemini API's and Vertex AI's settings (google.go).
 	Google Google
+	// AWS places Bedrock's requests (aws.go); Azure is Azure OpenAI's
+	// settings (azure.go).
+	AWS   AWS
+	Azure AzureOpenAI
 
 	MaxTokens       int
 	ThoughtLevel    string // default reasoning level ("" leaves it to the provider)
@@ -126,8 +130,10 @@ type File struct {
 	// MaxFrameBytes caps one outbound protocol message (0: the default).
 	MaxFrameBytes int `json:"maxFrameBytes"`
 
-	// Each provider's own keys, flat in the file (google.go).
+	// Each provider's own keys, flat in the file (google.go, aws.go, azure.go).
 	GoogleFile
+	AWSFile
+	AzureFile
 
 	// Profiles are more providers by name (profiles.go).
 	Profiles map[string]json.RawMessage `json:"profiles"`
@@ -216,6 +222,7 @@ func Load(getenv func(string) string) (Config, error) {
 		[]string{getenv(AnthropicKeyEnv), getenv(OpenAIKeyEnv), f.AnthropicAPIKey, f.OpenAIAPIKey, creds.AnthropicAPIKey, creds.OpenAIAPIKey},
 		getenv("ANTHROPIC_BASE_URL"), getenv("OPENAI_BASE_URL"), f.AnthropicBaseURL, f.OpenAIBaseURL)
 	c.Secrets = append(c.Secrets, googleSecrets(getenv, f.GoogleFile, creds)...)
+	c.Secrets = append(c.Secrets, secretsOf(append(awsSecrets(getenv), azureSecrets(getenv, f.AzureFile, creds)...))...)
 	if err := c.resolveProvider(getenv, f, creds); err != nil {
 		return c, err
 	}
@@ -291,13 +298,15 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
 	c.OpenAIAPI = strings.ToLower(pick("TANDEM_OPENAI_API", f.OpenAIAPI))
 	c.Google = loadGoogle(getenv, f.GoogleFile, creds)
+	c.AWS = loadAWS(getenv, f.AWSFile)
+	c.Azure = loadAzure(getenv, f.AzureFile, creds)
 	switch c.OpenAIAPI {
 	case "", OpenAIResponses, OpenAIChat:
 	default:
 		return fmt.Errorf("config: TANDEM_OPENAI_API=%q: use responses or chat", c.OpenAIAPI)
 	}
 	switch c.Provider {
-	case "anthropic", "openai", Gemini, Vertex:
+	case "anthropic", "openai", Gemini, Vertex, Bedrock, Azure:
 	case "openai-chat":
 		if c.OpenAIAPI == OpenAIResponses {
 			return fmt.Errorf("config: TANDEM_PROVIDER=openai-chat is Chat Completions, but TANDEM_OPENAI_API=responses")
@@ -312,7 +321,7 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 		case c.OpenAIKey != "" || c.OpenAIBaseURL != "":
 			c.Provider = "openai"
 		default:
-			c.Provider = c.Google.implied()
+			c.Provider = cmp.Or(c.Google.implied(), c.Azure.implied())
 		}
 	default:
 		return fmt.Errorf("config: TANDEM_PROVIDER=%q: use %s", c.Provider, providerNames)
@@ -331,6 +340,8 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 			c.Model = DefaultOpenAIModel
 		case Gemini, Vertex:
 			c.Model = DefaultGeminiModel
+		case Bedrock:
+			c.Model = DefaultBedrockModel
 		}
 	}
 	c.Models = dedupe(append([]string{c.Model}, f.Models...))
@@ -338,7 +349,7 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 }
 
 // providerNames lists the values of TANDEM_PROVIDER, for errors.
-const providerNames = "anthropic, openai, openai-chat, gemini or vertex"
+const providerNames = "anthropic, openai, openai-chat, gemini, vertex, bedrock or azure"
 
 func dedupe(in []string) []string {
 	var out []string

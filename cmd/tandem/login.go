@@ -18,7 +18,7 @@ import (
 // 0600). Editors offer it as ACP's terminal login; on a terminal it asks
 // for the key without echoing it, otherwise it reads one line from stdin.
 func runLogin(ctx context.Context, m *Main, args []string) error {
-	fs := m.flags("login", "[--provider anthropic|openai]  (the key is read from the terminal or stdin)")
+	fs := m.flags("login", "[--provider anthropic|openai|azure]  (the key is read from the terminal or stdin)")
 	provider := fs.String("provider", "", "which provider the key is for (asked on a terminal when unset; anthropic otherwise)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -47,8 +47,12 @@ func runLogin(ctx context.Context, m *Main, args []string) error {
 			}
 		}
 	}
-	if *provider != "anthropic" && *provider != "openai" {
-		return fmt.Errorf("login: unknown provider %q: use anthropic or openai", *provider)
+	switch *provider {
+	case "anthropic", "openai", config.Azure:
+	case config.Bedrock:
+		return errors.New("login: bedrock takes the AWS credentials of your environment and profiles, not a key: run aws configure or aws sso login (and set AWS_PROFILE, AWS_REGION), then tandem doctor")
+	default:
+		return fmt.Errorf("login: unknown provider %q: use anthropic, openai or azure", *provider)
 	}
 	var key string
 	if tty {

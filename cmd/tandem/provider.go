@@ -40,6 +40,10 @@ func newOneProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 			return responses.New(responses.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
 		}
 		return openai.New(openai.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
+	case config.Bedrock:
+		return newBedrock(cfg, t)
+	case config.Azure:
+		return newAzure(cfg, t)
 	}
 	return nil, nil
 }
@@ -156,5 +160,5 @@ func baseURL(cfg config.Config) string {
 	case "openai":
 		return cmp.Or(cfg.OpenAIBaseURL, openai.DefaultBaseURL)
 	}
-	return ""
+	return cloudBaseURL(cfg)
 }
