@@ -8,7 +8,7 @@ import (
 
 // ErrNotConfigured is returned when no provider can be built from the
 // configuration. Its message names the variables a user sets.
-var ErrNotConfigured = errors.New("no model provider configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (and optionally TANDEM_PROVIDER=anthropic|openai, TANDEM_MODEL)")
+var ErrNotConfigured = errors.New("no model provider configured: set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (and optionally TANDEM_PROVIDER=anthropic|openai|gemini|vertex, TANDEM_MODEL)")
 
 // Error is a failed provider request: an HTTP status the provider answered,
 // or a stream that broke. It never carries the API key.
@@ -16,8 +16,9 @@ type Error struct {
 	Provider string // "anthropic", "openai"
 	Status   int    // HTTP status; 0 when the connection or stream failed
 	Message  string // the provider's own message, or what broke
-	// KeyEnv names the variable holding the key, set on 401/403 so the user
-	// knows what to fix.
+	// KeyEnv names the variable holding the key, set on 401/403 (and on a
+	// 400 that says the key is invalid, as Google's APIs answer) so the
+	// user knows what to fix: set means the credential was refused.
 	KeyEnv string
 	// Retryable reports whether the request may succeed if sent again.
 	Retryable bool

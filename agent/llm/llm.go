@@ -2,8 +2,8 @@
 // provider-neutral conversation types, the streaming Provider interface and
 // the errors a provider reports.
 //
-// Implementations live in subpackages (anthropic, openai); the agent never
-// imports them. llmtest serves both wire formats over real HTTP for tests.
+// Implementations live in subpackages (anthropic, openai, responses,
+// gemini, vertex); the agent never imports them. llmtest serves both wire formats over real HTTP for tests.
 // This package must never do I/O of its own: Post and SSEReader are
 // helpers a provider calls with its own request and response body.
 package llm

@@ -32,7 +32,7 @@ type Transport struct {
 type HTTPRequest struct {
 	Transport
 	Provider string // for errors: "anthropic", "openai"
-	KeyEnv   string // reported on 401/403
+	KeyEnv   string // reported on 401/403 and a key the server calls invalid
 	Key      string // scrubbed from any message a server echoes back
 	// Secrets are more credentials to scrub the same way (a session
 	// token, a second key).
@@ -141,10 +141,12 @@ func (r *HTTPRequest) statusError(resp *http.Response) *Error {
 		Retryable: retryableStatus(resp.StatusCode),
 	}
 	e.ContextSize, e.PromptTokens = statedContext(body)
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden || googleBadKey(body) {
 		e.KeyEnv = r.KeyEnv
 	}
 	if d, ok := retryAfter(resp.Header, time.Now()); ok {
+		e.retryAfter = max(d, time.Millisecond)
+	} else if d, ok := googleRetryDelay(body); ok {
 		e.retryAfter = max(d, time.Millisecond)
 	}
 	return e
@@ -174,8 +176,11 @@ func (r *HTTPRequest) scrubErr(err error) error {
 
 // errorMessage pulls the human message out of an error body. Both wire
 // formats (and most OpenAI-compatible servers) use {"error":{"message":...}};
-// some use {"error":"..."} or {"message":"..."}; anything else is shown raw.
+// some use {"error":"..."} or {"message":"..."}; Google's APIs name the
+// kind in "status" and Vertex wraps a streaming endpoint's error in an
+// array; anything else is shown raw.
 func errorMessage(body []byte, status string) string {
+	body = unwrapArray(body)
 	var v struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
@@ -184,10 +189,12 @@ func errorMessage(body []byte, status string) string {
 		var inner struct {
 			Message string `json:"message"`
 			Type    string `json:"type"`
+			Status  string `json:"status"` // Google's RESOURCE_EXHAUSTED, INVALID_ARGUMENT
 		}
 		var s string
 		switch {
 		case json.Unmarshal(v.Error, &inner) == nil && inner.Message != "":
+			inner.Type = cmp.Or(inner.Type, inner.Status)
 			if inner.Type != "" && !strings.Contains(inner.Message, inner.Type) {
 				return inner.Type + ": " + inner.Message
 			}

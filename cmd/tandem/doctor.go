@@ -135,12 +135,15 @@ func (d *doctor) checkProvider(ctx context.Context) []finding {
 		return f
 	}
 	c := d.cfg
+	if f, ok := d.googleProvider(); ok {
+		return append([]finding{f}, d.profiles()...)
+	}
 	switch {
 	case d.cfgErr != nil && c.Provider == "":
 		return []finding{{levelFail, "provider", "unknown: the configuration did not load", "fix the config error above"}}
 	case c.Provider == "":
 		return []finding{{levelFail, "provider", "none configured",
-			"tandem login, or export " + config.AnthropicKeyEnv + "=… (Anthropic) or " + config.OpenAIKeyEnv + "=… (OpenAI), or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama"}}
+			"tandem login, or export " + config.AnthropicKeyEnv + "=… (Anthropic), " + config.OpenAIKeyEnv + "=… (OpenAI) or " + config.GeminiKeyEnv + "=… (Gemini), or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama"}}
 	case c.Provider == "anthropic" && c.AnthropicKey == "":
 		return []finding{{levelFail, "provider", "anthropic without a key", "tandem login, or export " + config.AnthropicKeyEnv + "=…"}}
 	case c.Provider == "openai" && c.OpenAIKey == "" && c.OpenAIBaseURL == "":
@@ -153,7 +156,7 @@ func (d *doctor) checkProvider(ctx context.Context) []finding {
 	case c.Provider == "openai":
 		name += ", Chat Completions"
 	}
-	return []finding{{levelOK, "provider", name + " (" + d.keySource() + ")", ""}}
+	return append([]finding{{levelOK, "provider", name + " (" + d.keySource() + ")", ""}}, d.profiles()...)
 }
 
 // keySource says where the provider's key (or base URL) comes from,

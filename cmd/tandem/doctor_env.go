@@ -22,21 +22,30 @@ func (d *doctor) checkOnline(ctx context.Context) []finding {
 	if !d.online {
 		return []finding{{levelInfo, "online", "not checked", "tandem doctor --online sends the provider one small request"}}
 	}
-	p, err := newProvider(d.cfg, llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 1}})
+	if f, ok := d.onlineGoogle(ctx); ok {
+		return f
+	}
+	p, err := newProvider(d.cfg, llm.Transport{Retry: llm.RetryPolicy{MaxAttempts: 1}}, d.m.redactor())
 	if err != nil || p == nil {
 		return []finding{{levelFail, "online", "no provider to ask", "configure one (see provider above)"}}
 	}
+	return d.smallRequest(ctx, p)
+}
+
+// smallRequest sends p one request of a few tokens: the key is accepted
+// and the model exists, or the line says which.
+func (d *doctor) smallRequest(ctx context.Context, p llm.Provider) []finding {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	start := time.Now()
 	req := &llm.Request{Model: d.cfg.Model, MaxTokens: 16,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartText, Text: "Reply with the word OK."}}}}}
-	_, err = p.Stream(ctx, req, func(llm.Event) {})
+	_, err := p.Stream(ctx, req, func(llm.Event) {})
 	var pe *llm.Error
 	switch {
 	case err == nil:
 		return []finding{{levelOK, "online", fmt.Sprintf("%s answered with %s in %s", d.cfg.Provider, d.cfg.Model, time.Since(start).Round(time.Millisecond)), ""}}
-	case errors.As(err, &pe) && (pe.Status == 401 || pe.Status == 403):
+	case errors.As(err, &pe) && pe.KeyEnv != "":
 		return []finding{{levelFail, "online", fmt.Sprintf("the key was refused (HTTP %d)", pe.Status), "check " + pe.KeyEnv}}
 	case errors.As(err, &pe) && pe.Status == 404:
 		return []finding{{levelFail, "online", "model " + d.cfg.Model + " not found" + modelsHint(ctx, d.cfg), "set TANDEM_MODEL (or model in config.json) to one it offers"}}

@@ -12,7 +12,7 @@ import (
 // modelsHint is "; anthropic offers: a, b, c" for an error about an
 // unknown model, or "" when the provider's list cannot be had.
 func modelsHint(ctx context.Context, cfg config.Config) string {
-	list := modelLister(cfg)
+	list := modelLister(cfg, nil)
 	if list == nil {
 		return ""
 	}

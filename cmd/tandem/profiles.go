@@ -7,6 +7,8 @@ import (
 
 	"github.com/tandemhq/tandem/agent/config"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // routedProvider is the default provider and config.json's profiles
@@ -21,14 +23,14 @@ type routedProvider struct {
 
 var _ llm.Provider = (*routedProvider)(nil)
 
-func newRoutedProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
-	def, err := newOneProvider(cfg, t)
+func newRoutedProvider(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
+	def, err := newOneProvider(cfg, t, red)
 	if err != nil {
 		return nil, err
 	}
 	r := &routedProvider{cfg: cfg, def: def, byID: map[string]llm.Provider{}}
 	for _, p := range cfg.Profiles {
-		pp, err := newOneProvider(p.Config, t)
+		pp, err := newOneProvider(p.Config, t, red)
 		if err != nil {
 			return nil, fmt.Errorf("profile %q: %w", p.Name, err)
 		}
@@ -76,14 +78,14 @@ func (r *routedProvider) Stream(ctx context.Context, req *llm.Request, emit func
 // own models, or its modelPrefixes): a model offered in the picker must
 // reach the provider that serves it. It fails only when every provider
 // asked failed.
-func routedLister(cfg config.Config) func(context.Context) ([]string, error) {
+func routedLister(cfg config.Config, w *models.Windows) func(context.Context) ([]string, error) {
 	type lister struct {
 		profile string
 		list    func(context.Context) ([]string, error)
 	}
-	listers := []lister{{"", oneLister(cfg)}}
+	listers := []lister{{"", oneLister(cfg, w)}}
 	for _, p := range cfg.Profiles {
-		listers = append(listers, lister{p.Name, oneLister(p.Config)})
+		listers = append(listers, lister{p.Name, oneLister(p.Config, w)})
 	}
 	return func(ctx context.Context) ([]string, error) {
 		var ids []string

@@ -29,7 +29,7 @@ func TestRoutedProviderSendsEachModelToItsProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newProvider(cfg, llm.Transport{})
+	p, err := newProvider(cfg, llm.Transport{}, nil)
 	if err != nil || p == nil {
 		t.Fatalf("newProvider = %v, %v", p, err)
 	}
@@ -49,7 +49,7 @@ func TestRoutedProviderSendsEachModelToItsProvider(t *testing.T) {
 	if r := oai.Requests(); len(r) != 1 || r[0].Model != "qwen3:8b" {
 		t.Errorf("local server got %+v", r)
 	}
-	ids, err := modelLister(cfg)(context.Background())
+	ids, err := modelLister(cfg, nil)(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,17 +18,18 @@ import (
 // configured: the default provider alone, or with config.json's profiles
 // one that sends each request to the provider of its model (profiles.go).
 // t carries the HTTP client and retry policy (the zero value is the
-// default).
-func newProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
+// default); red learns the credentials a provider gets at run time
+// (Vertex's access tokens).
+func newProvider(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
 	if len(cfg.Profiles) > 0 {
-		return newRoutedProvider(cfg, t)
+		return newRoutedProvider(cfg, t, red)
 	}
-	return newOneProvider(cfg, t)
+	return newOneProvider(cfg, t, red)
 }
 
 // newOneProvider builds cfg's provider, ignoring its profiles; nil when it
 // has none or lacks its key.
-func newOneProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
+func newOneProvider(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
 	switch cfg.Provider {
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
@@ -41,9 +42,11 @@ func newOneProvider(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 		}
 		return openai.New(openai.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
 	case config.Bedrock:
-		return newBedrock(cfg, t)
+		return newBedrock(cfg, t, red)
 	case config.Azure:
-		return newAzure(cfg, t)
+		return newAzure(cfg, t, red)
+	case config.Gemini, config.Vertex:
+		return newGoogleProvider(cfg, t, red)
 	}
 	return nil, nil
 }
@@ -76,7 +79,7 @@ func (p *loginProvider) get() (llm.Provider, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	inner, err := newProvider(cfg, p.transport)
+	inner, err := newProvider(cfg, p.transport, p.red)
 	if err != nil {
 		return nil, "", err
 	}
@@ -125,17 +128,21 @@ func (p *loginProvider) Stream(ctx context.Context, req *llm.Request, emit func(
 // modelLister asks the configured providers for their models (the
 // default's and each profile's), or is nil when none can be asked (the
 // login flow offers the defaults).
-func modelLister(cfg config.Config) func(context.Context) ([]string, error) {
+// A provider whose listing reports context windows (Gemini's) teaches
+// them to w, which may be nil.
+func modelLister(cfg config.Config, w *models.Windows) func(context.Context) ([]string, error) {
 	if len(cfg.Profiles) > 0 {
-		return routedLister(cfg)
+		return routedLister(cfg, w)
 	}
-	return oneLister(cfg)
+	return oneLister(cfg, w)
 }
 
 // oneLister is modelLister for cfg's own provider.
-func oneLister(cfg config.Config) func(context.Context) ([]string, error) {
+func oneLister(cfg config.Config, w *models.Windows) func(context.Context) ([]string, error) {
 	base := baseURL(cfg)
 	switch cfg.Provider {
+	case config.Gemini, config.Vertex:
+		return googleLister(cfg, w)
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
 			return nil
@@ -159,6 +166,8 @@ func baseURL(cfg config.Config) string {
 		return cmp.Or(cfg.AnthropicBaseURL, anthropic.DefaultBaseURL)
 	case "openai":
 		return cmp.Or(cfg.OpenAIBaseURL, openai.DefaultBaseURL)
+	case config.Gemini, config.Vertex:
+		return googleBaseURL(cfg)
 	}
 	return cloudBaseURL(cfg)
 }

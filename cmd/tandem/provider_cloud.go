@@ -11,21 +11,22 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/azure"
 	"github.com/tandemhq/tandem/agent/llm/bedrock"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // newBedrock builds the bedrock provider on the AWS SDK's credential
 // chain; the credentials are retrieved on the first request.
-func newBedrock(cfg config.Config, t llm.Transport) (llm.Provider, error) {
+func newBedrock(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
 	creds, region, err := bedrock.Chain(context.Background(), cfg.AWS.Profile, cfg.AWS.Region)
 	if err != nil {
 		return nil, err
 	}
-	return bedrock.New(bedrock.Options{Transport: t, Region: region, Endpoint: cfg.AWS.Endpoint, Credentials: creds}), nil
+	return bedrock.New(bedrock.Options{Transport: t, Region: region, Endpoint: cfg.AWS.Endpoint, Credentials: creds, Learn: red.Learn}), nil
 }
 
 // newAzure builds the azure provider on the configured wire; nil when no
 // endpoint or credential is configured (a login may add the key).
-func newAzure(cfg config.Config, t llm.Transport) (llm.Provider, error) {
+func newAzure(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
 	a := cfg.Azure
 	token := azureToken(a, t.HTTPClient)
 	if a.Endpoint == "" || (a.Key == "" && token == nil) {
@@ -38,7 +39,7 @@ func newAzure(cfg config.Config, t llm.Transport) (llm.Provider, error) {
 	if cfg.OpenAIAPI == config.OpenAIChat {
 		wire = azure.Chat
 	}
-	return azure.New(azure.Options{Transport: t, Endpoint: a.Endpoint, APIVersion: a.APIVersion, Wire: wire, APIKey: a.Key, Token: token})
+	return azure.New(azure.Options{Transport: t, Endpoint: a.Endpoint, APIVersion: a.APIVersion, Wire: wire, APIKey: a.Key, Token: token, Learn: red.Learn})
 }
 
 // azureToken is the Entra ID token source the configuration names: a

@@ -39,7 +39,7 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 	log := m.logger()
 	m.warnUnknownKeys(cfg.Home)
 	obs := &observedTransport{log: log, notice: notice}
-	provider, err := newProvider(cfg, obs.transport())
+	provider, err := newProvider(cfg, obs.transport(), m.redactor())
 	if err != nil {
 		return nil, err
 	}
@@ -58,13 +58,14 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 	if err != nil {
 		return nil, err
 	}
+	windows := newWindows(cfg, log)
 	ac := agent.Config{
 		Provider:        provider,
 		Model:           cfg.Model,
 		Models:          cfg.Models,
 		MaxTokens:       cfg.MaxTokens,
 		Effort:          llm.Effort(cfg.ThoughtLevel),
-		DiscoverModels:  modelLister(cfg),
+		DiscoverModels:  modelLister(cfg, windows),
 		MaxTurnRequests: cfg.MaxTurnRequests,
 		MCPStartupWait:  cfg.MCPStartupWait,
 		Home:            cfg.Home,
@@ -72,7 +73,7 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 		Store:           st,
 		Instructions:    &instr,
 		RepoMapTokens:   mapTokens,
-		Windows:         newWindows(cfg, log),
+		Windows:         windows,
 		CompactAt:       cfg.CompactAt,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log, Refs: mapTokens > 0}),
 		Log:             log,

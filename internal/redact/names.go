@@ -40,6 +40,7 @@ var tokenShapes = []string{
 	`xox[abposr]-[A-Za-z0-9-]{10,}`,               // Slack
 	`(?:AKIA|ASIA)[0-9A-Z]{8,}`,                   // AWS access key ids
 	`AIza[0-9A-Za-z_-]{16,}`,                      // Google API keys
+	`ya29\.[0-9A-Za-z_.-]{20,}`,                   // Google OAuth2 access tokens (Vertex AI)
 	`npm_[A-Za-z0-9]{16,}`,                        // npm
 	`hf_[A-Za-z0-9]{16,}`,                         // Hugging Face
 }
@@ -76,7 +77,7 @@ func LooksSecretValue(v string) bool {
 // tokenPrefixes are the fixed starts of tokenShapes. Checking them first
 // keeps the regexp from compiling at start-up, where every environment
 // variable's value is looked at and almost none is a token.
-var tokenPrefixes = []string{"sk-", "gh", "github_pat_", "glpat-", "xox", "AKIA", "ASIA", "AIza", "npm_", "hf_"}
+var tokenPrefixes = []string{"sk-", "gh", "github_pat_", "glpat-", "xox", "AKIA", "ASIA", "AIza", "ya29.", "npm_", "hf_"}
 
 func hasTokenPrefix(v string) bool {
 	for _, p := range tokenPrefixes {

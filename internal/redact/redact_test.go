@@ -155,6 +155,7 @@ func TestEveryTokenShapeHasAPrefix(t *testing.T) {
 		"xoxb-" + strings.Repeat("1", 20),
 		"AKIA" + strings.Repeat("Q", 16),
 		"AIza" + strings.Repeat("f", 35),
+		"ya29.c." + strings.Repeat("f", 60),
 		"npm_" + strings.Repeat("g", 36),
 		"hf_" + strings.Repeat("h", 34),
 	}

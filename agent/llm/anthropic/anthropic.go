@@ -8,6 +8,7 @@
 package anthropic
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"net/http"
@@ -39,6 +40,18 @@ type Options struct {
 	ThinkingBudget int
 	// Beta is sent as the anthropic-beta header when set.
 	Beta string
+
+	// For Anthropic's models on another cloud (Vertex AI): the provider's
+	// name and key variable, the URL a model's stream is posted to, the
+	// bearer token to send (fetched per request, so it is renewed when it
+	// expires; its error is returned as is), and BodyVersion, which goes
+	// in the body as anthropic_version in place of the model, which such
+	// a URL names.
+	Name        string
+	KeyEnv      string
+	URL         func(model string) string
+	Token       func(ctx context.Context) (string, error)
+	BodyVersion string
 }
 
 // Provider is the Anthropic implementation of llm.Provider.
@@ -62,11 +75,13 @@ func New(opts Options) *Provider {
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = DefaultMaxTokens
 	}
+	opts.Name = cmp.Or(opts.Name, "anthropic")
+	opts.KeyEnv = cmp.Or(opts.KeyEnv, KeyEnv)
 	return &Provider{opts: opts}
 }
 
 // Name implements llm.Provider.
-func (p *Provider) Name() string { return "anthropic" }
+func (p *Provider) Name() string { return p.opts.Name }
 
 // Stream implements llm.Provider.
 func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.Event)) (*llm.Response, error) {
@@ -76,8 +91,17 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 	}
 	h := http.Header{}
 	h.Set("anthropic-version", p.opts.Version)
-	if p.opts.APIKey != "" {
-		h.Set("x-api-key", p.opts.APIKey)
+	secret, url := p.opts.APIKey, p.opts.BaseURL+"/v1/messages"
+	if p.opts.Token != nil {
+		if secret, err = p.opts.Token(ctx); err != nil {
+			return nil, err
+		}
+		h.Set("Authorization", "Bearer "+secret)
+	} else if secret != "" {
+		h.Set("x-api-key", secret)
+	}
+	if p.opts.URL != nil { // after the token: finding it may settle the URL's parts
+		url = p.opts.URL(req.Model)
 	}
 	if p.opts.Beta != "" {
 		h.Set("anthropic-beta", p.opts.Beta)
@@ -86,10 +110,10 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 	return llm.PostStream(ctx, llm.HTTPRequest{
 		Transport: p.opts.Transport,
 		Provider:  p.Name(),
-		KeyEnv:    KeyEnv,
-		Key:       p.opts.APIKey,
-		URL:       p.opts.BaseURL + "/v1/messages",
+		KeyEnv:    p.opts.KeyEnv,
+		Key:       secret,
+		URL:       url,
 		Header:    h,
 		Body:      body,
-	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, r, emit) })
+	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, p.opts.Name, r, emit) })
 }

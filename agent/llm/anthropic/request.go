@@ -12,7 +12,9 @@ import (
 // last so that a request's body, minus its closing "]}", is a byte prefix
 // of the next request's body (modulo the moving cache_control marker).
 type wireRequest struct {
-	Model     string        `json:"model"`
+	// Version replaces Model where the URL names the model (Vertex).
+	Version   string        `json:"anthropic_version,omitempty"`
+	Model     string        `json:"model,omitempty"`
 	MaxTokens int           `json:"max_tokens"`
 	Stream    bool          `json:"stream"`
 	Thinking  *wireThinking `json:"thinking,omitempty"`
@@ -114,6 +116,9 @@ func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
 // encodeHead encodes req up to and including `"messages":[`.
 func (p *Provider) encodeHead(req *llm.Request) ([]byte, error) {
 	w := wireRequest{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true}
+	if p.opts.BodyVersion != "" {
+		w.Version, w.Model = p.opts.BodyVersion, ""
+	}
 	if w.MaxTokens <= 0 {
 		w.MaxTokens = p.opts.MaxTokens
 	}

@@ -66,6 +66,7 @@ type wireEvent struct {
 // assembler turns events into the response message. Blocks are kept at
 // their stream index so the message replays in the order it was produced.
 type assembler struct {
+	name   string // the provider's, for errors
 	emit   func(llm.Event)
 	blocks map[int]*llm.Part
 	order  []int
@@ -88,8 +89,8 @@ func (a *assembler) textOf(i int, p *llm.Part) *strings.Builder {
 	return b
 }
 
-func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
-	a := &assembler{emit: emit, blocks: map[int]*llm.Part{}, args: map[int][]byte{}, texts: map[int]*strings.Builder{}}
+func readStream(ctx context.Context, name string, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
+	a := &assembler{name: name, emit: emit, blocks: map[int]*llm.Part{}, args: map[int][]byte{}, texts: map[int]*strings.Builder{}}
 	a.resp.Message.Role = llm.RoleAssistant
 	sse := llm.NewSSEReader(body)
 	for {
@@ -98,11 +99,11 @@ func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm
 			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, llm.StreamError(ctx, "anthropic", "response stream ended before message_stop", err)
+			return nil, llm.StreamError(ctx, a.name, "response stream ended before message_stop", err)
 		}
 		var w wireEvent
 		if err := json.Unmarshal(ev.Data, &w); err != nil {
-			return nil, llm.StreamError(ctx, "anthropic", fmt.Sprintf("bad %s event", ev.Name), err)
+			return nil, llm.StreamError(ctx, a.name, fmt.Sprintf("bad %s event", ev.Name), err)
 		}
 		done, err := a.handle(&w)
 		if err != nil {
@@ -144,7 +145,7 @@ func (a *assembler) handle(w *wireEvent) (done bool, err error) {
 				msg = w.Error.Type + ": " + msg
 			}
 		}
-		return false, &llm.Error{Provider: "anthropic", Message: msg,
+		return false, &llm.Error{Provider: a.name, Message: msg,
 			Retryable: w.Error != nil && (w.Error.Type == "overloaded_error" || w.Error.Type == "api_error")}
 	}
 	// ping and event types added later are ignored.
@@ -154,7 +155,7 @@ func (a *assembler) handle(w *wireEvent) (done bool, err error) {
 func (a *assembler) start(w *wireEvent) error {
 	cb := w.ContentBlock
 	if cb == nil {
-		return &llm.Error{Provider: "anthropic", Message: "content_block_start without content_block"}
+		return &llm.Error{Provider: a.name, Message: "content_block_start without content_block"}
 	}
 	var p llm.Part
 	switch cb.Type {

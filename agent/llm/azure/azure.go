@@ -60,6 +60,9 @@ type Options struct {
 	// for an Entra ID token.
 	APIKey string
 	Token  oauth2.TokenSource
+	// Learn, when set, is told each Entra ID token before it is sent (the
+	// process's redactor).
+	Learn func(secrets ...string)
 }
 
 // New returns a provider; it does no I/O.
@@ -74,7 +77,7 @@ func New(opts Options) (llm.Provider, error) {
 		if opts.Token == nil {
 			return nil, fmt.Errorf("azure: no credential: set %s, AZURE_OPENAI_AD_TOKEN, or AZURE_TENANT_ID with AZURE_CLIENT_ID and AZURE_CLIENT_SECRET", KeyEnv)
 		}
-		auth = tokenAuth(opts.Token)
+		auth = tokenAuth(opts.Token, opts.Learn)
 	}
 	a := addresses{endpoint: endpoint, version: opts.APIVersion}
 	switch opts.Wire {
@@ -135,7 +138,7 @@ func keyAuth(key string) llm.Auth {
 
 // tokenAuth sends the source's token; a source that fails is a 401 with
 // its reason (the token endpoint's answer, scrubbed of the token).
-func tokenAuth(ts oauth2.TokenSource) llm.Auth {
+func tokenAuth(ts oauth2.TokenSource, learn func(...string)) llm.Auth {
 	return func(ctx context.Context, h http.Header) (string, error) {
 		tok, err := ts.Token()
 		if err != nil {
@@ -143,6 +146,9 @@ func tokenAuth(ts oauth2.TokenSource) llm.Auth {
 				return "", llm.Cancelled(ctx, name, ctx.Err())
 			}
 			return "", &llm.Error{Provider: name, Status: http.StatusUnauthorized, Message: "getting an Entra ID token: " + err.Error(), KeyEnv: "AZURE_TENANT_ID, AZURE_CLIENT_ID, AZURE_CLIENT_SECRET", Err: err}
+		}
+		if learn != nil {
+			learn(tok.AccessToken)
 		}
 		h.Set("Authorization", "Bearer "+tok.AccessToken)
 		return tok.AccessToken, nil

@@ -54,6 +54,10 @@ type Options struct {
 	Credentials aws.CredentialsProvider
 	// MaxTokens is used when a request sets none.
 	MaxTokens int
+	// Learn, when set, is told the credentials each request is signed
+	// with (the process's redactor, so a key from a profile or a role's
+	// session token is masked in every log like a configured one).
+	Learn func(secrets ...string)
 	// PromptCache forces cachePoint blocks on (true) or off (false); nil
 	// decides by model (Claude and Nova models support them).
 	PromptCache *bool
@@ -99,6 +103,9 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 			return nil, llm.Cancelled(ctx, name, err)
 		}
 		return nil, &llm.Error{Provider: name, Message: "no AWS credentials: " + err.Error(), KeyEnv: CredentialsHint, Err: err}
+	}
+	if p.opts.Learn != nil {
+		p.opts.Learn(creds.SecretAccessKey, creds.SessionToken)
 	}
 	body, err := p.encode(req)
 	if err != nil {

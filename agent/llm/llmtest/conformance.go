@@ -32,7 +32,8 @@ const suiteKey = "sk-llmtest-SECRET-0123456789"
 func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConfig) llm.Provider) {
 	keyEnv := map[Format]string{Anthropic: "ANTHROPIC_API_KEY", OpenAI: "OPENAI_API_KEY", Responses: "OPENAI_API_KEY",
 		AzureResponses: "AZURE_OPENAI_API_KEY", AzureChat: "AZURE_OPENAI_API_KEY",
-		Bedrock: "AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY"}[format]
+		Bedrock: "AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY",
+		Gemini:  "GEMINI_API_KEY", VertexGemini: "GOOGLE_APPLICATION_CREDENTIALS", VertexAnthropic: "GOOGLE_APPLICATION_CREDENTIALS"}[format]
 	setup := func(t *testing.T) (*Server, llm.Provider, *sleeps) {
 		t.Parallel()
 		srv := NewServer(t)
@@ -61,7 +62,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		if len(reqs) != 1 || reqs[0].System != "be brief" || reqs[0].Model != "test-model" || reqs[0].LastUserText() != "hi" {
 			t.Fatalf("recorded %d requests, first %+v", len(reqs), reqs[0])
 		}
-		checkKeyHeader(t, format, reqs[0].Header)
+		checkKeyHeader(t, format, reqs[0].Header, reqs[0].URL)
 	})
 
 	t.Run("reasoning replayed", func(t *testing.T) {
@@ -95,8 +96,9 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		if got := strings.Join(rec.texts(llm.EventToolCallDelta), ""); got != args {
 			t.Errorf("argument deltas join to %q, want %q", got, args)
 		}
-		if n := len(rec.texts(llm.EventToolCallDelta)); n != 4 {
-			t.Errorf("%d argument deltas, want 4", n)
+		// Gemini sends each call whole: one delta of all its arguments.
+		if n, want := len(rec.texts(llm.EventToolCallDelta)), map[bool]int{false: 4, true: 1}[googleFormat(format)]; n != want {
+			t.Errorf("%d argument deltas, want %d", n, want)
 		}
 		start, end := rec.first(llm.EventToolCallStart), rec.first(llm.EventToolCallEnd)
 		if start == nil || start.ToolCallID != "tc_1" || start.ToolName != "read_file" || end == nil || !jsonEqual(end.Input, args) {
@@ -141,7 +143,7 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 		want := llm.Usage{InputTokens: 123, OutputTokens: 45, CacheReadTokens: 67}
 		// Each wire format carries what its API reports: Anthropic's and
 		// Bedrock's cache writes, OpenAI's reasoning_tokens.
-		if format == Anthropic || format == Bedrock {
+		if anthropicStream(format) || format == Bedrock {
 			want.CacheWriteTokens = 8
 		} else {
 			want.ReasoningTokens = 30
@@ -389,10 +391,10 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 // to the newest message on every request; markers on system and tools
 // stay and must not change.
 func AppendOnly(f Format, prev, next []byte) error {
-	switch f {
-	case Anthropic:
+	switch {
+	case anthropicStream(f):
 		prev, next = stripMessageCacheMarks(prev, cacheMark), stripMessageCacheMarks(next, cacheMark)
-	case Bedrock:
+	case f == Bedrock:
 		prev, next = stripMessageCacheMarks(prev, cachePointMark), stripMessageCacheMarks(next, cachePointMark)
 	}
 	head, ok := strings.CutSuffix(string(prev), "]}")
@@ -433,9 +435,17 @@ func request(user string) *llm.Request {
 	return &llm.Request{Model: "test-model", System: "be brief", MaxTokens: 1000, Messages: []llm.Message{llm.Text(llm.RoleUser, user)}}
 }
 
-func checkKeyHeader(t *testing.T, f Format, h http.Header) {
+func checkKeyHeader(t *testing.T, f Format, h http.Header, url string) {
 	t.Helper()
+	if strings.Contains(url, suiteKey) {
+		t.Errorf("the key is in the URL %s", url)
+	}
 	switch f {
+	case Gemini:
+		if h.Get("X-Goog-Api-Key") != suiteKey || h.Get("Authorization") != "" {
+			t.Errorf("headers x-goog-api-key=%q authorization=%q", h.Get("X-Goog-Api-Key"), h.Get("Authorization"))
+		}
+		return
 	case Bedrock:
 		// The server checked the signature; the request names the key.
 		if a := h.Get("Authorization"); !strings.HasPrefix(a, "AWS4-HMAC-SHA256 Credential="+AWSAccessKeyID+"/") || strings.Contains(a, suiteKey) {

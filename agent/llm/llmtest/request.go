@@ -15,6 +15,7 @@ type Request struct {
 	N      int // arrival order, from 0
 	Format Format
 	Path   string
+	URL    string // the path with its query
 	Header http.Header
 	Body   []byte // exactly as received
 
@@ -51,13 +52,17 @@ func (r *Request) LastUserText() string {
 }
 
 func decodeRequest(f Format, r *http.Request, body []byte) (*Request, error) {
-	req := &Request{Format: f, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	req := &Request{Format: f, Path: r.URL.Path, URL: r.URL.String(), Header: r.Header.Clone(), Body: body}
 	var err error
 	switch f.wire() {
 	case Anthropic:
 		err = decodeAnthropic(req, body)
 	case Bedrock:
 		err = decodeBedrock(req, r, body)
+	case VertexAnthropic:
+		err = decodeVertexAnthropic(req, body)
+	case Gemini, VertexGemini:
+		err = decodeGemini(req, body)
 	case Responses:
 		err = decodeResponses(req, body)
 	default:

@@ -28,6 +28,8 @@ type Server struct {
 	limit       *contextLimit // LimitContext
 	modelIDs    []string      // ServeModels
 	modelsAsked []http.Header // headers of /v1/models requests
+	// ServeGeminiModels
+	geminiModels []GeminiModel
 }
 
 // NewServer starts a server on 127.0.0.1 and closes it when the test ends.
@@ -52,8 +54,8 @@ func Start() *Server {
 // BaseURL is what a provider of the given format is configured with:
 // URL for Anthropic (the client adds /v1/messages), URL+"/v1" for OpenAI
 // (the client adds /chat/completions).
-// Bedrock's and Azure's are the root too (the endpoint; the client adds
-// /model/… or /openai/…).
+// Google's formats, Bedrock's and Azure's take URL too (the client adds
+// /v1beta/models/…, /v1/projects/…, /model/… or /openai/…).
 func (s *Server) BaseURL(f Format) string {
 	if f == OpenAI || f == Responses {
 		return s.URL + "/v1"
@@ -98,14 +100,15 @@ func (s *Server) Requests() []*Request {
 
 // ServeHTTP routes by path suffix so either base URL convention works.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.serveModels(w, r) || s.serveWindow(w, r) {
+	if s.serveModels(w, r) || s.serveGeminiModels(w, r) || s.serveWindow(w, r) {
 		return
 	}
-	var f Format
+	f, google := geminiFormat(r.URL.Path)
 	switch {
 	case r.Method != http.MethodPost:
 		http.Error(w, "llmtest: only POST is served", http.StatusMethodNotAllowed)
 		return
+	case google:
 	case strings.HasSuffix(r.URL.Path, "/messages"):
 		f = Anthropic
 	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
@@ -115,7 +118,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, "/model/") && strings.HasSuffix(r.URL.Path, "/converse-stream"):
 		f = Bedrock
 	default:
-		http.Error(w, "llmtest: unknown path "+r.URL.Path+" (serve /v1/messages, /v1/chat/completions, /v1/responses, /model/{id}/converse-stream, /openai/…)", http.StatusNotFound)
+		http.Error(w, "llmtest: unknown path "+r.URL.Path+" (serve /v1/messages, /v1/chat/completions, /v1/responses, :streamGenerateContent, :streamRawPredict, /model/{id}/converse-stream or /openai/…)", http.StatusNotFound)
 		return
 	}
 	if strings.HasPrefix(r.URL.Path, "/openai/") {
@@ -157,8 +160,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch f.wire() {
-	case Anthropic:
+	case Anthropic, VertexAnthropic:
 		writeAnthropic(st, &reply, req)
+	case Gemini, VertexGemini:
+		writeGemini(st, &reply, req)
 	case Bedrock:
 		writeBedrock(st, &reply, req)
 	case Responses:
@@ -197,22 +202,25 @@ func (s *Server) next(req *Request) (Reply, bool) {
 
 // writeError answers with an HTTP error in the format's error JSON.
 func writeError(w http.ResponseWriter, f Format, status int, retryAfter, msg, body string) {
-	if retryAfter != "" {
+	if retryAfter != "" && !googleFormat(f) {
 		w.Header().Set("Retry-After", retryAfter)
+	}
+	if body == "" && googleFormat(f) {
+		body = googleError(status, retryAfter, msg)
 	}
 	if body == "" {
 		if msg == "" {
 			msg = http.StatusText(status)
 		}
-		switch f {
-		case Anthropic:
+		switch {
+		case anthropicStream(f):
 			body = string(mustJSON(map[string]any{"type": "error", "error": map[string]string{"type": errorType(status), "message": msg}}))
-		case Bedrock:
+		case f == Bedrock:
 			// Bedrock names the exception in a header; the body has only
 			// the message.
 			w.Header().Set("X-Amzn-Errortype", bedrockException(status)+":http://internal.amazon.com/coral/com.amazon.bedrock/")
 			body = string(mustJSON(map[string]any{"message": msg}))
-		case AzureResponses, AzureChat:
+		case f == AzureResponses || f == AzureChat:
 			body = azureError(status, msg)
 		default:
 			body = string(mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": errorType(status), "code": nil}}))

@@ -153,6 +153,7 @@ type get struct {
 	client    *http.Client
 	key       string
 	anthropic bool // the key goes in Anthropic's headers, not as a bearer token
+	google    bool // the key goes in x-goog-api-key
 }
 
 // json reads one small JSON answer; anything but 200 is an error.
@@ -174,6 +175,10 @@ func (c get) json(ctx context.Context, method, url string, body []byte, into any
 		if c.key != "" {
 			req.Header.Set("x-api-key", c.key)
 		}
+	case c.google:
+		if c.key != "" {
+			req.Header.Set("x-goog-api-key", c.key)
+		}
 	case c.key != "":
 		req.Header.Set("Authorization", "Bearer "+c.key)
 	}
@@ -183,10 +188,15 @@ func (c get) json(ctx context.Context, method, url string, body []byte, into any
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("HTTP %d", resp.StatusCode)
+		return &StatusError{Code: resp.StatusCode}
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(into); err != nil {
 		return fmt.Errorf("bad JSON: %w", err)
 	}
 	return nil
 }
+
+// StatusError is a metadata request answered with another status than 200.
+type StatusError struct{ Code int }
+
+func (e *StatusError) Error() string { return fmt.Sprintf("HTTP %d", e.Code) }

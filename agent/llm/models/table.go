@@ -42,6 +42,11 @@ var builtin = []family{
 	{"o1", Limits{200_000, 100_000}},
 	{"o3", Limits{200_000, 100_000}},
 	{"o4-mini", Limits{200_000, 100_000}},
+	// Google Gemini (the models listing reports these too).
+	{"gemini-3", Limits{1_048_576, 65_536}},
+	{"gemini-2.5", Limits{1_048_576, 65_536}},
+	{"gemini-2.0", Limits{1_048_576, 8_192}},
+	{"gemini", Limits{1_048_576, 8_192}},
 	// Open-weight families behind OpenAI-compatible servers.
 	{"deepseek", Limits{128_000, 8_192}},
 	{"qwen3-coder", Limits{262_144, 65_536}},
@@ -114,7 +119,7 @@ var bedrockVendors = []string{"anthropic", "amazon", "meta", "mistral", "cohere"
 
 // reasoners are the id prefixes of models that take a reasoning level
 // (Anthropic's extended thinking, OpenAI's reasoning_effort).
-var reasoners = []string{"claude-opus-4", "claude-sonnet-4", "claude-haiku-4", "claude-3-7-sonnet", "gpt-5", "o1", "o3", "o4"}
+var reasoners = []string{"claude-opus-4", "claude-sonnet-4", "claude-haiku-4", "claude-3-7-sonnet", "gpt-5", "o1", "o3", "o4", "gemini-2.5", "gemini-3"}
 
 // Reasons reports whether model id takes a reasoning level.
 func Reasons(id string) bool {

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/llm/models"
+)
+
+func loadConfig(t *testing.T, vars map[string]string) config.Config {
+	t.Helper()
+	vars["TANDEM_HOME"] = t.TempDir()
+	cfg, err := config.Load(func(k string) string { return vars[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// The model picker gets Gemini's models from its listing (every page, only
+// those that generate content), and their input limits become the
+// context windows.
+func TestGeminiModelsListedWithTheirWindows(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.ServeGeminiModels(llmtest.GeminiModel{ID: "gemini-2.5-pro", Input: 1_048_576, Output: 65_536},
+		llmtest.GeminiModel{ID: "gemini-2.5-flash", Input: 1_000_000, Output: 65_536},
+		llmtest.GeminiModel{ID: "gemma-3-27b-it", Input: 131_072, Output: 8192})
+	cfg := loadConfig(t, map[string]string{"GEMINI_API_KEY": "AIza-list-key", "GOOGLE_GEMINI_BASE_URL": srv.URL})
+	w := &models.Windows{}
+	ids, err := modelLister(cfg, w)(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ids, []string{"gemini-2.5-pro", "gemini-2.5-flash", "gemma-3-27b-it"}) {
+		t.Errorf("ids = %q", ids)
+	}
+	if l, src := w.Lookup("gemma-3-27b-it"); l.Context != 131_072 || src != models.FromServer {
+		t.Errorf("window = %d from %s", l.Context, src)
+	}
+	if h := srv.ModelsHeaders(); len(h) != 2 || h[0].Get("X-Goog-Api-Key") != "AIza-list-key" {
+		t.Errorf("listing asked %d times, key header %q", len(h), h[0].Get("X-Goog-Api-Key"))
+	}
+}
