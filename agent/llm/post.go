@@ -37,8 +37,11 @@ type HTTPRequest struct {
 	// Secrets are more credentials to scrub the same way (a session
 	// token, a second key).
 	Secrets []string
-	URL     string
-	Header  http.Header
+	// ErrorType, when set, names an error from the response's headers
+	// (Bedrock's x-amzn-ErrorType); the name goes before the message.
+	ErrorType func(http.Header) string
+	URL       string
+	Header    http.Header
 	// Body is the request body in segments sent back to back, so a
 	// provider can send the encoding it keeps of a history's prefix as it
 	// is, without copying it into each request.
@@ -134,10 +137,16 @@ func (r *HTTPRequest) send(ctx context.Context, client *http.Client) (*http.Resp
 func (r *HTTPRequest) statusError(resp *http.Response) *Error {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	msg := errorMessage(body, resp.Status)
+	if r.ErrorType != nil {
+		if t := r.ErrorType(resp.Header); t != "" && !strings.Contains(msg, t) {
+			msg = t + ": " + msg
+		}
+	}
 	e := &Error{
 		Provider:  r.Provider,
 		Status:    resp.StatusCode,
-		Message:   r.scrub(errorMessage(body, resp.Status)),
+		Message:   r.scrub(msg),
 		Retryable: retryableStatus(resp.StatusCode),
 	}
 	e.ContextSize, e.PromptTokens = statedContext(body)

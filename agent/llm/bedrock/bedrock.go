@@ -24,6 +24,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -121,7 +122,15 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		Secrets:   []string{creds.SessionToken},
 		URL:       p.opts.Endpoint + "/model/" + escapeLabel(req.Model) + "/converse-stream",
 		Body:      body,
+		ErrorType: exceptionName,
 	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, r, emit) })
+}
+
+// exceptionName is the exception an HTTP error names in its
+// x-amzn-ErrorType header ("ThrottlingException:http://internal…").
+func exceptionName(h http.Header) string {
+	name, _, _ := strings.Cut(h.Get("X-Amzn-Errortype"), ":")
+	return name
 }
 
 // escapeLabel escapes a model id (or an inference profile's ARN) as the

@@ -51,7 +51,7 @@ func TestSignatureIsChecked(t *testing.T) {
 	const wrong = "wrongSECRETwrongSECRETwrongSECRET0"
 	_, err = stream(provider(srv, wrong, token), &llm.Request{Model: claude, Messages: []llm.Message{llm.Text(llm.RoleUser, "hi")}})
 	var e *llm.Error
-	if !errors.As(err, &e) || e.Status != http.StatusForbidden || !strings.Contains(err.Error(), "signature we calculated does not match") || !strings.Contains(err.Error(), "AWS_PROFILE") {
+	if !errors.As(err, &e) || e.Status != http.StatusForbidden || !strings.Contains(err.Error(), "InvalidSignatureException: The request signature we calculated does not match") || !strings.Contains(err.Error(), "AWS_PROFILE") {
 		t.Fatalf("err = %v, want Bedrock's 403 naming the AWS variables", err)
 	}
 	if n := len(srv.Requests()); n != 1 {
