@@ -19,7 +19,6 @@ type sigV4 struct {
 	creds  aws.Credentials
 	region string
 	base   http.RoundTripper
-	now    func() time.Time // time.Now; tests pin it
 }
 
 // signingClient returns a client like c whose requests are signed by s.
@@ -57,11 +56,7 @@ func (s *sigV4) RoundTrip(r *http.Request) (*http.Response, error) {
 	// The answer is an event stream, not server-sent events.
 	r.Header.Set("Accept", "application/vnd.amazon.eventstream")
 	r.Header.Del("Authorization")
-	now := time.Now
-	if s.now != nil {
-		now = s.now
-	}
-	if err := s.signer.SignHTTP(r.Context(), s.creds, r, hex.EncodeToString(sum.Sum(nil)), signingName, s.region, now().UTC()); err != nil {
+	if err := s.signer.SignHTTP(r.Context(), s.creds, r, hex.EncodeToString(sum.Sum(nil)), signingName, s.region, time.Now().UTC()); err != nil {
 		return nil, fmt.Errorf("bedrock: signing the request: %w", err)
 	}
 	return s.base.RoundTrip(r)

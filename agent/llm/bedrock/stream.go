@@ -57,10 +57,6 @@ type assembler struct {
 	resp    llm.Response
 }
 
-// maxPayload bounds one event's payload: the framing allows 16 MiB, and a
-// delta is a few bytes to a few KiB.
-const maxPayload = 16 << 20
-
 func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
 	a := &assembler{emit: emit}
 	dec := eventstream.NewDecoder()
