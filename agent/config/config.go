@@ -232,6 +232,11 @@ func Load(getenv func(string) string) (Config, error) {
 	for _, p := range c.Profiles {
 		c.Secrets = append(c.Secrets, p.Config.Secrets...)
 	}
+	if c.Provider == "" && c.Model == "" && len(c.Profiles) > 0 {
+		// Only profiles: a new session starts on the first one's model.
+		c.Model = c.Profiles[0].Config.Model
+		c.Models = nil
+	}
 	c.MaxTokens = f.MaxTokens
 	c.ThoughtLevel = cmp.Or(getenv("TANDEM_THOUGHT_LEVEL"), f.ThoughtLevel)
 	if _, err := llm.ParseEffort(c.ThoughtLevel); err != nil {
@@ -328,9 +333,6 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 	}
 	if c.Provider == "openai" && c.OpenAIAPI == "" {
 		c.OpenAIAPI = defaultOpenAIAPI(c.OpenAIBaseURL)
-	}
-	if c.Model == "" && c.Provider != "" && len(f.Models) > 0 {
-		c.Model = f.Models[0] // a list without a default: its first
 	}
 	if c.Model == "" {
 		switch c.Provider {

@@ -99,6 +99,9 @@ func loadProfiles(getenv func(string) string, f File, creds Credentials, path st
 		if err := dec.Decode(&pf); err != nil {
 			return nil, fmt.Errorf("config: %s: profile %q: %w", path, name, err)
 		}
+		if pf.Model == "" && len(pf.Models) > 0 {
+			pf.Model = pf.Models[0] // a profile's list without a default: its first
+		}
 		var pc Config
 		if err := pc.resolveProvider(profileEnv(getenv, keys), pf.File, creds); err != nil {
 			return nil, fmt.Errorf("%w (in profile %q)", err, name)

@@ -107,3 +107,18 @@ func TestProfileIgnoresSelectionEnv(t *testing.T) {
 		t.Errorf("default = %s", d.Provider)
 	}
 }
+
+// With profiles only, a session starts on the first profile's model,
+// which routes to it.
+func TestOnlyProfiles(t *testing.T) {
+	c, err := loadFile(t, map[string]string{}, `{"profiles": {"b": {"provider": "gemini", "geminiApiKey": "AIza-b"}, "a": {"provider": "openai-chat", "openaiBaseUrl": "http://127.0.0.1:1/v1", "models": ["qwen3:8b"]}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Provider != "" || c.Model != "qwen3:8b" || !slices.Equal(c.Models, []string{"qwen3:8b", DefaultGeminiModel}) {
+		t.Fatalf("provider %q model %q models %q", c.Provider, c.Model, c.Models)
+	}
+	if _, name := c.Route(c.Model); name != "a" {
+		t.Errorf("the first model routes to %q", name)
+	}
+}

@@ -13,6 +13,12 @@ type PartRare struct {
 	// replayed unchanged.
 	Signature string `json:"signature,omitempty"`
 	Redacted  string `json:"redacted,omitempty"`
+	// Origin is the model family whose thinking or signature this part
+	// carries (OriginAnthropic, OriginOpenAI, OriginGoogle): another
+	// family's server cannot read it, and rejects a signature it did not
+	// make, so each wire replays only its own (and, for the families that
+	// had them before Origin was recorded, parts with none).
+	Origin string `json:"origin,omitempty"`
 
 	// Images attached to a tool result (MCP tools can return them).
 	Images []Part `json:"images,omitempty"`
@@ -27,6 +33,7 @@ func (p Part) MediaType() string { return p.rare().MediaType }
 func (p Part) Data() string      { return p.rare().Data }
 func (p Part) Signature() string { return p.rare().Signature }
 func (p Part) Redacted() string  { return p.rare().Redacted }
+func (p Part) Origin() string    { return p.rare().Origin }
 func (p Part) Images() []Part    { return p.rare().Images }
 
 // Extra returns p's replayed provider fields; nil when it has none.
@@ -41,7 +48,7 @@ func (p *Part) rare() PartRare {
 
 // empty reports whether r sets nothing.
 func (r *PartRare) empty() bool {
-	return r.MediaType == "" && r.Data == "" && r.Signature == "" && r.Redacted == "" && len(r.Images) == 0 && len(r.Extra) == 0
+	return r.MediaType == "" && r.Data == "" && r.Signature == "" && r.Redacted == "" && r.Origin == "" && len(r.Images) == 0 && len(r.Extra) == 0
 }
 
 // Rare returns p's rare fields for writing, made first when p has none.
@@ -68,6 +75,13 @@ func (p Part) WithoutImages() Part {
 	}
 	return p
 }
+
+// The model families of Part.Origin.
+const (
+	OriginAnthropic = "anthropic"
+	OriginOpenAI    = "openai"
+	OriginGoogle    = "google"
+)
 
 // Image returns an image part.
 func Image(mediaType, data string) Part {

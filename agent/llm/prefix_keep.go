@@ -182,7 +182,7 @@ func samePart(a, b *Part, extra bool) bool {
 	}
 	x, y := a.rare(), b.rare()
 	if !sameString(x.MediaType, y.MediaType) || !sameString(x.Data, y.Data) ||
-		!sameString(x.Signature, y.Signature) || !sameString(x.Redacted, y.Redacted) ||
+		!sameString(x.Signature, y.Signature) || !sameString(x.Redacted, y.Redacted) || !sameString(x.Origin, y.Origin) ||
 		len(x.Images) != len(y.Images) ||
 		extra && (len(x.Extra) != len(y.Extra) || len(x.Extra) > 0 && !maps.EqualFunc(x.Extra, y.Extra, sameRaw)) {
 		return false

@@ -141,6 +141,8 @@ func (d *doctor) checkProvider(ctx context.Context) []finding {
 	switch {
 	case d.cfgErr != nil && c.Provider == "":
 		return []finding{{levelFail, "provider", "unknown: the configuration did not load", "fix the config error above"}}
+	case c.Provider == "" && len(c.Profiles) > 0:
+		return append([]finding{{levelInfo, "provider", "none at the top level; new sessions start on " + c.Model + " (profile " + c.Profiles[0].Name + ")", ""}}, d.profiles()...)
 	case c.Provider == "":
 		return []finding{{levelFail, "provider", "none configured",
 			"tandem login, or export " + config.AnthropicKeyEnv + "=… (Anthropic), " + config.OpenAIKeyEnv + "=… (OpenAI) or " + config.GeminiKeyEnv + "=… (Gemini), or OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama"}}

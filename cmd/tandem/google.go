@@ -58,7 +58,7 @@ func googleLister(cfg config.Config, w *models.Windows) func(context.Context) ([
 		for i, m := range infos {
 			ids[i] = m.ID
 			if w != nil {
-				w.Learn(m.ID, m.Limits.Context)
+				w.LearnLimits(m.ID, m.Limits)
 			}
 		}
 		return ids, nil

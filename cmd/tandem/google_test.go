@@ -22,12 +22,12 @@ func loadConfig(t *testing.T, vars map[string]string) config.Config {
 
 // The model picker gets Gemini's models from its listing (every page, only
 // those that generate content), and their input limits become the
-// context windows.
+// context windows, their output limits the output limits.
 func TestGeminiModelsListedWithTheirWindows(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.ServeGeminiModels(llmtest.GeminiModel{ID: "gemini-2.5-pro", Input: 1_048_576, Output: 65_536},
 		llmtest.GeminiModel{ID: "gemini-2.5-flash", Input: 1_000_000, Output: 65_536},
-		llmtest.GeminiModel{ID: "gemma-3-27b-it", Input: 131_072, Output: 8192})
+		llmtest.GeminiModel{ID: "gemma-3-27b-it", Input: 131_072, Output: 4096})
 	cfg := loadConfig(t, map[string]string{"GEMINI_API_KEY": "AIza-list-key", "GOOGLE_GEMINI_BASE_URL": srv.URL})
 	w := &models.Windows{}
 	ids, err := modelLister(cfg, w)(context.Background())
@@ -37,8 +37,8 @@ func TestGeminiModelsListedWithTheirWindows(t *testing.T) {
 	if !slices.Equal(ids, []string{"gemini-2.5-pro", "gemini-2.5-flash", "gemma-3-27b-it"}) {
 		t.Errorf("ids = %q", ids)
 	}
-	if l, src := w.Lookup("gemma-3-27b-it"); l.Context != 131_072 || src != models.FromServer {
-		t.Errorf("window = %d from %s", l.Context, src)
+	if l, src := w.Lookup("gemma-3-27b-it"); l.Context != 131_072 || l.Output != 4096 || src != models.FromServer {
+		t.Errorf("limits = %+v from %s", l, src)
 	}
 	if h := srv.ModelsHeaders(); len(h) != 2 || h[0].Get("X-Goog-Api-Key") != "AIza-list-key" {
 		t.Errorf("listing asked %d times, key header %q", len(h), h[0].Get("X-Goog-Api-Key"))

@@ -195,7 +195,9 @@ func encodeParts(parts []llm.Part) ([]any, error) {
 		case llm.PartImage:
 			out = append(out, encodeImage(p))
 		case llm.PartThinking:
-			switch {
+			switch o := p.Origin(); {
+			case o != "" && o != llm.OriginAnthropic:
+				// Another family's thinking: Anthropic cannot check it.
 			case p.Redacted() != "":
 				out = append(out, &redactedBlock{Type: "redacted_thinking", Data: p.Redacted()})
 			case p.Signature() != "":

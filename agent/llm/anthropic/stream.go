@@ -165,12 +165,12 @@ func (a *assembler) start(w *wireEvent) error {
 			a.emit(llm.Event{Type: llm.EventText, Text: cb.Text})
 		}
 	case "thinking":
-		p = llm.Part{Type: llm.PartThinking, Text: cb.Thinking, PartRare: &llm.PartRare{Signature: cb.Signature}}
+		p = llm.Part{Type: llm.PartThinking, Text: cb.Thinking, PartRare: &llm.PartRare{Signature: cb.Signature, Origin: llm.OriginAnthropic}}
 		if cb.Thinking != "" {
 			a.emit(llm.Event{Type: llm.EventReasoning, Text: cb.Thinking})
 		}
 	case "redacted_thinking":
-		p = llm.Part{Type: llm.PartThinking, PartRare: &llm.PartRare{Redacted: cb.Data}}
+		p = llm.Part{Type: llm.PartThinking, PartRare: &llm.PartRare{Redacted: cb.Data, Origin: llm.OriginAnthropic}}
 	case "tool_use":
 		p = llm.Part{Type: llm.PartToolUse, ToolCallID: cb.ID, ToolName: cb.Name}
 		a.emit(llm.Event{Type: llm.EventToolCallStart, ToolCallID: cb.ID, ToolName: cb.Name})

@@ -34,8 +34,8 @@ func TestThinkingReplayedVerbatim(t *testing.T) {
 	req := &llm.Request{Model: "m", Messages: []llm.Message{llm.Text(llm.RoleUser, "hi")}}
 	resp := stream(t, p, req)
 	want := []llm.Part{
-		{Type: llm.PartThinking, PartRare: &llm.PartRare{Redacted: "EqQBCgIYAh=="}},
-		{Type: llm.PartThinking, Text: "Let me check.", PartRare: &llm.PartRare{Signature: "c2lnbmF0dXJl"}},
+		{Type: llm.PartThinking, PartRare: &llm.PartRare{Redacted: "EqQBCgIYAh==", Origin: llm.OriginAnthropic}},
+		{Type: llm.PartThinking, Text: "Let me check.", PartRare: &llm.PartRare{Signature: "c2lnbmF0dXJl", Origin: llm.OriginAnthropic}},
 		{Type: llm.PartToolUse, ToolCallID: "toolu_1", ToolName: "read_file", Input: json.RawMessage(`{"path":"go.mod"}`)},
 	}
 	if !reflect.DeepEqual(resp.Message.Content, want) {

@@ -96,6 +96,9 @@ const (
 	// budgetProMin is the least Gemini 2.5 Pro takes: it cannot stop
 	// thinking, so "off" asks for the least it allows.
 	budgetProMin = 128
+	// answerTokens is the room left for the answer when the output limit
+	// would not exceed the thinking budget.
+	answerTokens = 8192
 )
 
 func (p *Provider) encode(req *llm.Request) ([][]byte, error) {
@@ -129,6 +132,10 @@ func encodeHead(req *llm.Request) ([]byte, error) {
 		h.Tools = []tools{{FunctionDeclarations: decls}}
 	}
 	gc := generationConfig{MaxOutputTokens: req.MaxTokens, ThinkingConfig: thinking(ModelID(req.Model), req.Effort)}
+	if tc := gc.ThinkingConfig; tc != nil && tc.ThinkingBudget != nil && gc.MaxOutputTokens > 0 && gc.MaxOutputTokens <= *tc.ThinkingBudget {
+		// Thoughts count against the output limit: leave room for the answer.
+		gc.MaxOutputTokens = *tc.ThinkingBudget + answerTokens
+	}
 	if gc != (generationConfig{}) {
 		h.GenerationConfig = &gc
 	}
@@ -215,12 +222,13 @@ func parts(m *llm.Message, before []llm.Message) ([]part, error) {
 	for _, p := range m.Content {
 		switch p.Type {
 		case llm.PartText:
-			if p.Text == "" && p.Signature() == "" {
+			if p.Text == "" && signature(p) == "" {
 				continue
 			}
-			out = append(out, part{Text: &p.Text, ThoughtSignature: p.Signature()})
+			out = append(out, part{Text: &p.Text, ThoughtSignature: signature(p)})
 		case llm.PartThinking:
-			if p.Text == "" && p.Signature() == "" {
+			// Only Gemini's own thoughts: another family's mean nothing here.
+			if p.Origin() != llm.OriginGoogle || p.Text == "" && p.Signature() == "" {
 				continue
 			}
 			out = append(out, part{Text: &p.Text, Thought: true, ThoughtSignature: p.Signature()})
@@ -231,7 +239,7 @@ func parts(m *llm.Message, before []llm.Message) ([]part, error) {
 			if !llm.IsObject(args) { // malformed arguments, answered with an error
 				args = json.RawMessage(`{}`)
 			}
-			out = append(out, part{FunctionCall: &functionCall{ID: p.Extra()[idExtra], Name: p.ToolName, Args: args}, ThoughtSignature: p.Signature()})
+			out = append(out, part{FunctionCall: &functionCall{ID: p.Extra()[idExtra], Name: p.ToolName, Args: args}, ThoughtSignature: signature(p)})
 		case llm.PartToolResult:
 			call := findCall(before, p.ToolCallID)
 			r := &functionResponse{Name: p.ToolName, ID: call.Extra()[idExtra]}
@@ -258,6 +266,15 @@ func parts(m *llm.Message, before []llm.Message) ([]part, error) {
 		}
 	}
 	return append(out, images...), nil
+}
+
+// signature is p's thought signature when Gemini made it; another
+// family's would be refused.
+func signature(p llm.Part) string {
+	if p.Origin() != llm.OriginGoogle {
+		return ""
+	}
+	return p.Signature()
 }
 
 func imagePart(p llm.Part) part {

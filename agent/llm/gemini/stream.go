@@ -107,11 +107,16 @@ func (a *assembler) chunk(c *chunk) {
 	for i := range cand.Content.Parts {
 		a.part(&cand.Content.Parts[i])
 	}
-	if cand.FinishReason != "" {
-		a.finish = cand.FinishReason
-		if len(a.parts) == 0 && cand.FinishMessage != "" && a.stop() == llm.StopRefusal {
-			// Say why nothing came, in the answer's place.
-			a.text(cand.FinishMessage, "")
+	if f := cand.FinishReason; f != "" {
+		a.finish = f
+		if len(a.parts) == 0 && f != "STOP" && f != "MAX_TOKENS" {
+			// Nothing came (blocked, a malformed call): say why, in the
+			// answer's place, or the user sees an empty turn.
+			msg := "Gemini stopped (" + f + ")"
+			if cand.FinishMessage != "" {
+				msg += ": " + cand.FinishMessage
+			}
+			a.text(msg, "")
 		}
 	}
 }
@@ -135,7 +140,7 @@ func (a *assembler) part(w *wirePart) {
 			pt.ToolCallID = newCallID()
 		}
 		if w.ThoughtSignature != "" {
-			pt.Rare().Signature = w.ThoughtSignature
+			pt.Rare().Signature, pt.Rare().Origin = w.ThoughtSignature, llm.OriginGoogle
 		}
 		a.parts = append(a.parts, pt)
 		a.calls++
@@ -181,9 +186,12 @@ func (a *assembler) add(typ llm.PartType, s, sig string) {
 	default:
 		a.parts = append(a.parts, llm.Part{Type: typ, Text: s})
 		last = &a.parts[len(a.parts)-1]
+		if typ == llm.PartThinking {
+			last.Rare().Origin = llm.OriginGoogle
+		}
 	}
 	if sig != "" {
-		last.Rare().Signature = sig
+		last.Rare().Signature, last.Rare().Origin = sig, llm.OriginGoogle
 	}
 }
 

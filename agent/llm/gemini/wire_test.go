@@ -10,6 +10,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/gemini"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 )
@@ -127,7 +128,7 @@ func TestImagesAndThinkingLevels(t *testing.T) {
 		effort llm.Effort
 		want   string
 	}{
-		{"gemini-2.5-flash", llm.EffortHigh, `"thinkingConfig":{"includeThoughts":true,"thinkingBudget":24576}`},
+		{"gemini-2.5-flash", llm.EffortHigh, `{"maxOutputTokens":32768,"thinkingConfig":{"includeThoughts":true,"thinkingBudget":24576}}`},
 		{"gemini-2.5-flash", llm.EffortOff, `"thinkingConfig":{"includeThoughts":false,"thinkingBudget":0}`},
 		{"gemini-2.5-pro", llm.EffortOff, `"thinkingConfig":{"includeThoughts":true,"thinkingBudget":128}`},
 		{"gemini-3-pro-preview", llm.EffortLow, `"thinkingConfig":{"includeThoughts":true,"thinkingLevel":"low"}`},
@@ -197,6 +198,14 @@ func TestErrorKinds(t *testing.T) {
 			t.Errorf("resp %+v err %v", resp, err)
 		}
 	})
+	t.Run("malformed call says why", func(t *testing.T) {
+		srv, p := setup(t)
+		srv.Enqueue(llmtest.Reply{Raw: sse(`{"candidates":[{"content":{"parts":[],"role":"model"},"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":"Malformed function call: print(x","index":0}]}`)})
+		_, resp, err := stream(t, p, q)
+		if err != nil || resp.StopReason != llm.StopEndTurn || resp.Message.Content[0].Text != "Gemini stopped (MALFORMED_FUNCTION_CALL): Malformed function call: print(x" {
+			t.Errorf("resp %+v err %v", resp, err)
+		}
+	})
 	t.Run("max tokens", func(t *testing.T) {
 		srv, p := setup(t)
 		srv.Enqueue(llmtest.Reply{Raw: block("MAX_TOKENS")})
@@ -225,4 +234,31 @@ func TestErrorKinds(t *testing.T) {
 			})
 		}
 	})
+}
+
+// A session that moved between model families (profiles) carries the
+// others' thinking: Gemini gets none of it, nor their signatures, and
+// Anthropic none of Gemini's.
+func TestOtherFamiliesThinkingLeftOut(t *testing.T) {
+	srv, p := setup(t)
+	srv.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
+	history := []llm.Message{llm.Text(llm.RoleUser, "q"),
+		{Role: llm.RoleAssistant, Content: []llm.Part{
+			{Type: llm.PartThinking, Text: "claude thought", PartRare: &llm.PartRare{Signature: "ErUBCkYIBxgCIkA-claude", Origin: llm.OriginAnthropic}},
+			{Type: llm.PartThinking, Text: "gemini thought", PartRare: &llm.PartRare{Origin: llm.OriginGoogle}},
+			{Type: llm.PartText, Text: "answer", PartRare: &llm.PartRare{Signature: "CiQB-gemini", Origin: llm.OriginGoogle}}}},
+		llm.Text(llm.RoleUser, "more")}
+	if _, _, err := stream(t, p, &llm.Request{Model: "gemini-2.5-pro", Messages: history}); err != nil {
+		t.Fatal(err)
+	}
+	if b := string(srv.Requests()[0].Body); strings.Contains(b, "claude") || !strings.Contains(b, `{"role":"model","parts":[{"text":"gemini thought","thought":true},{"text":"answer","thoughtSignature":"CiQB-gemini"}]}`) {
+		t.Errorf("gemini body = %s", b)
+	}
+	ant := anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "k"})
+	if _, _, err := stream(t, ant, &llm.Request{Model: "claude-sonnet-4-5", Messages: history}); err != nil {
+		t.Fatal(err)
+	}
+	if b := string(srv.Requests()[1].Body); strings.Contains(b, "gemini thought") || strings.Contains(b, "CiQB") || !strings.Contains(b, `"signature":"ErUBCkYIBxgCIkA-claude"`) {
+		t.Errorf("anthropic body = %s", b)
+	}
 }

@@ -57,6 +57,7 @@ type Windows struct {
 
 	mu         sync.Mutex // guards the fields below
 	discovered map[string]int
+	outputs    map[string]int // model -> the output limit a listing reported
 	noticed    map[string]bool
 	refused    map[string]int // model -> the most tokens its server takes
 	loaded     bool           // refused holds what Limits kept
@@ -73,6 +74,22 @@ func (w *Windows) Learn(model string, tokens int) {
 		w.discovered = map[string]int{}
 	}
 	w.discovered[model] = tokens
+}
+
+// LearnLimits records what a provider's model listing reports for
+// model: its window and its output limit (Gemini's inputTokenLimit and
+// outputTokenLimit). Zero limits are not known and change nothing.
+func (w *Windows) LearnLimits(model string, l Limits) {
+	w.Learn(model, l.Context)
+	if l.Output <= 0 {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.outputs == nil {
+		w.outputs = map[string]int{}
+	}
+	w.outputs[model] = l.Output
 }
 
 // Settle runs Probe unless it has run or is running, and returns when it
@@ -166,6 +183,9 @@ func (w *Windows) resolve(model string) (Limits, Source) {
 	w.Settle(context.Background())
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if n := w.outputs[model]; n > 0 {
+		l.Output = n
+	}
 	if n := w.discovered[model]; n > 0 {
 		l.Context = n
 		return l, FromServer

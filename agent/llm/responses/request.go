@@ -199,8 +199,8 @@ func assistant(m *llm.Message) ([]any, error) {
 	for _, p := range m.Content {
 		switch p.Type {
 		case llm.PartThinking:
-			if p.Signature() == "" {
-				continue
+			if o := p.Origin(); p.Signature() == "" || o != "" && o != llm.OriginOpenAI {
+				continue // nothing the server can use, or another family's
 			}
 			summary := p.Extra()[summaryExtra]
 			if summary == nil {

@@ -202,7 +202,7 @@ func (a *assembler) itemDone(s *slot, it *item) {
 		if text == "" {
 			text = s.text.String()
 		}
-		s.part = llm.Part{Type: llm.PartThinking, Text: text, PartRare: &llm.PartRare{Signature: it.EncryptedContent}}
+		s.part = llm.Part{Type: llm.PartThinking, Text: text, PartRare: &llm.PartRare{Signature: it.EncryptedContent, Origin: llm.OriginOpenAI}}
 		if len(parts) > 1 {
 			s.part.PartRare.Extra = map[string]json.RawMessage{summaryExtra: it.Summary}
 		}

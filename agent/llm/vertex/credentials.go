@@ -1,6 +1,7 @@
 package vertex
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,7 +39,7 @@ type credentials struct {
 
 	mu      sync.Mutex // guards the fields below
 	ts      oauth2.TokenSource
-	found   string // the project found
+	found   string // the credentials' project, used when none is configured
 	learned string // the last token handed to learn
 }
 
@@ -84,10 +85,7 @@ func (c *credentials) token(ctx context.Context) (string, string, error) {
 // the token endpoint (4xx) names the credentials to fix; a server or
 // network failure may pass, and is worth trying again.
 func (c *credentials) fail(status int, msg string, err error) error {
-	e := &llm.Error{Provider: name, Status: status, Message: redact.New().Text(msg), Err: err}
-	if status == 0 || status >= 500 {
-		e.Retryable = status >= 500
-	}
+	e := &llm.Error{Provider: name, Status: status, Message: redact.New().Text(msg), Err: err, Retryable: status >= 500}
 	if status == 0 || status/100 == 4 {
 		e.KeyEnv = config.GoogleCredentialsEnv
 	}
@@ -98,7 +96,7 @@ func (c *credentials) tokenSource(ctx context.Context) (oauth2.TokenSource, stri
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ts != nil {
-		return c.ts, c.project + c.found, nil
+		return c.ts, cmp.Or(c.project, c.found), nil
 	}
 	if c.source != nil {
 		c.ts = c.source
@@ -118,11 +116,8 @@ func (c *credentials) tokenSource(ctx context.Context) (oauth2.TokenSource, stri
 	if err != nil {
 		return nil, "", err
 	}
-	c.ts = creds.TokenSource
-	if c.project == "" {
-		c.found = creds.ProjectID
-	}
-	return c.ts, c.project + c.found, nil
+	c.ts, c.found = creds.TokenSource, creds.ProjectID
+	return c.ts, cmp.Or(c.project, c.found), nil
 }
 
 // fromFile reads a credentials file of the kinds gcloud and the console

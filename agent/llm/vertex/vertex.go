@@ -108,12 +108,9 @@ func (p *Provider) Endpoint() string {
 // location; the project is the credentials' when none is configured
 // (known once a token was had).
 func (p *Provider) URL(publisher, model, method string) string {
-	project := p.opts.Project
-	if project == "" {
-		p.creds.mu.Lock()
-		project = p.creds.found
-		p.creds.mu.Unlock()
-	}
+	p.creds.mu.Lock()
+	project := cmp.Or(p.opts.Project, p.creds.found)
+	p.creds.mu.Unlock()
 	return fmt.Sprintf("%s/v1/projects/%s/locations/%s/publishers/%s/models/%s:%s", p.Endpoint(),
 		url.PathEscape(project), url.PathEscape(p.opts.Location), publisher, url.PathEscape(model), method)
 }
