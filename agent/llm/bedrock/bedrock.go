@@ -123,7 +123,7 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		URL:       p.opts.Endpoint + "/model/" + escapeLabel(req.Model) + "/converse-stream",
 		Body:      body,
 		ErrorType: exceptionName,
-	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, r, emit) })
+	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, req.Model, r, emit) })
 }
 
 // exceptionName is the exception an HTTP error names in its

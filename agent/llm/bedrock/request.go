@@ -220,8 +220,9 @@ func appendMessage(dst []byte, prev byte, i int, m *llm.Message, last bool) ([]b
 }
 
 // blocks converts a message's parts. Bedrock refuses blank text blocks, so
-// empty text is left out; thinking without a signature came from another
-// wire and cannot be replayed to Claude.
+// empty text is left out; thinking without a signature, or of another
+// model family than Anthropic's (Part.Origin), came from another wire and
+// cannot be replayed.
 func blocks(m *llm.Message) ([]block, error) {
 	out := make([]block, 0, len(m.Content))
 	for _, p := range m.Content {
@@ -233,7 +234,8 @@ func blocks(m *llm.Message) ([]block, error) {
 		case llm.PartImage:
 			out = append(out, imageBlock(p))
 		case llm.PartThinking:
-			switch {
+			switch o := p.Origin(); {
+			case o != "" && o != llm.OriginAnthropic:
 			case p.Redacted() != "":
 				out = append(out, block{ReasoningContent: &reasoningContent{RedactedContent: p.Redacted()}})
 			case p.Signature() != "":

@@ -52,13 +52,19 @@ type slot struct {
 
 type assembler struct {
 	emit    func(llm.Event)
+	origin  string // the model family of the thinking (Part.Origin)
 	slots   []*slot
 	stopped bool
 	resp    llm.Response
 }
 
-func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
+func readStream(ctx context.Context, model string, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
 	a := &assembler{emit: emit}
+	if claude(model) {
+		// Claude's signatures are valid on Anthropic's API and Vertex
+		// too, so its thinking is Anthropic's family wherever it ran.
+		a.origin = llm.OriginAnthropic
+	}
 	dec := eventstream.NewDecoder()
 	var buf []byte
 	for {
@@ -146,7 +152,7 @@ func (a *assembler) delta(s *slot, e *event) {
 	case d.ReasoningContent != nil:
 		r := d.ReasoningContent
 		if s.part.Type == "" {
-			s.part = llm.Part{Type: llm.PartThinking, PartRare: &llm.PartRare{}}
+			s.part = llm.Part{Type: llm.PartThinking, PartRare: &llm.PartRare{Origin: a.origin}}
 		}
 		if r.Text != nil {
 			s.text.WriteString(*r.Text)

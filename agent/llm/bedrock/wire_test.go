@@ -131,6 +131,12 @@ func TestClaudeRequest(t *testing.T) {
 	if resp.Usage != usage || resp.StopReason != llm.StopToolUse || len(resp.ToolCalls()) != 2 {
 		t.Fatalf("resp = %+v", resp)
 	}
+	if th := resp.Message.Content[0]; th.Type != llm.PartThinking || th.Origin() != llm.OriginAnthropic {
+		t.Errorf("thinking = %+v, want Anthropic's family", th)
+	}
+	// Another family's thought (a Gemini turn of the same session) is not
+	// sent to Claude.
+	resp.Message.Content = append([]llm.Part{{Type: llm.PartThinking, Text: "gemini thought", PartRare: &llm.PartRare{Signature: "CiQB-gemini", Origin: llm.OriginGoogle}}}, resp.Message.Content...)
 	req.Messages = append(req.Messages, resp.Message, llm.Message{Role: llm.RoleUser, Content: []llm.Part{
 		{Type: llm.PartToolResult, ToolCallID: resp.ToolCalls()[0].ToolCallID, Text: "A", PartRare: &llm.PartRare{Images: []llm.Part{llm.Image("image/jpeg", "/9j/")}}},
 		{Type: llm.PartToolResult, ToolCallID: resp.ToolCalls()[1].ToolCallID, Text: "no such file", IsError: true}}})
