@@ -84,14 +84,16 @@ func TestKeyInProviderErrorsNeverLeaves(t *testing.T) {
 
 // promptOnce runs `tandem acp` with home as TANDEM_HOME and debug logging,
 // opens a session and sends one prompt, and returns every byte tandem wrote
-// to stdout and stderr once it has exited, with the prompt's error.
-func promptOnce(t *testing.T, home string) (stdout, stderr string, promptErr error) {
+// to stdout and stderr once it has exited, with the prompt's error. env
+// is added last, so it wins.
+func promptOnce(t *testing.T, home string, env ...string) (stdout, stderr string, promptErr error) {
 	t.Helper()
 	cmd := exec.Command(testenv.Tandem(t), "acp")
 	// Later entries win: no key, provider or base URL of the developer's
 	// environment reaches the child, so config.json decides.
 	cmd.Env = append(os.Environ(), "TANDEM_HOME="+home, "TANDEM_LOG=debug", "TANDEM_PROVIDER=",
 		"OPENAI_API_KEY=", "OPENAI_BASE_URL=", "ANTHROPIC_API_KEY=", "ANTHROPIC_BASE_URL=")
+	cmd.Env = append(cmd.Env, env...)
 	var errBuf, outBuf testenv.SyncBuffer
 	stdin, out := testenv.Start(t, cmd, &errBuf)
 	peer := testenv.NewPeer(t, io.TeeReader(out, &outBuf), stdin, testenv.Lines,

@@ -14,7 +14,8 @@ import (
 // context_length_exceeded; llama.cpp "exceeds the available context size";
 // Ollama "input length exceeds the context length" or "prompt too long";
 // Gemini "exceeds the maximum number of tokens allowed"; LM Studio "context
-// length of only".
+// length of only"; Bedrock "Input is too long for requested model" (its
+// ValidationException; Claude there words it as Anthropic does).
 var overflowWordings = []string{
 	"prompt is too long",
 	"prompt too long",
@@ -30,6 +31,7 @@ var overflowWordings = []string{
 	"context window exceeded",
 	"exceeds the maximum number of tokens allowed",
 	"context length of only",
+	"input is too long",
 }
 
 // IsOverflow reports whether err is a provider refusing a request because

@@ -51,6 +51,10 @@ type Config struct {
 	OpenAIAPI string
 	// Google is the Gemini API's and Vertex AI's settings (google.go).
 	Google Google
+	// AWS places Bedrock's requests (aws.go); Azure is Azure OpenAI's
+	// settings (azure.go).
+	AWS   AWS
+	Azure AzureOpenAI
 
 	MaxTokens       int
 	ThoughtLevel    string // default reasoning level ("" leaves it to the provider)
@@ -130,8 +134,10 @@ type File struct {
 	// Completion configures inline completions (completion.go).
 	Completion CompletionFile `json:"completion"`
 
-	// Each provider's own keys, flat in the file (google.go).
+	// Each provider's own keys, flat in the file (google.go, aws.go, azure.go).
 	GoogleFile
+	AWSFile
+	AzureFile
 
 	// Profiles are more providers by name (profiles.go).
 	Profiles map[string]json.RawMessage `json:"profiles"`
@@ -221,6 +227,7 @@ func Load(getenv func(string) string) (Config, error) {
 		getenv("ANTHROPIC_BASE_URL"), getenv("OPENAI_BASE_URL"), f.AnthropicBaseURL, f.OpenAIBaseURL)
 	c.Secrets = append(c.Secrets, completionSecrets(getenv, f)...)
 	c.Secrets = append(c.Secrets, googleSecrets(getenv, f.GoogleFile, creds)...)
+	c.Secrets = append(c.Secrets, secretsOf(append(awsSecrets(getenv), azureSecrets(getenv, f.AzureFile, creds)...))...)
 	if err := c.resolveProvider(getenv, f, creds); err != nil {
 		return c, err
 	}
@@ -304,13 +311,15 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 	c.OpenAIBaseURL = pick("OPENAI_BASE_URL", f.OpenAIBaseURL)
 	c.OpenAIAPI = strings.ToLower(pick("TANDEM_OPENAI_API", f.OpenAIAPI))
 	c.Google = loadGoogle(getenv, f.GoogleFile, creds)
+	c.AWS = loadAWS(getenv, f.AWSFile)
+	c.Azure = loadAzure(getenv, f.AzureFile, creds)
 	switch c.OpenAIAPI {
 	case "", OpenAIResponses, OpenAIChat:
 	default:
 		return fmt.Errorf("config: TANDEM_OPENAI_API=%q: use responses or chat", c.OpenAIAPI)
 	}
 	switch c.Provider {
-	case "anthropic", "openai", Gemini, Vertex:
+	case "anthropic", "openai", Gemini, Vertex, Bedrock, Azure:
 	case "openai-chat":
 		if c.OpenAIAPI == OpenAIResponses {
 			return fmt.Errorf("config: TANDEM_PROVIDER=openai-chat is Chat Completions, but TANDEM_OPENAI_API=responses")
@@ -325,7 +334,7 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 		case c.OpenAIKey != "" || c.OpenAIBaseURL != "":
 			c.Provider = "openai"
 		default:
-			c.Provider = c.Google.implied()
+			c.Provider = cmp.Or(c.Google.implied(), c.Azure.implied())
 		}
 	default:
 		return fmt.Errorf("config: TANDEM_PROVIDER=%q: use %s", c.Provider, providerNames)
@@ -341,6 +350,8 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 			c.Model = DefaultOpenAIModel
 		case Gemini, Vertex:
 			c.Model = DefaultGeminiModel
+		case Bedrock:
+			c.Model = DefaultBedrockModel
 		}
 	}
 	c.Models = dedupe(append([]string{c.Model}, f.Models...))
@@ -348,7 +359,7 @@ func (c *Config) resolveProvider(getenv func(string) string, f File, creds Crede
 }
 
 // providerNames lists the values of TANDEM_PROVIDER, for errors.
-const providerNames = "anthropic, openai, openai-chat, gemini or vertex"
+const providerNames = "anthropic, openai, openai-chat, gemini, vertex, bedrock or azure"
 
 func dedupe(in []string) []string {
 	var out []string

@@ -28,7 +28,7 @@ func TestLoad(t *testing.T) {
 		{name: "explicit provider wins over keys", env: map[string]string{"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k", "TANDEM_PROVIDER": "OpenAI"}, provider: "openai", model: DefaultOpenAIModel},
 		{name: "env wins over file", env: map[string]string{"TANDEM_MODEL": "m-env"}, file: `{"provider":"anthropic","model":"m-file","anthropicApiKey":"k"}`, provider: "anthropic", model: "m-env"},
 		{name: "file used when env is empty", env: map[string]string{}, file: `{"provider":"openai","model":"llama3","openaiBaseUrl":"http://x/v1"}`, provider: "openai", model: "llama3", baseURL: "http://x/v1"},
-		{name: "unknown provider", env: map[string]string{"TANDEM_PROVIDER": "palm"}, wantError: "use anthropic, openai, openai-chat, gemini or vertex"},
+		{name: "unknown provider", env: map[string]string{"TANDEM_PROVIDER": "palm"}, wantError: "use anthropic, openai, openai-chat, gemini, vertex, bedrock or azure"},
 		{name: "gemini key picks gemini", env: map[string]string{"GEMINI_API_KEY": "k"}, provider: "gemini", model: DefaultGeminiModel},
 		{name: "google api key alone picks nothing", env: map[string]string{"GOOGLE_API_KEY": "k"}, provider: "", model: ""},
 		{name: "vertex on request", env: map[string]string{"TANDEM_PROVIDER": "vertex", "GOOGLE_CLOUD_PROJECT": "p"}, provider: "vertex", model: DefaultGeminiModel},

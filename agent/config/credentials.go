@@ -22,6 +22,8 @@ type Credentials struct {
 	AnthropicAPIKey string `json:"anthropicApiKey,omitempty"`
 	OpenAIAPIKey    string `json:"openaiApiKey,omitempty"`
 	GeminiAPIKey    string `json:"geminiApiKey,omitempty"`
+	// AzureOpenAIAPIKey is an Azure OpenAI resource's key.
+	AzureOpenAIAPIKey string `json:"azureOpenaiApiKey,omitempty"`
 }
 
 // LoadCredentials reads home's credentials file; a missing file is empty.
@@ -49,7 +51,7 @@ func LoadCredentials(home string) (Credentials, error) {
 	return c, nil
 }
 
-// SaveKey stores key for provider ("anthropic", "openai" or "gemini") in home's
+// SaveKey stores key for provider ("anthropic", "openai", "gemini" or "azure") in home's
 // credentials file, keeping the other provider's key.
 func SaveKey(home, provider, key string) error {
 	path := filepath.Join(home, CredentialsFile)
@@ -69,8 +71,10 @@ func SaveKey(home, provider, key string) error {
 		c.OpenAIAPIKey = key
 	case Gemini:
 		c.GeminiAPIKey = key
+	case Azure:
+		c.AzureOpenAIAPIKey = key
 	default:
-		return fmt.Errorf("config: unknown provider %q: use anthropic, openai or gemini", provider)
+		return fmt.Errorf("config: unknown provider %q: use anthropic, openai, gemini or azure", provider)
 	}
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("config: %w", err)

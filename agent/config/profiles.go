@@ -49,7 +49,7 @@ var coreEnvKeys = map[string]string{
 // providerEnvKeys are the tables of every provider. A provider added to
 // tandem adds its table here, which also allows its keys in a profile.
 func providerEnvKeys() []map[string]string {
-	return []map[string]string{coreEnvKeys, googleEnvKeys}
+	return []map[string]string{coreEnvKeys, googleEnvKeys, awsEnvKeys, azureEnvKeys}
 }
 
 // profileKeys are the keys a profile may set.
@@ -136,7 +136,7 @@ func profileEnv(getenv func(string) string, set map[string]json.RawMessage) func
 
 // inUseSecrets are the credentials a resolved provider configuration uses.
 func (c *Config) inUseSecrets() []string {
-	return secretsOf([]string{c.AnthropicKey, c.OpenAIKey, c.Google.GeminiKey},
+	return secretsOf([]string{c.AnthropicKey, c.OpenAIKey, c.Google.GeminiKey, c.Azure.Key, c.Azure.ADToken, c.Azure.ClientSecret},
 		c.AnthropicBaseURL, c.OpenAIBaseURL, c.Google.GeminiBaseURL, c.Google.VertexBaseURL)
 }
 

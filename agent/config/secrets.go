@@ -20,8 +20,12 @@ const (
 // tandem's own secrets. A process started on the model's behalf must not
 // inherit one: the model could print it into the session history.
 func IsSecretEnv(name string) bool {
-	return name == AnthropicKeyEnv || name == OpenAIKeyEnv || name == GeminiKeyEnv || name == GoogleKeyEnv ||
-		isCompletionKeyEnv(name)
+	switch name {
+	case AnthropicKeyEnv, OpenAIKeyEnv, GeminiKeyEnv, GoogleKeyEnv,
+		AWSSecretKeyEnv, AWSSessionTokenEnv, AzureKeyEnv, AzureADTokenEnv, AzureClientSecretEnv:
+		return true
+	}
+	return isCompletionKeyEnv(name)
 }
 
 // LooksSecretEnv reports whether a variable's name says it holds a

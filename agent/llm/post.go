@@ -34,8 +34,14 @@ type HTTPRequest struct {
 	Provider string // for errors: "anthropic", "openai"
 	KeyEnv   string // reported on 401/403 and a key the server calls invalid
 	Key      string // scrubbed from any message a server echoes back
-	URL      string
-	Header   http.Header
+	// Secrets are more credentials to scrub the same way (a session
+	// token, a second key).
+	Secrets []string
+	// ErrorType, when set, names an error from the response's headers
+	// (Bedrock's x-amzn-ErrorType); the name goes before the message.
+	ErrorType func(http.Header) string
+	URL       string
+	Header    http.Header
 	// Body is the request body in segments sent back to back, so a
 	// provider can send the encoding it keeps of a history's prefix as it
 	// is, without copying it into each request.
@@ -131,10 +137,16 @@ func (r *HTTPRequest) send(ctx context.Context, client *http.Client) (*http.Resp
 func (r *HTTPRequest) statusError(resp *http.Response) *Error {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	msg := errorMessage(body, resp.Status)
+	if r.ErrorType != nil {
+		if t := r.ErrorType(resp.Header); t != "" && !strings.Contains(msg, t) {
+			msg = t + ": " + msg
+		}
+	}
 	e := &Error{
 		Provider:  r.Provider,
 		Status:    resp.StatusCode,
-		Message:   r.scrub(errorMessage(body, resp.Status)),
+		Message:   r.scrub(msg),
 		Retryable: retryableStatus(resp.StatusCode),
 	}
 	e.ContextSize, e.PromptTokens = statedContext(body)
@@ -151,7 +163,11 @@ func (r *HTTPRequest) statusError(resp *http.Response) *Error {
 
 // scrub hides the key, in its encodings, and anything shaped like a
 // credential in a message a server sent back.
-func (r *HTTPRequest) scrub(s string) string { return redact.New(r.Key).Text(s) }
+func (r *HTTPRequest) scrub(s string) string { return r.redactor().Text(s) }
+
+func (r *HTTPRequest) redactor() *redact.Redactor {
+	return redact.New(append([]string{r.Key}, r.Secrets...)...)
+}
 
 // scrubErr is scrub for an error a response stream ended with: an *Error's
 // message is scrubbed where it is, so that errors.As finds it clean and
@@ -164,7 +180,7 @@ func (r *HTTPRequest) scrubErr(err error) error {
 			return err
 		}
 	}
-	return redact.New(r.Key).Error(err)
+	return r.redactor().Error(err)
 }
 
 // errorMessage pulls the human message out of an error body. Both wire

@@ -130,7 +130,10 @@ func (d *doctor) checkConfig(context.Context) []finding {
 	return []finding{{levelOK, "config", path + " parsed", ""}}
 }
 
-func (d *doctor) checkProvider(context.Context) []finding {
+func (d *doctor) checkProvider(ctx context.Context) []finding {
+	if f, ok := d.checkCloud(ctx); ok {
+		return f
+	}
 	c := d.cfg
 	if f, ok := d.googleProvider(); ok {
 		return append([]finding{f}, d.profiles()...)

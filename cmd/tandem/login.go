@@ -20,7 +20,7 @@ import (
 // 0600). Editors offer it as ACP's terminal login; on a terminal it asks
 // for the key without echoing it, otherwise it reads one line from stdin.
 func runLogin(ctx context.Context, m *Main, args []string) error {
-	fs := m.flags("login", "[--provider anthropic|openai|gemini|vertex]  (the key is read from the terminal or stdin)")
+	fs := m.flags("login", "[--provider anthropic|openai|gemini|vertex|azure]  (the key is read from the terminal or stdin)")
 	provider := fs.String("provider", "", "which provider the key is for (asked on a terminal when unset; anthropic otherwise)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -50,12 +50,14 @@ func runLogin(ctx context.Context, m *Main, args []string) error {
 		}
 	}
 	switch *provider {
-	case "anthropic", "openai", config.Gemini:
+	case "anthropic", "openai", config.Gemini, config.Azure:
 	case config.Vertex:
 		// Vertex takes Google Cloud's credentials, not a key tandem keeps.
 		return loginVertex(ctx, m)
+	case config.Bedrock:
+		return errors.New("login: bedrock takes the AWS credentials of your environment and profiles, not a key: run aws configure or aws sso login (and set AWS_PROFILE, AWS_REGION), then tandem doctor")
 	default:
-		return fmt.Errorf("login: unknown provider %q: use anthropic, openai, gemini or vertex", *provider)
+		return fmt.Errorf("login: unknown provider %q: use anthropic, openai, gemini, vertex or azure", *provider)
 	}
 	var key string
 	if tty {

@@ -41,6 +41,10 @@ func newOneProvider(cfg config.Config, t llm.Transport, red *redact.Redactor) (l
 			return responses.New(responses.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
 		}
 		return openai.New(openai.Options{Transport: t, APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL}), nil
+	case config.Bedrock:
+		return newBedrock(cfg, t, red)
+	case config.Azure:
+		return newAzure(cfg, t, red)
 	case config.Gemini, config.Vertex:
 		return newGoogleProvider(cfg, t, red)
 	}
@@ -165,5 +169,5 @@ func baseURL(cfg config.Config) string {
 	case config.Gemini, config.Vertex:
 		return googleBaseURL(cfg)
 	}
-	return ""
+	return cloudBaseURL(cfg)
 }

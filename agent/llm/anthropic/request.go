@@ -94,28 +94,12 @@ type toolResultBlock struct {
 	CacheControl *cacheControl `json:"cache_control,omitempty"`
 }
 
-// Thinking budgets per effort level; answerTokens is the room left for the
-// answer when max_tokens would not exceed the budget.
-const (
-	budgetLow    = 2048
-	budgetMedium = 8192
-	budgetHigh   = 24576
-	answerTokens = 8192
-)
-
 // thinkingBudget is the budget for effort e; "" keeps the configured one.
 func thinkingBudget(e llm.Effort, configured int) int {
-	switch e {
-	case llm.EffortOff:
-		return 0
-	case llm.EffortLow:
-		return budgetLow
-	case llm.EffortMedium:
-		return budgetMedium
-	case llm.EffortHigh:
-		return budgetHigh
+	if e == "" {
+		return configured
 	}
-	return configured
+	return e.Budget()
 }
 
 // encode serializes req deterministically, in segments sent back to back:
@@ -142,7 +126,7 @@ func (p *Provider) encodeHead(req *llm.Request) ([]byte, error) {
 		w.Thinking = &wireThinking{Type: "enabled", BudgetTokens: budget}
 		if w.MaxTokens <= budget {
 			// The budget counts against max_tokens and must stay below it.
-			w.MaxTokens = budget + answerTokens
+			w.MaxTokens = budget + llm.AnswerTokens
 		}
 	}
 	if req.System != "" {

@@ -31,7 +31,9 @@ const suiteKey = "sk-llmtest-SECRET-0123456789"
 // broken streams, cancellation, auth errors and byte-stable replay.
 func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConfig) llm.Provider) {
 	keyEnv := map[Format]string{Anthropic: "ANTHROPIC_API_KEY", OpenAI: "OPENAI_API_KEY", Responses: "OPENAI_API_KEY",
-		Gemini: "GEMINI_API_KEY", VertexGemini: "GOOGLE_APPLICATION_CREDENTIALS", VertexAnthropic: "GOOGLE_APPLICATION_CREDENTIALS"}[format]
+		AzureResponses: "AZURE_OPENAI_API_KEY", AzureChat: "AZURE_OPENAI_API_KEY",
+		Bedrock: "AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY",
+		Gemini:  "GEMINI_API_KEY", VertexGemini: "GOOGLE_APPLICATION_CREDENTIALS", VertexAnthropic: "GOOGLE_APPLICATION_CREDENTIALS"}[format]
 	setup := func(t *testing.T) (*Server, llm.Provider, *sleeps) {
 		t.Parallel()
 		srv := NewServer(t)
@@ -139,9 +141,9 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 	t.Run("usage", func(t *testing.T) {
 		srv, p, _ := setup(t)
 		want := llm.Usage{InputTokens: 123, OutputTokens: 45, CacheReadTokens: 67}
-		// Each wire format carries what its API reports: Anthropic's cache
-		// writes, OpenAI's completion_tokens_details.reasoning_tokens.
-		if anthropicStream(format) {
+		// Each wire format carries what its API reports: Anthropic's and
+		// Bedrock's cache writes, OpenAI's reasoning_tokens.
+		if anthropicStream(format) || format == Bedrock {
 			want.CacheWriteTokens = 8
 		} else {
 			want.ReasoningTokens = 30
@@ -389,8 +391,11 @@ func RunProviderTests(t *testing.T, format Format, newProvider func(ProviderConf
 // to the newest message on every request; markers on system and tools
 // stay and must not change.
 func AppendOnly(f Format, prev, next []byte) error {
-	if anthropicStream(f) {
-		prev, next = stripMessageCacheMarks(prev), stripMessageCacheMarks(next)
+	switch {
+	case anthropicStream(f):
+		prev, next = stripMessageCacheMarks(prev, cacheMark), stripMessageCacheMarks(next, cacheMark)
+	case f == Bedrock:
+		prev, next = stripMessageCacheMarks(prev, cachePointMark), stripMessageCacheMarks(next, cachePointMark)
 	}
 	head, ok := strings.CutSuffix(string(prev), "]}")
 	if !ok {
@@ -410,15 +415,20 @@ func AppendOnly(f Format, prev, next []byte) error {
 	return nil
 }
 
-const cacheMark = `,"cache_control":{"type":"ephemeral"}`
+// The moving cache breakpoints inside the messages: Anthropic's marker,
+// Bedrock's cachePoint block.
+const (
+	cacheMark      = `,"cache_control":{"type":"ephemeral"}`
+	cachePointMark = `,{"cachePoint":{"type":"default"}}`
+)
 
-func stripMessageCacheMarks(b []byte) []byte {
+func stripMessageCacheMarks(b []byte, mark string) []byte {
 	s := string(b)
 	i := strings.Index(s, `"messages":[`)
 	if i < 0 {
 		return b
 	}
-	return []byte(s[:i] + strings.ReplaceAll(s[i:], cacheMark, ""))
+	return []byte(s[:i] + strings.ReplaceAll(s[i:], mark, ""))
 }
 
 func request(user string) *llm.Request {
@@ -430,9 +440,21 @@ func checkKeyHeader(t *testing.T, f Format, h http.Header, url string) {
 	if strings.Contains(url, suiteKey) {
 		t.Errorf("the key is in the URL %s", url)
 	}
-	if f == Gemini {
+	switch f {
+	case Gemini:
 		if h.Get("X-Goog-Api-Key") != suiteKey || h.Get("Authorization") != "" {
 			t.Errorf("headers x-goog-api-key=%q authorization=%q", h.Get("X-Goog-Api-Key"), h.Get("Authorization"))
+		}
+		return
+	case Bedrock:
+		// The server checked the signature; the request names the key.
+		if a := h.Get("Authorization"); !strings.HasPrefix(a, "AWS4-HMAC-SHA256 Credential="+AWSAccessKeyID+"/") || strings.Contains(a, suiteKey) {
+			t.Errorf("Authorization = %q, want a SigV4 signature by %s", a, AWSAccessKeyID)
+		}
+		return
+	case AzureResponses, AzureChat:
+		if h.Get("Api-Key") != suiteKey || h.Get("Authorization") != "" {
+			t.Errorf("headers api-key=%q authorization=%q, want the key in api-key alone", h.Get("Api-Key"), h.Get("Authorization"))
 		}
 		return
 	}

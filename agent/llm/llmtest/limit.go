@@ -61,8 +61,12 @@ func (l *contextLimit) refusal(req *Request) (status int, msg, body string) {
 	if l.style == Proxy {
 		return 413, "", "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
 	}
-	if anthropicStream(req.Format) {
+	switch {
+	case anthropicStream(req.Format):
 		return 400, fmt.Sprintf("prompt is too long: %d tokens > %d maximum", n, limit), ""
+	case req.Format == Bedrock:
+		// Bedrock's own wording states no numbers.
+		return 400, "Input is too long for requested model.", ""
 	}
 	if googleFormat(req.Format) {
 		return 400, fmt.Sprintf("The input token count (%d) exceeds the maximum number of tokens allowed (%d).", n, limit), ""

@@ -17,7 +17,27 @@ const (
 	OpenAI    Format = "openai"
 	// Responses is OpenAI's Responses API (POST /v1/responses).
 	Responses Format = "openai-responses"
+	// Bedrock is Amazon Bedrock's ConverseStream (POST
+	// /model/{id}/converse-stream), SigV4-signed, answered in AWS's
+	// event-stream framing.
+	Bedrock Format = "bedrock"
+	// AzureResponses and AzureChat are the OpenAI wires as Azure OpenAI
+	// serves them: under /openai/ (v1 or deployments paths, api-version),
+	// an api-key header, Azure's error bodies.
+	AzureResponses Format = "azure-responses"
+	AzureChat      Format = "azure-chat"
 )
+
+// wire is the body format f speaks: Azure's are OpenAI's.
+func (f Format) wire() Format {
+	switch f {
+	case AzureResponses:
+		return Responses
+	case AzureChat:
+		return OpenAI
+	}
+	return f
+}
 
 // Reply scripts one response. Streamed content comes in this order:
 // reasoning, text, tool calls; then the stop reason and usage. The JSON
@@ -48,6 +68,9 @@ type Reply struct {
 
 	// StreamError sends an error event after the content, instead of finishing.
 	StreamError string `json:"stream_error,omitempty"`
+	// StreamErrorCode is the error event's code (Responses: "server_error"
+	// by default) or exception type (Bedrock: "internalServerException").
+	StreamErrorCode string `json:"stream_error_code,omitempty"`
 	// CutAfter > 0 aborts the connection after that many events, in the
 	// middle of the next event's JSON.
 	CutAfter int `json:"cut_after,omitempty"`

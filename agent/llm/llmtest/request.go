@@ -54,9 +54,11 @@ func (r *Request) LastUserText() string {
 func decodeRequest(f Format, r *http.Request, body []byte) (*Request, error) {
 	req := &Request{Format: f, Path: r.URL.Path, URL: r.URL.String(), Header: r.Header.Clone(), Body: body}
 	var err error
-	switch f {
+	switch f.wire() {
 	case Anthropic:
 		err = decodeAnthropic(req, body)
+	case Bedrock:
+		err = decodeBedrock(req, r, body)
 	case VertexAnthropic:
 		err = decodeVertexAnthropic(req, body)
 	case Gemini, VertexGemini:

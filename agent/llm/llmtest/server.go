@@ -54,8 +54,8 @@ func Start() *Server {
 // BaseURL is what a provider of the given format is configured with:
 // URL for Anthropic (the client adds /v1/messages), URL+"/v1" for OpenAI
 // (the client adds /chat/completions).
-// Google's formats take URL too (the client adds /v1beta/models/… or
-// /v1/projects/…).
+// Google's formats, Bedrock's and Azure's take URL too (the client adds
+// /v1beta/models/…, /v1/projects/…, /model/… or /openai/…).
 func (s *Server) BaseURL(f Format) string {
 	if f == OpenAI || f == Responses {
 		return s.URL + "/v1"
@@ -115,13 +115,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f = OpenAI
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		f = Responses
+	case strings.HasPrefix(r.URL.Path, "/model/") && strings.HasSuffix(r.URL.Path, "/converse-stream"):
+		f = Bedrock
 	default:
-		http.Error(w, "llmtest: unknown path "+r.URL.Path+" (serve /v1/messages, /v1/chat/completions, /v1/responses, :streamGenerateContent or :streamRawPredict)", http.StatusNotFound)
+		http.Error(w, "llmtest: unknown path "+r.URL.Path+" (serve /v1/messages, /v1/chat/completions, /v1/responses, :streamGenerateContent, :streamRawPredict, /model/{id}/converse-stream or /openai/…)", http.StatusNotFound)
 		return
+	}
+	if strings.HasPrefix(r.URL.Path, "/openai/") {
+		if f = azureFormat(f); !azurePath(w, r) {
+			return
+		}
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return // the client went away
+	}
+	if f == Bedrock && !s.checkSigV4(w, r, body) {
+		return
 	}
 	req, err := decodeRequest(f, r, body)
 	if err != nil {
@@ -144,16 +154,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, f, reply.Status, reply.RetryAfter, reply.Message, reply.Body)
 		return
 	}
-	st := newStream(w, r, s.done, reply)
+	st := newStream(w, r, s.done, reply, f)
 	if reply.Raw != "" {
 		io.WriteString(w, reply.Raw)
 		return
 	}
-	switch f {
+	switch f.wire() {
 	case Anthropic, VertexAnthropic:
 		writeAnthropic(st, &reply, req)
 	case Gemini, VertexGemini:
 		writeGemini(st, &reply, req)
+	case Bedrock:
+		writeBedrock(st, &reply, req)
 	case Responses:
 		writeResponses(st, &reply, req)
 	default:
@@ -200,9 +212,17 @@ func writeError(w http.ResponseWriter, f Format, status int, retryAfter, msg, bo
 		if msg == "" {
 			msg = http.StatusText(status)
 		}
-		if anthropicStream(f) {
+		switch {
+		case anthropicStream(f):
 			body = string(mustJSON(map[string]any{"type": "error", "error": map[string]string{"type": errorType(status), "message": msg}}))
-		} else {
+		case f == Bedrock:
+			// Bedrock names the exception in a header; the body has only
+			// the message.
+			w.Header().Set("X-Amzn-Errortype", bedrockException(status)+":http://internal.amazon.com/coral/com.amazon.bedrock/")
+			body = string(mustJSON(map[string]any{"message": msg}))
+		case f == AzureResponses || f == AzureChat:
+			body = azureError(status, msg)
+		default:
 			body = string(mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": errorType(status), "code": nil}}))
 		}
 	}

@@ -13,6 +13,11 @@ const (
 	VLLM     WindowStyle = "vllm"      // GET /v1/models: data[].max_model_len
 	LlamaCpp WindowStyle = "llama.cpp" // GET /props: default_generation_settings.n_ctx
 	Ollama   WindowStyle = "ollama"    // POST /api/show: model_info["<arch>.context_length"]
+	// LMStudio's own REST API: GET /api/v0/models, data[].loaded_context_length
+	// (the window the model was loaded with) beside max_context_length.
+	LMStudio WindowStyle = "lmstudio"
+	// OpenRouter: GET /api/v1/models, data[].context_length.
+	OpenRouter WindowStyle = "openrouter"
 )
 
 type windowReport struct {
@@ -45,6 +50,18 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request) bool {
 		body = map[string]any{"object": "list", "data": []any{
 			map[string]any{"id": rep.model, "object": "model", "owned_by": "vllm", "max_model_len": rep.tokens},
 			map[string]any{"id": rep.model + "-other", "object": "model", "max_model_len": 1},
+		}}
+	case rep.style == OpenRouter && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/v1/models"):
+		body = map[string]any{"data": []any{
+			map[string]any{"id": rep.model + "-other", "context_length": 1, "top_provider": map[string]any{"context_length": 1, "max_completion_tokens": 1}},
+			map[string]any{"id": rep.model, "name": "A model", "context_length": rep.tokens,
+				"top_provider": map[string]any{"context_length": rep.tokens, "max_completion_tokens": 16384, "is_moderated": false}},
+		}}
+	case rep.style == LMStudio && r.Method == http.MethodGet && r.URL.Path == "/api/v0/models":
+		body = map[string]any{"object": "list", "data": []any{
+			map[string]any{"id": rep.model + "-other", "object": "model", "type": "llm", "state": "not-loaded", "max_context_length": 1},
+			map[string]any{"id": rep.model, "object": "model", "type": "llm", "state": "loaded", "arch": "qwen3",
+				"loaded_context_length": rep.tokens, "max_context_length": rep.tokens * 4},
 		}}
 	case rep.style == LlamaCpp && r.Method == http.MethodGet && r.URL.Path == "/props":
 		body = map[string]any{"default_generation_settings": map[string]any{"n_ctx": rep.tokens}, "total_slots": 1}

@@ -50,16 +50,9 @@ func writeAnthropic(s *stream, reply *Reply, req *Request) {
 		}
 		block(map[string]any{"type": "tool_use", "id": reply.callID(req, i), "name": tc.Name, "input": map[string]any{}}, ds)
 	}
-	switch {
-	case !ok:
-		return
-	case reply.StreamError != "":
+	if s.stops(ok, reply, func() {
 		s.event("error", map[string]any{"type": "error", "error": map[string]string{"type": "overloaded_error", "message": reply.StreamError}})
-		return
-	case reply.Hang:
-		s.hang()
-		return
-	case reply.NoFinish:
+	}) {
 		return
 	}
 	// The neutral stop reasons are Anthropic's own names, so no mapping.

@@ -46,16 +46,9 @@ func writeOpenAI(s *stream, reply *Reply, req *Request) {
 			ok = ok && chunk(map[string]any{"tool_calls": []any{call}}, nil)
 		}
 	}
-	switch {
-	case !ok:
-		return
-	case reply.StreamError != "":
+	if s.stops(ok, reply, func() {
 		s.event("", map[string]any{"error": map[string]any{"message": reply.StreamError, "type": "server_error"}})
-		return
-	case reply.Hang:
-		s.hang()
-		return
-	case reply.NoFinish:
+	}) {
 		return
 	}
 	u := reply.usage()

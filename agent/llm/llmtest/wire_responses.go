@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -77,16 +78,9 @@ func writeResponses(s *stream, reply *Reply, req *Request) {
 			send("response.output_item.done", map[string]any{"output_index": out, "item": item("completed", tc.Args)})
 		out++
 	}
-	switch {
-	case !ok:
-		return
-	case reply.StreamError != "":
-		send("error", map[string]any{"code": "server_error", "message": reply.StreamError, "param": nil})
-		return
-	case reply.Hang:
-		s.hang()
-		return
-	case reply.NoFinish:
+	if s.stops(ok, reply, func() {
+		send("error", map[string]any{"code": cmp.Or(reply.StreamErrorCode, "server_error"), "message": reply.StreamError, "param": nil})
+	}) {
 		return
 	}
 	u := reply.usage()

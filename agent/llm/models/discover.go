@@ -11,9 +11,11 @@ import (
 )
 
 // Discover asks an OpenAI-compatible server how large model's context is,
-// in the ways local servers report it: vLLM's and llama.cpp's /v1/models
-// (max_model_len, meta.n_ctx), llama.cpp's /props (n_ctx) and Ollama's
-// /api/show (model_info "<arch>.context_length"). baseURL is the OpenAI
+// in the ways local servers and routers report it: vLLM's, llama.cpp's and
+// OpenRouter's /v1/models (max_model_len, meta.n_ctx, context_length),
+// llama.cpp's /props (n_ctx), LM Studio's /api/v0/models (the context the
+// model was loaded with) and Ollama's /api/show (model_info
+// "<arch>.context_length"). baseURL is the OpenAI
 // base ("http://host:port/v1"). It returns 0 and an error when no route
 // answers with a size; hosted APIs report none, which is not a problem.
 // The caller bounds the time with ctx. apiKey, when set, goes with each
@@ -39,6 +41,11 @@ func Discover(ctx context.Context, client *http.Client, baseURL, apiKey, model s
 	if n := try("props", func() (int, error) { return fromProps(ctx, get{client: client, key: apiKey}, root+"/props") }); n > 0 {
 		return n, nil
 	}
+	if n := try("api/v0/models", func() (int, error) {
+		return fromLMStudio(ctx, get{client: client, key: apiKey}, root+"/api/v0/models", model)
+	}); n > 0 {
+		return n, nil
+	}
 	if n := try("api/show", func() (int, error) { return fromOllama(ctx, get{client: client, key: apiKey}, root+"/api/show", model) }); n > 0 {
 		return n, nil
 	}
@@ -50,7 +57,9 @@ func fromModels(ctx context.Context, c get, url, model string) (int, error) {
 		Data []struct {
 			ID          string `json:"id"`
 			MaxModelLen int    `json:"max_model_len"`
-			Meta        struct {
+			// OpenRouter's window for the model.
+			ContextLength int `json:"context_length"`
+			Meta          struct {
 				NCtx      int `json:"n_ctx"`
 				NCtxTrain int `json:"n_ctx_train"`
 			} `json:"meta"`
@@ -67,11 +76,39 @@ func fromModels(ctx context.Context, c get, url, model string) (int, error) {
 		switch {
 		case m.MaxModelLen > 0:
 			return m.MaxModelLen, nil
+		case m.ContextLength > 0:
+			return m.ContextLength, nil
 		case m.Meta.NCtx > 0:
 			return m.Meta.NCtx, nil
 		case m.Meta.NCtxTrain > 0:
 			return m.Meta.NCtxTrain, nil
 		}
+	}
+	return 0, nil
+}
+
+// fromLMStudio reads LM Studio's own model list: a loaded model's window
+// is the one it was loaded with, which LM Studio refuses requests beyond;
+// a model not loaded yet gets its maximum.
+func fromLMStudio(ctx context.Context, c get, url, model string) (int, error) {
+	var body struct {
+		Data []struct {
+			ID        string `json:"id"`
+			Loaded    int    `json:"loaded_context_length"`
+			MaxLength int    `json:"max_context_length"`
+		} `json:"data"`
+	}
+	if err := c.json(ctx, http.MethodGet, url, nil, &body); err != nil {
+		return 0, err
+	}
+	for _, m := range body.Data {
+		if m.ID != model {
+			continue
+		}
+		if m.Loaded > 0 {
+			return m.Loaded, nil
+		}
+		return m.MaxLength, nil
 	}
 	return 0, nil
 }

@@ -32,6 +32,9 @@ func TestBuiltin(t *testing.T) {
 		{"llama3.1:8b", 131_072, true},
 		{"gemma3:12b", 131_072, true},
 		{"mistral-small-3.2", 131_072, true},
+		{"us.anthropic.claude-sonnet-4-20250514-v1:0", 200_000, true}, // Bedrock's ids
+		{"global.anthropic.claude-sonnet-4-5-20250929-v1:0", 200_000, true},
+		{"anthropic.claude-opus-4-1-20250805-v1:0", 200_000, true},
 		{"my-finetune", 0, false},
 	} {
 		l, ok := models.Builtin(c.id)
@@ -70,7 +73,7 @@ func TestWindowsPrecedence(t *testing.T) {
 }
 
 func TestDiscover(t *testing.T) {
-	for _, style := range []llmtest.WindowStyle{llmtest.VLLM, llmtest.LlamaCpp, llmtest.Ollama} {
+	for _, style := range []llmtest.WindowStyle{llmtest.VLLM, llmtest.LlamaCpp, llmtest.Ollama, llmtest.LMStudio, llmtest.OpenRouter} {
 		t.Run(string(style), func(t *testing.T) {
 			srv := llmtest.NewServer(t)
 			srv.ReportWindow(style, "qwen3:8b", 40_960)

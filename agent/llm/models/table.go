@@ -92,14 +92,30 @@ func Builtin(id string) (Limits, bool) {
 }
 
 // normalize lowers id and drops a provider or vendor path before the last
-// slash ("openai/gpt-5", "Qwen/Qwen3-32B").
+// slash ("openai/gpt-5", "Qwen/Qwen3-32B") and Bedrock's vendor prefix,
+// with an inference profile's geography before it
+// ("us.anthropic.claude-sonnet-4-20250514-v1:0").
 func normalize(id string) string {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if i := strings.LastIndexByte(id, '/'); i >= 0 {
 		id = id[i+1:]
 	}
+	for _, geo := range []string{"us.", "eu.", "apac.", "jp.", "au.", "ca.", "us-gov.", "global.", ""} {
+		rest, ok := strings.CutPrefix(id, geo)
+		if !ok {
+			continue
+		}
+		for _, vendor := range bedrockVendors {
+			if m, ok := strings.CutPrefix(rest, vendor+"."); ok {
+				return m
+			}
+		}
+	}
 	return id
 }
+
+// bedrockVendors are the providers whose names lead Bedrock's model ids.
+var bedrockVendors = []string{"anthropic", "amazon", "meta", "mistral", "cohere", "ai21", "deepseek", "openai", "qwen", "writer"}
 
 // reasoners are the id prefixes of models that take a reasoning level
 // (Anthropic's extended thinking, OpenAI's reasoning_effort).

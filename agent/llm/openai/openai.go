@@ -40,6 +40,17 @@ type Options struct {
 	// DropReasoning stops replaying reasoning_content to the server, for
 	// servers that reject it in input messages.
 	DropReasoning bool
+
+	// For a service serving this wire under its own name, paths and
+	// credential (Azure OpenAI): Name in errors and logs (default
+	// "openai"), KeyEnv named in 401/403 errors (default OPENAI_API_KEY),
+	// URL the request's address for a model (default BaseURL +
+	// "/chat/completions"), Auth its credential (default APIKey as a
+	// Bearer token).
+	Name   string
+	KeyEnv string
+	URL    func(model string) string
+	Auth   llm.Auth
 }
 
 // Provider is the OpenAI-compatible implementation of llm.Provider.
@@ -59,6 +70,19 @@ func New(opts Options) *Provider {
 	if opts.MaxTokensField == "" {
 		opts.MaxTokensField = maxTokensField(opts.BaseURL)
 	}
+	if opts.Name == "" {
+		opts.Name = "openai"
+	}
+	if opts.KeyEnv == "" {
+		opts.KeyEnv = KeyEnv
+	}
+	if opts.URL == nil {
+		url := opts.BaseURL + "/chat/completions"
+		opts.URL = func(string) string { return url }
+	}
+	if opts.Auth == nil {
+		opts.Auth = llm.BearerAuth(opts.APIKey)
+	}
 	return &Provider{opts: opts}
 }
 
@@ -74,7 +98,7 @@ func maxTokensField(baseURL string) string {
 }
 
 // Name implements llm.Provider.
-func (p *Provider) Name() string { return "openai" }
+func (p *Provider) Name() string { return p.opts.Name }
 
 // Stream implements llm.Provider.
 func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.Event)) (*llm.Response, error) {
@@ -83,17 +107,21 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		return nil, err
 	}
 	h := http.Header{}
-	if p.opts.APIKey != "" {
-		h.Set("Authorization", "Bearer "+p.opts.APIKey)
+	key, err := p.opts.Auth(ctx, h)
+	if err != nil {
+		return nil, err
 	}
 	// A stream cut off before its stop reason is sent once more.
 	return llm.PostStream(ctx, llm.HTTPRequest{
 		Transport: p.opts.Transport,
 		Provider:  p.Name(),
-		KeyEnv:    KeyEnv,
-		Key:       p.opts.APIKey,
-		URL:       p.opts.BaseURL + "/chat/completions",
+		KeyEnv:    p.opts.KeyEnv,
+		Key:       key,
+		URL:       p.opts.URL(req.Model),
 		Header:    h,
 		Body:      body,
-	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, r, emit) })
+	}, func(r io.Reader) (*llm.Response, error) {
+		resp, err := readStream(ctx, r, emit)
+		return resp, llm.Named(err, p.Name())
+	})
 }

@@ -35,6 +35,17 @@ type Options struct {
 	llm.Transport
 	APIKey  string // sent as a Bearer token when set
 	BaseURL string // including /v1; default DefaultBaseURL
+
+	// For a service serving this wire under its own name, paths and
+	// credential (Azure OpenAI): Name in errors and logs (default
+	// "openai"), KeyEnv named in 401/403 errors (default OPENAI_API_KEY),
+	// URL the request's address for a model (default BaseURL +
+	// "/responses"), Auth its credential (default APIKey as a Bearer
+	// token).
+	Name   string
+	KeyEnv string
+	URL    func(model string) string
+	Auth   llm.Auth
 }
 
 // Provider is the Responses API implementation of llm.Provider.
@@ -51,12 +62,25 @@ func New(opts Options) *Provider {
 		opts.BaseURL = DefaultBaseURL
 	}
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	if opts.Name == "" {
+		opts.Name = name
+	}
+	if opts.KeyEnv == "" {
+		opts.KeyEnv = KeyEnv
+	}
+	if opts.URL == nil {
+		url := opts.BaseURL + "/responses"
+		opts.URL = func(string) string { return url }
+	}
+	if opts.Auth == nil {
+		opts.Auth = llm.BearerAuth(opts.APIKey)
+	}
 	return &Provider{opts: opts}
 }
 
 // Name implements llm.Provider. It is the provider users configure
-// (TANDEM_PROVIDER=openai), whichever of OpenAI's wires it speaks.
-func (p *Provider) Name() string { return name }
+// (TANDEM_PROVIDER=openai, or azure), whichever of OpenAI's wires it speaks.
+func (p *Provider) Name() string { return p.opts.Name }
 
 // Stream implements llm.Provider.
 func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.Event)) (*llm.Response, error) {
@@ -65,17 +89,21 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		return nil, err
 	}
 	h := http.Header{}
-	if p.opts.APIKey != "" {
-		h.Set("Authorization", "Bearer "+p.opts.APIKey)
+	key, err := p.opts.Auth(ctx, h)
+	if err != nil {
+		return nil, err
 	}
 	// A stream cut off before response.completed is sent once more.
 	return llm.PostStream(ctx, llm.HTTPRequest{
 		Transport: p.opts.Transport,
-		Provider:  name,
-		KeyEnv:    KeyEnv,
-		Key:       p.opts.APIKey,
-		URL:       p.opts.BaseURL + "/responses",
+		Provider:  p.Name(),
+		KeyEnv:    p.opts.KeyEnv,
+		Key:       key,
+		URL:       p.opts.URL(req.Model),
 		Header:    h,
 		Body:      body,
-	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, r, emit) })
+	}, func(r io.Reader) (*llm.Response, error) {
+		resp, err := readStream(ctx, r, emit)
+		return resp, llm.Named(err, p.Name())
+	})
 }
