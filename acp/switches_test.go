@@ -46,7 +46,8 @@ type switchClient struct {
 	mu      sync.Mutex
 	updates []map[string]any
 	asks    []string
-	echoes  chan []any // each config_option_update's options
+	echoes  chan []any  // each config_option_update's options
+	titles  chan string // each session_info_update's title
 }
 
 func (c *switchClient) handle(method string, params json.RawMessage) (any, *testenv.RPCError) {
@@ -68,6 +69,10 @@ func (c *switchClient) handle(method string, params json.RawMessage) (any, *test
 			opts, _ := p.Update["configOptions"].([]any)
 			c.echoes <- opts
 		}
+		if p.Update["sessionUpdate"] == "session_info_update" {
+			title, _ := p.Update["title"].(string)
+			c.titles <- title
+		}
 		return nil, nil
 	case "session/request_permission":
 		c.asks = append(c.asks, p.ToolCall.Title)
@@ -85,17 +90,24 @@ func (c *switchClient) take() ([]map[string]any, []string) {
 	return u, a
 }
 
-// switchTandem is one `tandem acp` process on home, initialized with caps.
+// switchTandem is one `tandem acp` process on home, initialized with caps,
+// with a window the system prompt alone overfills: every request is past
+// the compaction threshold.
 func switchTandem(t *testing.T, home, url string, caps map[string]any) (*testenv.Peer, *switchClient, func()) {
+	return peerTandem(t, home, url, caps, "TANDEM_CONTEXT_WINDOW=1000")
+}
+
+// peerTandem is one `tandem acp` process on home with env added, driven
+// by a raw JSON-RPC peer whose every message is checked against the
+// schema, initialized with caps.
+func peerTandem(t *testing.T, home, url string, caps map[string]any, env ...string) (*testenv.Peer, *switchClient, func()) {
 	cmd := exec.Command(testenv.Tandem(t), "acp")
-	// A window the system prompt alone overfills: every request is past
-	// the compaction threshold.
-	cmd.Env = append(testenv.ModelEnv(home, url), "TANDEM_CONTEXT_WINDOW=1000")
+	cmd.Env = append(testenv.ModelEnv(home, url), env...)
 	stderr := &testenv.SyncBuffer{}
 	stdin, stdout := testenv.Start(t, cmd, stderr)
 	tap := newRequestTap(stdin)
 	check := loadWireSchema(t).async(t, tap)
-	client := &switchClient{echoes: make(chan []any, 64)}
+	client := &switchClient{echoes: make(chan []any, 64), titles: make(chan string, 256)}
 	peer := testenv.NewPeer(t, &wireTap{r: stdout, check: check}, tap, testenv.Lines, client.handle)
 	var once sync.Once
 	stop := func() {
@@ -112,6 +124,18 @@ func switchTandem(t *testing.T, home, url string, caps map[string]any) (*testenv
 	t.Cleanup(stop)
 	answered(t, peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": caps}, nil))
 	return peer, client, stop
+}
+
+// peerPrompt sends text as a prompt to session sid and expects the turn
+// to end normally.
+func peerPrompt(t *testing.T, peer *testenv.Peer, sid, text string) {
+	t.Helper()
+	var r map[string]any
+	answered(t, peer.Call("session/prompt", map[string]any{"sessionId": sid,
+		"prompt": []any{map[string]any{"type": "text", "text": text}}}, &r))
+	if r["stopReason"] != "end_turn" {
+		t.Fatalf("%q ended %v", text, r)
+	}
 }
 
 type optionsResult struct {
@@ -178,15 +202,7 @@ func runSwitches(t *testing.T, caps map[string]any, boolean bool) {
 			t.Errorf("new session's %s: on %v, boolean %v; want on, boolean %v", id, on, b, boolean)
 		}
 	}
-	prompt := func(text string) {
-		t.Helper()
-		var r map[string]any
-		answered(t, peer.Call("session/prompt", map[string]any{"sessionId": sid,
-			"prompt": []any{map[string]any{"type": "text", "text": text}}}, &r))
-		if r["stopReason"] != "end_turn" {
-			t.Fatalf("%q ended %v", text, r)
-		}
-	}
+	prompt := func(text string) { t.Helper(); peerPrompt(t, peer, sid, text) }
 	compacted := func(updates []map[string]any) bool {
 		for _, u := range updates {
 			if u["sessionUpdate"] == "tool_call" && u["title"] == "Compacting conversation…" {

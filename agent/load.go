@@ -55,7 +55,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		}
 	}
 	s.id = meta.ID
-	s.st.title = meta.Title
+	s.st.title.text, s.st.title.by = meta.Title, meta.TitleBy
 	s.st.effort, _ = llm.ParseEffort(meta.Effort) // an unknown level falls back to the default
 	s.publishChoice()
 	s.setToggles(Toggles{SandboxOff: meta.SandboxOff, AutoCompactOff: meta.AutoCompactOff})

@@ -42,8 +42,12 @@ type Config struct {
 	// OpenAI-compatible server speaks). Resolved when Provider is openai.
 	OpenAIAPI string
 
-	MaxTokens       int
-	ThoughtLevel    string // default reasoning level ("" leaves it to the provider)
+	MaxTokens    int
+	ThoughtLevel string // default reasoning level ("" leaves it to the provider)
+	// TitleModel writes session titles after the first exchange
+	// (TANDEM_TITLE_MODEL, config.json "titleModel"): "" the session's
+	// model, "off" none.
+	TitleModel      string
 	MaxTurnRequests int
 
 	// ContextWindows are config.json's per-model windows (tokens);
@@ -99,6 +103,8 @@ type File struct {
 	MaxTurnRequests  int      `json:"maxTurnRequests"`
 	// ThoughtLevel is the default reasoning level: off, low, medium, high.
 	ThoughtLevel string `json:"thoughtLevel"`
+	// TitleModel is the model that names sessions ("off": none).
+	TitleModel string `json:"titleModel"`
 
 	ContextWindows map[string]int `json:"contextWindows"`
 	CompactAt      float64        `json:"compactAt"`
@@ -224,6 +230,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if _, err := llm.ParseEffort(c.ThoughtLevel); err != nil {
 		return c, fmt.Errorf("config: thoughtLevel %q: use off, low, medium or high", c.ThoughtLevel)
 	}
+	c.TitleModel = strings.TrimSpace(pick("TANDEM_TITLE_MODEL", f.TitleModel))
 	c.MaxTurnRequests = f.MaxTurnRequests
 	c.CommandEnvAllow = f.CommandEnv.Allow
 	c.Sandbox = f.Sandbox
