@@ -137,7 +137,7 @@ func endsStreams(it outItem) bool {
 	case opMeta: // the sidecar is no part of the stream's order
 		return false
 	case opSend, opLog, opLive:
-		return it.u.MessageID != "" || it.u.Type == ToolCallStarted
+		return it.u.MessageID != "" || it.u.Type == ToolCallStarted || it.u.Type == CompactionUpdated
 	}
 	return true
 }

@@ -104,6 +104,7 @@ type childCall struct {
 }
 
 func (tr *transcript) add(u Update) {
+	u = u.ToolCallForm() // a child's compaction is listed as one of its calls
 	if tr.progress == nil || u.Tool == nil || (u.Type != ToolCallStarted && u.Type != ToolCallUpdated) {
 		return
 	}
