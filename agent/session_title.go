@@ -112,6 +112,10 @@ func (s *Session) titleFromModel(tr *titleRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Paid for: it counts toward the session's cost (not a turn's, which
+	// it is no part of), and is logged so a reload counts it too.
+	s.record(recUsage, usageRecord{V: usageRecordVersion, Model: tr.req.Model, Usage: resp.Usage})
+	s.do(context.Background(), func() { s.st.usage.session.add(tr.req.Model, resp.Usage) })
 	var text strings.Builder
 	for _, p := range resp.Message.Content {
 		if p.Type == llm.PartText {
