@@ -375,10 +375,11 @@ func (s *Session) shutdown() error {
 }
 
 // meta is the sidecar for the current state; it runs on the actor (or
-// after it ended).
+// after it ended). The title is redacted: a first prompt or a model may
+// have put a key in it.
 func (s *Session) meta() *store.Meta {
 	return &store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Created: s.created, Updated: time.Now().UTC(),
-		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title.text, TitleBy: s.st.title.by,
+		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.a.cfg.Redact.String(s.st.title.text), TitleBy: s.st.title.by,
 		SandboxOff: s.st.toggles.SandboxOff, AutoCompactOff: s.st.toggles.AutoCompactOff}
 }
 

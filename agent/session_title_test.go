@@ -2,12 +2,15 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/title"
+	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // titleHost is a testHost that reports each session_info_update's title.
@@ -71,5 +74,44 @@ func TestTitleRequestIsASideRequest(t *testing.T) {
 	defer s2.Close()
 	if _, again := s2.Usage(); again.Requests != 3 || s2.Title() != "Greeting the agent" {
 		t.Errorf("resumed: usage %+v, title %q", again, s2.Title())
+	}
+}
+
+// Neither a first prompt's title nor a model's carries a key to the
+// session's sidecar or the editor.
+func TestTitleNeverCarriesASecret(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.Redact = redact.New(secretKey) })
+	f.srv.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"Stored."}} })
+	f.srv.Titles(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"Token " + secretKey}} })
+	h := &titleHost{titles: make(chan string, 16)}
+	s, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: writeTree(t, nil), Host: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Prompt(context.Background(), prompt("store "+secretKey+" in .env")); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	for len(seen) < 2 {
+		select {
+		case got := <-h.titles:
+			seen = append(seen, got)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("titles so far %q, want the prompt's and the model's", seen)
+		}
+	}
+	id := s.ID()
+	s.Close()
+	meta, err := f.agent.cfg.Store.Meta(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range append(seen, meta.Title) {
+		if strings.Contains(text, secretKey) || !strings.Contains(text, redact.Mask) {
+			t.Errorf("title %q: want the key masked", text)
+		}
+	}
+	if meta.TitleBy != store.TitleByModel {
+		t.Errorf("stored title by %q", meta.TitleBy)
 	}
 }
