@@ -10,14 +10,19 @@ import (
 
 // TestTitlesOverLSP: after the first exchange the model's title comes as
 // a session_info_update in tandem/update and tandem/listSessions shows
-// it; tandem/renameSession sets the user's title, which a later model
+// it (and the turn's tool call carries its name); tandem/renameSession sets the user's title, which a later model
 // answer never replaces, and refuses an empty one.
 func TestTitlesOverLSP(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	model := llmtest.NewServer(t)
-	model.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"On it."}} })
+	model.Handle(func(r *llmtest.Request) llmtest.Reply {
+		if strings.Contains(r.LastUserText(), "evicts") { // the first turn looks around first
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "l1", Name: "list_files", Args: `{}`}}}
+		}
+		return llmtest.Reply{Text: []string{"On it."}}
+	})
 	model.Titles(func(r *llmtest.Request) llmtest.Reply {
 		if strings.Contains(r.LastUserText(), "second") {
 			return llmtest.Reply{Text: []string{"Not the user's"}}
@@ -53,6 +58,11 @@ func TestTitlesOverLSP(t *testing.T) {
 	before := len(c.messages())
 	prompt(first.SessionID, "the cache evicts too early")
 	infoUpdate(before, first.SessionID, "Cache eviction fix")
+	// tandem/update's tool calls carry the tool's model-facing name.
+	c.waitMsgFrom(before, "tool_call with its name", func(m rpcMsg) bool {
+		return m.Method == "tandem/update" && strings.Contains(string(m.Params), `"sessionUpdate":"tool_call"`) &&
+			strings.Contains(string(m.Params), `"name":"list_files"`)
+	})
 	if got := titles()[first.SessionID]; got != "Cache eviction fix" {
 		t.Errorf("listed title %q, want the model's", got)
 	}
