@@ -28,9 +28,13 @@ func TestUnstableUpdatesOnlyToClientsThatOptIn(t *testing.T) {
 	planOnly := map[string]any{"fs": fs, "terminal": false, "plan": map[string]any{}}
 
 	srv := llmtest.NewServer(t)
+	summaryHangs := make(chan struct{}, 1)
 	srv.Handle(func(r *llmtest.Request) llmtest.Reply {
 		last := r.Messages[len(r.Messages)-1]
 		switch {
+		case r.System == compact.SummarySystem && strings.Contains(r.LastUserText(), "HANG"):
+			summaryHangs <- struct{}{}
+			return llmtest.Reply{Hang: true}
 		case r.System == compact.SummarySystem:
 			return llmtest.Reply{Text: []string{"## Goal and constraints\nRead the notes."}}
 		case last.Content[0].Type == llm.PartToolResult:
@@ -112,6 +116,41 @@ func TestUnstableUpdatesOnlyToClientsThatOptIn(t *testing.T) {
 	}
 	if !summarized {
 		t.Errorf("no completed compaction_update carried /compact's summary: %v", u)
+	}
+
+	// A compaction the user cancels ends cancelled, with no error (the
+	// schema allows one only on failed).
+	{
+		peer, client, stop := switchTandem(t, t.TempDir(), url, compaction)
+		var created struct {
+			SessionID string `json:"sessionId"`
+		}
+		answered(t, peer.Call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{}}, &created))
+		peerPrompt(t, peer, created.SessionID, "what do the notes say?")
+		client.take()
+		answer := make(chan map[string]any, 1)
+		go func() {
+			var r map[string]any
+			peer.Call("session/prompt", map[string]any{"sessionId": created.SessionID,
+				"prompt": []any{map[string]any{"type": "text", "text": "/compact HANG"}}}, &r)
+			answer <- r
+		}()
+		<-summaryHangs
+		answered(t, peer.Notify("session/cancel", map[string]any{"sessionId": created.SessionID}))
+		if r := <-answer; r["stopReason"] != "cancelled" {
+			t.Errorf("cancelled /compact answered %v", r)
+		}
+		u, _ := client.take()
+		var ends []map[string]any
+		for _, x := range u {
+			if x["sessionUpdate"] == "compaction_update" && x["status"] != "in_progress" {
+				ends = append(ends, x)
+			}
+		}
+		if len(ends) != 1 || ends[0]["status"] != "cancelled" || ends[0]["error"] != nil {
+			t.Errorf("cancelled compaction ended %v", ends)
+		}
+		stop()
 	}
 
 	// The log keeps the compaction_update and the name; a stable client

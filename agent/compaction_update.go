@@ -23,7 +23,7 @@ type Compaction struct {
 	// instead of them, when it wrote one.
 	Description string
 	Summary     string
-	// Error says why it failed or was cancelled.
+	// Error says why it failed (a failed compaction only).
 	Error string
 }
 
@@ -77,6 +77,8 @@ func (u Update) ToolCallForm() Update {
 		if c.Description != "" {
 			tc.Content = []ToolContent{TextContent(c.Description)}
 		}
+	case CompactionCancelled:
+		tc.Status, tc.Content = ToolFailed, []ToolContent{TextContent("Compaction cancelled.")}
 	default:
 		tc.Status = ToolFailed
 		if c.Error != "" {

@@ -35,7 +35,7 @@ func TestCompactionUpdateRoundTripAndToolCallForm(t *testing.T) {
 
 	start := Update{Type: CompactionUpdated, Compaction: &Compaction{ID: "x", Status: CompactionRunning}}.ToolCallForm()
 	done := Update{Type: CompactionUpdated, Compaction: &Compaction{ID: "x", Status: CompactionDone, Description: "d", Summary: "s"}}.ToolCallForm()
-	cancelled := Update{Type: CompactionUpdated, Compaction: &Compaction{ID: "x", Status: CompactionCancelled, Error: "Compaction cancelled."}}.ToolCallForm()
+	cancelled := Update{Type: CompactionUpdated, Compaction: &Compaction{ID: "x", Status: CompactionCancelled}}.ToolCallForm()
 	if start.Type != ToolCallStarted || start.Tool.Title != compactTitle || start.Tool.Status != ToolInProgress ||
 		done.Type != ToolCallUpdated || done.Tool.Status != ToolCompleted || done.Tool.Content[0].Content.Text != "d" ||
 		cancelled.Tool.Status != ToolFailed || cancelled.Tool.Content[0].Content.Text != "Compaction cancelled." {

@@ -78,7 +78,7 @@ func (t *turnRun) compact(reason, focus string) (compact.Result, error) {
 		case errors.Is(err, compact.ErrNothingToCompact):
 			c.Error = "Nothing to compact: no earlier turn or tool output left to shorten."
 		case t.ctx.Err() != nil:
-			c.Status, c.Error = CompactionCancelled, "Compaction cancelled."
+			c.Status, c.Error = CompactionCancelled, "" // the schema has errors for failures only
 		}
 		s.emit(Update{Type: CompactionUpdated, Compaction: c})
 		return r, err
