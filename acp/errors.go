@@ -44,7 +44,8 @@ func toRequestError(err error) error {
 	code := int64(jsonrpc.CodeInternalError)
 	switch {
 	case errors.Is(err, agent.ErrInvalidCwd), errors.Is(err, agent.ErrUnknownMode),
-		errors.Is(err, agent.ErrUnknownModel), errors.Is(err, agent.ErrUnknownEffort), errors.Is(err, agent.ErrUnknownSelector):
+		errors.Is(err, agent.ErrUnknownModel), errors.Is(err, agent.ErrUnknownEffort), errors.Is(err, agent.ErrUnknownSelector),
+		errors.Is(err, agent.ErrEmptyTitle):
 		code = jsonrpc.CodeInvalidParams
 	case errors.Is(err, agent.ErrNoSession):
 		code = codeResourceNotFound

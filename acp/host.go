@@ -28,6 +28,9 @@ type host struct {
 	// unstable is set when the client opted into the unstable schema's
 	// parts (server.optedIn) by the time the session opened.
 	unstable bool
+	// compaction is set when the client takes compaction_update; others
+	// see a compaction as a tool call (agent.Update.ToolCallForm).
+	compaction bool
 
 	sidMu sync.Mutex
 	sid   sdk.SessionId // set by bind once the agent has named the session
@@ -83,7 +86,7 @@ func diskHost() tools.Host { return local.Host{} }
 // already ACP's "update" object. A mode change also refreshes the config
 // selectors.
 func (h *host) Send(u agent.Update) {
-	raw, err := encodeUpdate(u)
+	raw, err := encodeUpdate(h.fit(u))
 	if err != nil {
 		h.srv.log.Error("acp: dropping an update that does not encode", "type", u.Type, "err", err)
 		return

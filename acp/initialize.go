@@ -39,14 +39,16 @@ type loginCaps struct {
 		ConfigOptions struct {
 			Boolean json.RawMessage `json:"boolean"`
 		} `json:"configOptions"`
+		Compaction json.RawMessage `json:"compaction"` // see compaction.go
 	} `json:"session"`
 }
 
 // switches says whether the client takes boolean config options.
-func (c loginCaps) switches() bool {
-	b := c.Session.ConfigOptions.Boolean
-	return len(b) > 0 && string(b) != "null"
-}
+func (c loginCaps) switches() bool { return offered(c.Session.ConfigOptions.Boolean) }
+
+// offered reads a capability the schema offers as an object: absent or
+// null means not offered.
+func offered(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
 
 // logins says which terminal logins the client can run.
 func (c loginCaps) logins() logins {
@@ -73,6 +75,7 @@ func (s *server) Initialize(ctx context.Context, p initializeParams) (json.RawMe
 	s.capsMu.Lock()
 	s.capsRaw, s.caps, s.capsErr, s.unstable = p.ClientCapabilities, nil, nil, unstable
 	s.switches = caps.switches()
+	s.compaction = offered(caps.Session.Compaction)
 	s.capsMu.Unlock()
 	// The agent's own background work waits until the editor has its
 	// answer; so does the end of a connection whose agent cannot be built.

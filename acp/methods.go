@@ -29,6 +29,7 @@ func (s *server) methods() jsonrpc.Methods {
 		sdk.AgentMethodSessionSetConfigOption: jsonrpc.Typed(s.SetSessionConfigOption),
 		sdk.AgentMethodSessionFork:            jsonrpc.Typed(s.ForkSession),
 		sdk.AgentMethodSessionDelete:          jsonrpc.Typed(s.DeleteSession),
+		methodRenameSession:                   jsonrpc.Typed(s.RenameSession),
 	}
 }
 

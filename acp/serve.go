@@ -132,6 +132,9 @@ type server struct {
 	// switches is whether the client shows boolean config options
 	// (clientCapabilities.session.configOptions.boolean).
 	switches bool
+	// compaction is whether the client takes compaction_update
+	// (clientCapabilities.session.compaction, unstable).
+	compaction bool
 
 	sessionsMu sync.Mutex
 	sessions   map[string]*session

@@ -93,7 +93,7 @@ func checkCwd(cwd string) error {
 // its id.
 func (s *server) newHost(caps sdk.ClientCapabilities) (*host, *updates) {
 	out := newUpdates(s.conn, s.ctx, s.log)
-	return &host{srv: s, out: out, caps: caps, local: s.local, unstable: s.optedIn()}, out
+	return &host{srv: s, out: out, caps: caps, local: s.local, unstable: s.optedIn(), compaction: s.showsCompaction()}, out
 }
 
 // open registers a created or loaded session and starts its update stream.

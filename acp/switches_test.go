@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os/exec"
@@ -41,12 +42,18 @@ func TestSwitchesOverACP(t *testing.T) {
 }
 
 // switchClient answers tandem's permission requests (allowing once) and
-// records the updates and the asks' titles.
+// records the updates and the asks' titles. The peer hands each
+// notification to it on a goroutine of its own, so take first waits
+// until every session/update tandem wrote so far has been recorded.
 type switchClient struct {
 	mu      sync.Mutex
 	updates []map[string]any
 	asks    []string
-	echoes  chan []any // each config_option_update's options
+	written int           // session/update lines tandem wrote (counted by the tap)
+	handled int           // and those recorded
+	changed chan struct{} // a session/update was recorded
+	echoes  chan []any    // each config_option_update's options
+	titles  chan string   // each session_info_update's title
 }
 
 func (c *switchClient) handle(method string, params json.RawMessage) (any, *testenv.RPCError) {
@@ -64,9 +71,18 @@ func (c *switchClient) handle(method string, params json.RawMessage) (any, *test
 	switch method {
 	case "session/update":
 		c.updates = append(c.updates, p.Update)
+		c.handled++
+		select {
+		case c.changed <- struct{}{}:
+		default:
+		}
 		if p.Update["sessionUpdate"] == "config_option_update" {
 			opts, _ := p.Update["configOptions"].([]any)
 			c.echoes <- opts
+		}
+		if p.Update["sessionUpdate"] == "session_info_update" {
+			title, _ := p.Update["title"].(string)
+			c.titles <- title
 		}
 		return nil, nil
 	case "session/request_permission":
@@ -76,8 +92,31 @@ func (c *switchClient) handle(method string, params json.RawMessage) (any, *test
 	return nil, &testenv.RPCError{Code: -32601, Message: "the test client does not serve " + method}
 }
 
-// take returns the updates and asks so far and forgets them.
+// wrote counts a line tandem wrote, before the peer reads it.
+func (c *switchClient) wrote(line []byte) {
+	if bytes.Contains(line, []byte(`"method":"session/update"`)) {
+		c.mu.Lock()
+		c.written++
+		c.mu.Unlock()
+	}
+}
+
+// take returns the updates and asks so far and forgets them, once every
+// update written before it was called is recorded (or after 20 s).
 func (c *switchClient) take() ([]map[string]any, []string) {
+	deadline := time.After(20 * time.Second)
+	for settled := false; !settled; {
+		c.mu.Lock()
+		settled = c.handled >= c.written
+		c.mu.Unlock()
+		if !settled {
+			select {
+			case <-c.changed:
+			case <-deadline:
+				settled = true
+			}
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	u, a := c.updates, c.asks
@@ -85,18 +124,26 @@ func (c *switchClient) take() ([]map[string]any, []string) {
 	return u, a
 }
 
-// switchTandem is one `tandem acp` process on home, initialized with caps.
+// switchTandem is one `tandem acp` process on home, initialized with caps,
+// with a window the system prompt alone overfills: every request is past
+// the compaction threshold.
 func switchTandem(t *testing.T, home, url string, caps map[string]any) (*testenv.Peer, *switchClient, func()) {
+	return peerTandem(t, home, url, caps, "TANDEM_CONTEXT_WINDOW=1000")
+}
+
+// peerTandem is one `tandem acp` process on home with env added, driven
+// by a raw JSON-RPC peer whose every message is checked against the
+// schema, initialized with caps.
+func peerTandem(t *testing.T, home, url string, caps map[string]any, env ...string) (*testenv.Peer, *switchClient, func()) {
 	cmd := exec.Command(testenv.Tandem(t), "acp")
-	// A window the system prompt alone overfills: every request is past
-	// the compaction threshold.
-	cmd.Env = append(testenv.ModelEnv(home, url), "TANDEM_CONTEXT_WINDOW=1000")
+	cmd.Env = append(testenv.ModelEnv(home, url), env...)
 	stderr := &testenv.SyncBuffer{}
 	stdin, stdout := testenv.Start(t, cmd, stderr)
 	tap := newRequestTap(stdin)
 	check := loadWireSchema(t).async(t, tap)
-	client := &switchClient{echoes: make(chan []any, 64)}
-	peer := testenv.NewPeer(t, &wireTap{r: stdout, check: check}, tap, testenv.Lines, client.handle)
+	client := &switchClient{echoes: make(chan []any, 64), titles: make(chan string, 256), changed: make(chan struct{}, 1)}
+	count := func(line []byte) { client.wrote(line); check(line) }
+	peer := testenv.NewPeer(t, &wireTap{r: stdout, check: count}, tap, testenv.Lines, client.handle)
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
@@ -112,6 +159,18 @@ func switchTandem(t *testing.T, home, url string, caps map[string]any) (*testenv
 	t.Cleanup(stop)
 	answered(t, peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": caps}, nil))
 	return peer, client, stop
+}
+
+// peerPrompt sends text as a prompt to session sid and expects the turn
+// to end normally.
+func peerPrompt(t *testing.T, peer *testenv.Peer, sid, text string) {
+	t.Helper()
+	var r map[string]any
+	answered(t, peer.Call("session/prompt", map[string]any{"sessionId": sid,
+		"prompt": []any{map[string]any{"type": "text", "text": text}}}, &r))
+	if r["stopReason"] != "end_turn" {
+		t.Fatalf("%q ended %v", text, r)
+	}
 }
 
 type optionsResult struct {
@@ -178,15 +237,7 @@ func runSwitches(t *testing.T, caps map[string]any, boolean bool) {
 			t.Errorf("new session's %s: on %v, boolean %v; want on, boolean %v", id, on, b, boolean)
 		}
 	}
-	prompt := func(text string) {
-		t.Helper()
-		var r map[string]any
-		answered(t, peer.Call("session/prompt", map[string]any{"sessionId": sid,
-			"prompt": []any{map[string]any{"type": "text", "text": text}}}, &r))
-		if r["stopReason"] != "end_turn" {
-			t.Fatalf("%q ended %v", text, r)
-		}
-	}
+	prompt := func(text string) { t.Helper(); peerPrompt(t, peer, sid, text) }
 	compacted := func(updates []map[string]any) bool {
 		for _, u := range updates {
 			if u["sessionUpdate"] == "tool_call" && u["title"] == "Compacting conversation…" {

@@ -95,6 +95,10 @@ type Config struct {
 	// session compacts its history before the next request (config.json
 	// "compactAt"); 0 means DefaultCompactAt.
 	CompactAt float64
+	// TitleModel is the model that writes session titles after the first
+	// exchange (config.json "titleModel"); "" uses the session's model,
+	// TitlesOff (the configured "off") asks for none.
+	TitleModel string
 	// Subagents configures the task tool's child sessions.
 	Subagents SubagentConfig
 	// Pipeline holds contributors to the turn's seams, shared by every

@@ -175,17 +175,18 @@ func TestCompactCommandOnASessionOverItsWindow(t *testing.T) {
 	}
 }
 
-// checkCompactionShown checks the editor saw the compaction run and end,
-// then a usage_update.
+// checkCompactionShown checks the editor saw the compaction run and end
+// (with what it did), then a usage_update.
 func checkCompactionShown(t *testing.T, h *testHost) {
 	t.Helper()
 	var started, done bool
 	var usageAfter bool
 	for _, u := range h.snapshot() {
+		c := u.Compaction
 		switch {
-		case u.Type == ToolCallStarted && u.Tool.Title == compactTitle && u.Tool.Status == ToolInProgress:
+		case u.Type == CompactionUpdated && c.Status == CompactionRunning && strings.HasPrefix(c.ID, "compact-"):
 			started = true
-		case started && u.Type == ToolCallUpdated && u.Tool.Status == ToolCompleted && strings.HasPrefix(u.Tool.ID, "compact-"):
+		case started && u.Type == CompactionUpdated && c.Status == CompactionDone && strings.HasPrefix(c.Description, "Compacted the conversation"):
 			done = true
 		case done && u.Type == UsageUpdated:
 			usageAfter = true
@@ -360,7 +361,7 @@ func TestFailedAutomaticCompactionLeavesTheRequestToTheProvider(t *testing.T) {
 	}
 	failed := false
 	for _, u := range h.snapshot() {
-		failed = failed || u.Type == ToolCallUpdated && u.Tool.Status == ToolFailed && strings.HasPrefix(u.Tool.ID, "compact-")
+		failed = failed || u.Type == CompactionUpdated && u.Compaction.Status == CompactionFailed && u.Compaction.Error != ""
 	}
 	if !failed {
 		t.Error("the editor did not see the compaction fail")

@@ -55,13 +55,14 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		}
 	}
 	s.id = meta.ID
-	s.st.title = meta.Title
+	s.st.title.text, s.st.title.by = meta.Title, meta.TitleBy
 	s.st.effort, _ = llm.ParseEffort(meta.Effort) // an unknown level falls back to the default
 	s.publishChoice()
 	s.setToggles(Toggles{SandboxOff: meta.SandboxOff, AutoCompactOff: meta.AutoCompactOff})
 	s.created = meta.Created
 	var instr []json.RawMessage
-	open := map[string]bool{} // tool calls the replay started and never ended
+	open := map[string]bool{}        // tool calls (and compactions) the replay started and never ended
+	compactions := map[string]bool{} // which of them are compactions
 	var order []string
 	nests := map[string]*Nesting{} // a subagent's calls: where they nest
 	for _, r := range recs {
@@ -89,11 +90,12 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 				continue
 			}
 			if id, ended, ok := toolCallState(u); ok {
-				if !ended && !open[id] && u.Type == ToolCallStarted {
+				if !ended && !open[id] && (u.Type == ToolCallStarted || u.Type == CompactionUpdated) {
 					order = append(order, id)
 					nests[id] = u.Nest
 				}
 				open[id] = !ended
+				compactions[id] = compactions[id] || u.Type == CompactionUpdated
 			}
 			if replay {
 				o.Host.Send(u)
@@ -124,6 +126,9 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 			continue
 		}
 		u := Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: id, Status: ToolFailed, Content: []ToolContent{TextContent(Interrupted)}}, Nest: nests[id]}
+		if compactions[id] {
+			u = Update{Type: CompactionUpdated, Compaction: &Compaction{ID: id, Status: CompactionFailed, Error: Interrupted}, Nest: nests[id]}
+		}
 		if replay {
 			s.emit(u)
 		} else {
@@ -134,9 +139,12 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	return s, nil
 }
 
-// toolCallState reads a replayed update's effect on a tool call: its id and
-// whether it reached a final status.
+// toolCallState reads a replayed update's effect on a tool call or a
+// compaction: its id and whether it reached a final status.
 func toolCallState(u Update) (id string, ended, ok bool) {
+	if c := u.Compaction; c != nil && u.Type == CompactionUpdated {
+		return c.ID, c.Status != CompactionRunning, true
+	}
 	if u.Tool == nil || (u.Type != ToolCallStarted && u.Type != ToolCallUpdated) {
 		return "", false, false
 	}

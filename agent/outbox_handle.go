@@ -145,7 +145,7 @@ func endsStreams(it outItem) func(*Update) bool {
 	case opMeta, opTerm: // the sidecar, a command's output: no part of a reply's order
 		return nil
 	case opSend, opLog, opLive:
-		if it.u.MessageID == "" && it.u.Type != ToolCallStarted {
+		if it.u.MessageID == "" && it.u.Type != ToolCallStarted && it.u.Type != CompactionUpdated {
 			return nil
 		}
 		conv := conversation(*it.u)

@@ -83,7 +83,7 @@ type Session struct {
 	// cancelTurn holds the running turn's cancel func: Cancel's out-of-band
 	// path, which must work while the actor waits on that very turn.
 	cancelTurn atomic.Pointer[context.CancelFunc]
-	turns      sync.WaitGroup // turn goroutines; Close waits for them
+	turns      sync.WaitGroup // turn and title request goroutines; Close waits for them
 	closeOnce  sync.Once
 	closeErr   error
 	// retired is what the actor handed shutdown as it returned (retire).
@@ -105,7 +105,7 @@ type actorState struct {
 	model     string
 	effort    llm.Effort // "" until chosen: the agent's default applies
 	toggles   Toggles
-	title     string
+	title     titleState
 	lifecycle Lifecycle
 	outcome   Outcome
 	closed    bool
@@ -254,9 +254,10 @@ func (s *Session) Cwd() string { return s.cwd }
 // resolve against it and may not leave it.
 func (s *Session) Root() string { return s.root }
 
-// Title returns the session title (the first prompt's first line).
+// Title returns the session title: the first prompt's first line until a
+// model or the user gives it another (session_title.go).
 func (s *Session) Title() (t string) {
-	s.read(func() { t = s.st.title })
+	s.read(func() { t = s.st.title.text })
 	return t
 }
 
@@ -355,6 +356,9 @@ func (s *Session) Close() error {
 func (s *Session) shutdown() error {
 	s.do(context.Background(), func() {
 		s.st.closed = true
+		if c := s.st.title.cancel; c != nil {
+			c()
+		}
 		if s.st.turn != nil {
 			s.st.turn.cancel()
 			close(s.st.turn.closing)
@@ -377,10 +381,11 @@ func (s *Session) shutdown() error {
 }
 
 // meta is the sidecar for the current state; it runs on the actor (or
-// after it ended).
+// after it ended). The title is redacted: a first prompt or a model may
+// have put a key in it.
 func (s *Session) meta() *store.Meta {
 	return &store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Created: s.created, Updated: time.Now().UTC(),
-		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.st.title,
+		Mode: string(s.st.mode), Model: s.st.model, Effort: string(s.st.effort), Title: s.a.cfg.Redact.String(s.st.title.text), TitleBy: s.st.title.by,
 		SandboxOff: s.st.toggles.SandboxOff, AutoCompactOff: s.st.toggles.AutoCompactOff}
 }
 

@@ -66,21 +66,24 @@ func (t *turnRun) compact(reason, focus string) (compact.Result, error) {
 		return compact.Result{}, ErrNotConfigured
 	}
 	id := "compact-" + store.NewID()
-	s.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: id, Title: compactTitle, Kind: tools.KindOther, Status: ToolInProgress}})
+	s.emit(Update{Type: CompactionUpdated, Compaction: &Compaction{ID: id, Status: CompactionRunning}})
 	// The log is written behind the wire: the start is in it before the
 	// summary is asked for (seconds), so a crash meanwhile replays the
 	// compaction interrupted rather than not at all.
 	s.out.logged()
 	r, err := t.compactHistory(reason, focus)
 	if err != nil {
-		msg := "Compaction failed: " + err.Error()
-		if errors.Is(err, compact.ErrNothingToCompact) {
-			msg = "Nothing to compact: no earlier turn or tool output left to shorten."
+		c := &Compaction{ID: id, Status: CompactionFailed, Error: "Compaction failed: " + err.Error()}
+		switch {
+		case errors.Is(err, compact.ErrNothingToCompact):
+			c.Error = "Nothing to compact: no earlier turn or tool output left to shorten."
+		case t.ctx.Err() != nil:
+			c.Status, c.Error = CompactionCancelled, "" // the schema has errors for failures only
 		}
-		s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: id, Status: ToolFailed, Content: []ToolContent{TextContent(msg)}}})
+		s.emit(Update{Type: CompactionUpdated, Compaction: c})
 		return r, err
 	}
-	s.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: id, Status: ToolCompleted, Content: []ToolContent{TextContent(describeCompaction(r))}}})
+	s.emit(Update{Type: CompactionUpdated, Compaction: &Compaction{ID: id, Status: CompactionDone, Description: describeCompaction(r), Summary: r.Summary}})
 	t.publishUsage()
 	s.a.log.Info("compacted", "session", s.id, "reason", reason, "before", r.Before, "after", r.After,
 		"stubbed", r.Stubbed, "summarized", r.Summarized, "pieces", r.Pieces)

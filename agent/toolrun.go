@@ -103,7 +103,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	// A call the model should not have made is answered with an error it
 	// can act on; the turn goes on.
 	refuse := func(kind tools.Kind, msg string) toolOutcome {
-		t.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: t.callID(call.ToolCallID), Title: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
+		t.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: t.callID(call.ToolCallID), Title: call.ToolName, Name: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
 		return result(msg, true)
 	}
 	if !ok {
@@ -118,7 +118,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return refuse(info.Kind, fmt.Sprintf("The arguments for %s are not a valid JSON object (%.200s). Send a JSON object matching the tool's schema.", info.Name, input))
 	}
 	pv := tool.Describe(s.root, input)
-	tc := ToolCall{ID: t.callID(call.ToolCallID), Title: pv.Title, Kind: info.Kind, Status: ToolPending, Locations: pv.Locations, RawInput: input, Nest: t.sub.nesting()}
+	tc := ToolCall{ID: t.callID(call.ToolCallID), Title: pv.Title, Name: call.ToolName, Kind: info.Kind, Status: ToolPending, Locations: pv.Locations, RawInput: input, Nest: t.sub.nesting()}
 	if tc.Title == "" {
 		tc.Title = info.Name
 	}

@@ -73,8 +73,8 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 	s.st.lifecycle = Running
 	s.st.usage.turn = UsageTotals{}
 	s.st.marks.base = len(t.history)
-	if s.st.title == "" {
-		s.st.title = store.Title(promptText(prompt))
+	if s.st.title.text == "" {
+		s.st.title.text = store.Title(promptText(prompt))
 	}
 	s.cancelTurn.Store(&t.cancelAll)
 	s.turns.Add(1)
@@ -132,15 +132,21 @@ func (t *turnRun) run() {
 	var meta *store.Meta
 	var rewound *TimelineRewindEvent
 	var usage UsageTotals
+	var titling *titleRequest
 	s.do(context.Background(), func() { // the actor waits for this turn, so it answers
 		meta, usage = s.endTurn(t, r), s.st.usage.turn
 		rewound = s.endTurnRewind()
+		titling = s.wantTitle()
 		s.nextTurn(t)
 	})
 	s.fireRewind(context.WithoutCancel(t.ctx), rewound)
 	// Live only: a replay is followed by session/list's own title and time.
 	t.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
+	if titling != nil { // after the update and sidecar above, which carry the title it replaces
+		s.turns.Add(1) // this turn is counted still, so Close cannot be past its Wait
+		go s.askTitle(titling)
+	}
 	// The turn is on stable storage before Prompt returns, its edits and
 	// its log. A failure to save the edits ends the turn with that error;
 	// one to save the log is told once (reportSave), while the store keeps

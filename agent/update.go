@@ -23,6 +23,9 @@ const (
 	AvailableCommandsUpdate UpdateType = "available_commands_update"
 	UsageUpdated            UpdateType = "usage_update"
 	SessionInfoUpdated      UpdateType = "session_info_update"
+	// CompactionUpdated is ACP's unstable compaction_update; front doors
+	// whose client has no compaction entity send Update.ToolCallForm.
+	CompactionUpdated UpdateType = "compaction_update"
 )
 
 // Update is one streamed session event. Its JSON form is exactly the ACP
@@ -60,6 +63,9 @@ type Update struct {
 	// tool call updates. Both leave as _meta (update_meta.go).
 	Nest *Nesting
 	Term *TermMeta
+
+	// Compaction is a compaction's progress (compaction_update).
+	Compaction *Compaction
 }
 
 // SessionInfo is what a session_info_update carries.
@@ -83,8 +89,11 @@ const (
 
 // ToolCall describes a tool call or a change to one.
 type ToolCall struct {
-	ID        string           `json:"toolCallId"`
-	Title     string           `json:"title,omitempty"`
+	ID    string `json:"toolCallId"`
+	Title string `json:"title,omitempty"`
+	// Name is the tool's model-facing name (ACP's unstable tool-call
+	// name): front doors send it only to clients of the unstable schema.
+	Name      string           `json:"name,omitempty"`
 	Kind      tools.Kind       `json:"kind,omitempty"`
 	Status    ToolStatus       `json:"status,omitempty"`
 	Content   []ToolContent    `json:"content,omitempty"`
@@ -165,6 +174,7 @@ type wireUpdate struct {
 	SessionUpdate UpdateType `json:"sessionUpdate"`
 	ToolCallID    string     `json:"toolCallId,omitempty"`
 	Title         string     `json:"title,omitempty"`
+	Name          string     `json:"name,omitempty"`
 	Kind          tools.Kind `json:"kind,omitempty"`
 	Status        ToolStatus `json:"status,omitempty"`
 
@@ -185,6 +195,10 @@ type wireUpdate struct {
 	Size *int  `json:"size,omitempty"`
 	Cost *Cost `json:"cost,omitempty"`
 
+	CompactionID string          `json:"compactionId,omitempty"` // compaction_update
+	Summary      *[]ContentBlock `json:"summary,omitempty"`
+	Error        string          `json:"error,omitempty"`
+
 	Meta json.RawMessage `json:"_meta,omitempty"` // Nest and Term
 }
 
@@ -204,7 +218,7 @@ func (u Update) MarshalJSON() ([]byte, error) {
 			return nil, fmt.Errorf("agent: %s update without a tool call", u.Type)
 		}
 		t := u.Tool
-		w.ToolCallID, w.Title, w.Kind, w.Status = t.ID, t.Title, t.Kind, t.Status
+		w.ToolCallID, w.Title, w.Name, w.Kind, w.Status = t.ID, t.Title, t.Name, t.Kind, t.Status
 		w.Locations, w.RawInput, w.RawOutput = t.Locations, t.RawInput, t.RawOutput
 		if t.Content != nil {
 			w.Content, err = json.Marshal(t.Content)
@@ -238,6 +252,11 @@ func (u Update) MarshalJSON() ([]byte, error) {
 			return nil, fmt.Errorf("agent: %s update without info", u.Type)
 		}
 		w.Title, w.UpdatedAt = u.Info.Title, u.Info.UpdatedAt.UTC().Format(time.RFC3339)
+	case CompactionUpdated:
+		if u.Compaction == nil {
+			return nil, fmt.Errorf("agent: %s update without a compaction", u.Type)
+		}
+		u.Compaction.wire(&w)
 	default:
 		return nil, fmt.Errorf("agent: unknown update type %q", u.Type)
 	}
@@ -266,7 +285,7 @@ func (u *Update) UnmarshalJSON(b []byte) error {
 			return json.Unmarshal(w.Content, u.Chunk)
 		}
 	case ToolCallStarted, ToolCallUpdated:
-		u.Tool = &ToolCall{ID: w.ToolCallID, Title: w.Title, Kind: w.Kind, Status: w.Status,
+		u.Tool = &ToolCall{ID: w.ToolCallID, Title: w.Title, Name: w.Name, Kind: w.Kind, Status: w.Status,
 			Locations: w.Locations, RawInput: w.RawInput, RawOutput: w.RawOutput}
 		if len(w.Content) > 0 {
 			return json.Unmarshal(w.Content, &u.Tool.Content)
@@ -298,6 +317,8 @@ func (u *Update) UnmarshalJSON(b []byte) error {
 			}
 			u.Info.UpdatedAt = t
 		}
+	case CompactionUpdated:
+		u.Compaction = compactionOf(&w)
 	default:
 		return fmt.Errorf("agent: unknown update type %q", w.SessionUpdate)
 	}

@@ -11,8 +11,9 @@ import (
 
 // TestCompactCommand: "/compact FOCUS" through tandem/prompt compacts the
 // session: the client's progress says "Compacting conversation…", a
-// tandem/update usage_update follows, and the summary request carries the
-// focus.
+// tandem/update usage_update follows, the compaction is a tool call in
+// tandem/update (never ACP's compaction_update), and the summary request
+// carries the focus.
 func TestCompactCommand(t *testing.T) {
 	t.Parallel()
 	caps := map[string]any{"window": map[string]any{"workDoneProgress": true}}
@@ -34,7 +35,7 @@ func TestCompactCommand(t *testing.T) {
 	if len(reqs) != 2 || reqs[1].System != compact.SummarySystem || !strings.Contains(reqs[1].LastUserText(), "the greeting") {
 		t.Fatalf("model requests: %d, the last not a summary with the focus", len(reqs))
 	}
-	progressAt, usageAt := -1, -1
+	progressAt, usageAt, shownAsCall := -1, -1, false
 	for i, m := range f.c.messages() {
 		switch m.Method {
 		case "$/progress":
@@ -45,9 +46,16 @@ func TestCompactCommand(t *testing.T) {
 			if progressAt >= 0 && strings.Contains(string(m.Params), `"usage_update"`) {
 				usageAt = i
 			}
+			// LSP has no compaction entity: it is a tool call here.
+			if strings.Contains(string(m.Params), `"compaction_update"`) {
+				t.Errorf("an LSP client got ACP's compaction_update: %s", m.Params)
+			}
+			if strings.Contains(string(m.Params), `"tool_call"`) && strings.Contains(string(m.Params), "Compacting conversation…") {
+				shownAsCall = true
+			}
 		}
 	}
-	if progressAt < 0 || usageAt < 0 {
-		t.Errorf("progress with the compaction at %d, usage_update after it at %d", progressAt, usageAt)
+	if progressAt < 0 || usageAt < 0 || !shownAsCall {
+		t.Errorf("progress with the compaction at %d, usage_update after it at %d, shown as a tool call %v", progressAt, usageAt, shownAsCall)
 	}
 }

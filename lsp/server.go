@@ -200,6 +200,7 @@ func (s *Server) methods() map[string]method {
 		"tandem/closeSession":    {call: s.closeSession},
 		"tandem/resumeSession":   {call: s.resumeSession},
 		"tandem/deleteSession":   {call: s.deleteSession},
+		"tandem/renameSession":   {call: s.renameSession},
 		"tandem/forkSession":     {call: s.forkSession},
 		"tandem/listCommands":    {call: s.listCommands},
 		"tandem/usage":           {call: s.usage},

@@ -46,6 +46,7 @@ type updateParams struct {
 // the client has its id (while NewSession runs) wait until the
 // newSession response is on the wire.
 func (ss *session) Send(u agent.Update) {
+	u = u.ToolCallForm() // LSP clients show a compaction as a tool call
 	ss.sendMu.Lock()
 	defer ss.sendMu.Unlock()
 	if !ss.ready {

@@ -19,7 +19,8 @@ func agentError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, agent.ErrNoSession), errors.Is(err, agent.ErrInvalidCwd), errors.Is(err, agent.ErrUnknownMode),
-		errors.Is(err, agent.ErrUnknownModel), errors.Is(err, agent.ErrUnknownEffort), errors.Is(err, agent.ErrUnknownSelector):
+		errors.Is(err, agent.ErrUnknownModel), errors.Is(err, agent.ErrUnknownEffort), errors.Is(err, agent.ErrUnknownSelector),
+		errors.Is(err, agent.ErrEmptyTitle):
 		return rpcError(jsonrpc.CodeInvalidParams, err.Error())
 	case errors.Is(err, agent.ErrClosed), errors.Is(err, agent.ErrNotConfigured):
 		return rpcError(codeRequestFailed, err.Error())

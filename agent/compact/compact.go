@@ -42,11 +42,12 @@ type Options struct {
 // Result is a compacted history and what it took.
 type Result struct {
 	History    []llm.Message
-	Stubbed    int // tool outputs replaced by a stub
-	Summarized int // messages replaced by the summary; 0 when stubbing was enough
-	Pieces     int // summary requests that succeeded
-	Before     int // tokens of the history before
-	After      int // and after
+	Stubbed    int    // tool outputs replaced by a stub
+	Summarized int    // messages replaced by the summary; 0 when stubbing was enough
+	Pieces     int    // summary requests that succeeded
+	Summary    string // the summary the model wrote; "" when stubbing was enough
+	Before     int    // tokens of the history before
+	After      int    // and after
 }
 
 // ErrNothingToCompact is returned when the history has no earlier turn to
@@ -90,7 +91,7 @@ func Compact(ctx context.Context, history []llm.Message, o Options) (Result, err
 	}
 	tok = tokens(out, o.MessageTokens)
 	stub(out, tok, o.Target, len(out), o.MessageTokens)
-	r.History, r.Summarized, r.Pieces, r.After = out, c, pieces, sum(tok)
+	r.History, r.Summarized, r.Pieces, r.After, r.Summary = out, c, pieces, sum(tok), summary
 	r.Stubbed = newStubs(history[c:], out)
 	return r, nil
 }

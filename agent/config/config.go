@@ -56,8 +56,12 @@ type Config struct {
 	AWS   AWS
 	Azure AzureOpenAI
 
-	MaxTokens       int
-	ThoughtLevel    string // default reasoning level ("" leaves it to the provider)
+	MaxTokens    int
+	ThoughtLevel string // default reasoning level ("" leaves it to the provider)
+	// TitleModel writes session titles after the first exchange
+	// (TANDEM_TITLE_MODEL, config.json "titleModel"): "" the session's
+	// model, "off" none.
+	TitleModel      string
 	MaxTurnRequests int
 
 	// ContextWindows are config.json's per-model windows (tokens);
@@ -115,6 +119,8 @@ type File struct {
 	MaxTurnRequests  int      `json:"maxTurnRequests"`
 	// ThoughtLevel is the default reasoning level: off, low, medium, high.
 	ThoughtLevel string `json:"thoughtLevel"`
+	// TitleModel is the model that names sessions ("off": none).
+	TitleModel string `json:"titleModel"`
 
 	ContextWindows map[string]int `json:"contextWindows"`
 	CompactAt      float64        `json:"compactAt"`
@@ -247,6 +253,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if _, err := llm.ParseEffort(c.ThoughtLevel); err != nil {
 		return c, fmt.Errorf("config: thoughtLevel %q: use off, low, medium or high", c.ThoughtLevel)
 	}
+	c.TitleModel = strings.TrimSpace(cmp.Or(getenv("TANDEM_TITLE_MODEL"), f.TitleModel))
 	c.MaxTurnRequests = f.MaxTurnRequests
 	c.CommandEnvAllow = f.CommandEnv.Allow
 	c.Sandbox = f.Sandbox

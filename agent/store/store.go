@@ -60,9 +60,12 @@ type Meta struct {
 	// AdditionalDirectories are the session's further roots.
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 	Title                 string   `json:"title,omitempty"`
-	Mode                  string   `json:"mode,omitempty"`
-	Model                 string   `json:"model,omitempty"`
-	Effort                string   `json:"effort,omitempty"` // the thought level chosen in the session
+	// TitleBy says who wrote Title: "" the first prompt (cut),
+	// TitleByModel or TitleByUser. A user's title is never replaced.
+	TitleBy string `json:"titleBy,omitempty"`
+	Mode    string `json:"mode,omitempty"`
+	Model   string `json:"model,omitempty"`
+	Effort  string `json:"effort,omitempty"` // the thought level chosen in the session
 	// The session's switches turned off (agent.Toggles); omitted when on,
 	// so sidecars from before them read as the defaults.
 	SandboxOff     bool      `json:"sandboxOff,omitempty"`

@@ -35,7 +35,9 @@ type cliHost struct {
 
 var _ agent.Host = (*cliHost)(nil)
 
-func (h *cliHost) Send(u agent.Update) { h.out.send(u) }
+// Send shows u; a compaction as the tool call it is shown as everywhere
+// but in ACP clients with compaction entities.
+func (h *cliHost) Send(u agent.Update) { h.out.send(u.ToolCallForm()) }
 
 // setRoot confines edits to the session root, even if a tool's own check
 // missed.

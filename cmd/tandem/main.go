@@ -111,7 +111,7 @@ func commands() map[string]command {
 		"defs":         {"list code definitions of files or trees", runDefs},
 		"map":          {"print a tree's repository map: files ranked by references, with their key definitions", runMap},
 		"instructions": {"print the workspace instructions a new session would send", runInstructions},
-		"sessions":     {"list, show, export, delete and prune stored sessions", runSessions},
+		"sessions":     {"list, show, export, delete, prune and rename stored sessions", runSessions},
 		"doctor":       {"check the setup and say how to fix what is wrong", runDoctor},
 		"plugin":       {"list, enable, disable, install, remove and pack plugins", runPlugin},
 		"login":        {"store a provider API key in $TANDEM_HOME/credentials.json (mode 0600)", runLogin},

@@ -15,7 +15,7 @@ import (
 	"github.com/tandemhq/tandem/agent/store"
 )
 
-// runSessions dispatches `tandem sessions [list|show|export|delete|prune]`;
+// runSessions dispatches `tandem sessions [list|show|export|delete|prune|rename]`;
 // with no subcommand it lists.
 func runSessions(ctx context.Context, m *Main, args []string) error {
 	sub := "list"
@@ -33,8 +33,10 @@ func runSessions(ctx context.Context, m *Main, args []string) error {
 		return m.sessionsDelete(args)
 	case "prune":
 		return m.sessionsPrune(args)
+	case "rename":
+		return m.sessionsRename(args)
 	}
-	fmt.Fprintf(m.Stderr, "tandem sessions: unknown subcommand %q (list, show, export, delete, prune)\n", sub)
+	fmt.Fprintf(m.Stderr, "tandem sessions: unknown subcommand %q (list, show, export, delete, prune, rename)\n", sub)
 	return errUsage
 }
 
@@ -48,7 +50,7 @@ func (m *Main) openStore() (*store.Store, error) {
 }
 
 func (m *Main) sessionsList(args []string) error {
-	fs := m.flags("sessions", "[list] [--cwd DIR] [--json] | show ID | export [--format jsonl|markdown] ID | delete ID... | prune --older-than AGE [--dry-run]")
+	fs := m.flags("sessions", "[list] [--cwd DIR] [--json] | show ID | export [--format jsonl|markdown] ID | delete ID... | prune --older-than AGE [--dry-run] | rename ID TITLE")
 	cwd := fs.String("cwd", "", "only sessions of this `directory`")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if _, err := parseInterspersed(fs, args); err != nil {

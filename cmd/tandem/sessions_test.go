@@ -36,10 +36,23 @@ func TestSessionsListShowExportDeletePrune(t *testing.T) {
 		t.Errorf("list --json: %v %s", err, out)
 	}
 
+	// rename keeps the user's title: listed, and marked so no model
+	// title replaces it.
+	_, errOut, code = tandem(t, nil, home, "", "sessions", "rename", id[:6], "Notes,", "finished")
+	meta0, _ := os.ReadFile(filepath.Join(home, "sessions", id, "meta.json"))
+	if out, _, _ = tandem(t, nil, home, "", "sessions"); code != 0 || !strings.Contains(out, "Notes, finished") ||
+		!strings.Contains(string(meta0), `"titleBy": "user"`) {
+		t.Errorf("rename: exit %d %s\n%s\n%s", code, errOut, out, meta0)
+	}
+	if _, errOut, code = tandem(t, nil, home, "", "sessions", "rename", id, "  "); code == 0 || !strings.Contains(errOut, "title needs some text") {
+		t.Errorf("rename to nothing: exit %d %q", code, errOut)
+	}
+	renamed := "# Notes, finished\n"
+
 	// show takes a unique prefix of the id and prints the transcript.
 	out, errOut, code = tandem(t, nil, home, "", "sessions", "show", id[:6])
 	want := "## User\n\nfinish the notes\n\n## Assistant\n\nEditing.\n\n- ✓ Edit notes.txt\n\nDone.\n"
-	if code != 0 || !strings.HasPrefix(out, "# finish the notes\n") || !strings.Contains(out, want) {
+	if code != 0 || !strings.HasPrefix(out, renamed) || !strings.Contains(out, want) {
 		t.Errorf("show: exit %d %s\n%s\nwant it to contain\n%s", code, errOut, out, want)
 	}
 	md, _, _ := tandem(t, nil, home, "", "sessions", "export", "--format", "markdown", id)

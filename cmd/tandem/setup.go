@@ -75,6 +75,7 @@ func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice 
 		RepoMapTokens:   mapTokens,
 		Windows:         windows,
 		CompactAt:       cfg.CompactAt,
+		TitleModel:      cfg.TitleModel,
 		Indexes:         codeindex.NewPool(codeindex.Options{CacheDir: filepath.Join(cfg.Home, "index"), Logger: log, Refs: mapTokens > 0}),
 		Log:             log,
 		Subagents:       agent.SubagentConfig{MaxParallel: cfg.Subagents.MaxParallel},

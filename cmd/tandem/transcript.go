@@ -71,6 +71,7 @@ func transcript(meta store.Meta, recs []store.Record) string {
 		if json.Unmarshal(r.Data, &u) != nil {
 			continue
 		}
+		u = u.ToolCallForm()
 		switch u.Type {
 		case agent.UserMessageChunk:
 			say("User")

@@ -19,6 +19,9 @@ type Script struct {
 	// Default answers when no rule matches. Without it such a request
 	// gets HTTP 400 naming what was asked.
 	Default *Reply `json:"default,omitempty"`
+	// Title answers title requests (Server.Titles); without it they are
+	// refused and sessions keep their first prompt's title.
+	Title *Reply `json:"title,omitempty"`
 	// ContextLimit refuses requests larger than it, before any reply is
 	// taken, as LimitContext does.
 	ContextLimit *ScriptLimit `json:"context_limit,omitempty"`
@@ -85,6 +88,9 @@ func (s *Server) Use(sc *Script) {
 		s.LimitContext(l.Style, l.Tokens)
 	}
 	s.Enqueue(sc.Replies...)
+	if t := sc.Title; t != nil {
+		s.Titles(func(*Request) Reply { return *t })
+	}
 	if len(sc.Rules) == 0 && sc.Default == nil {
 		return
 	}

@@ -25,9 +25,11 @@ type Server struct {
 	unscripted  func(msg string)
 	closed      bool
 	window      *windowReport
-	limit       *contextLimit // LimitContext
-	modelIDs    []string      // ServeModels
-	modelsAsked []http.Header // headers of /v1/models requests
+	limit       *contextLimit        // LimitContext
+	modelIDs    []string             // ServeModels
+	modelsAsked []http.Header        // headers of /v1/models requests
+	titles      func(*Request) Reply // Titles
+	titleReqs   []*Request
 	// ServeGeminiModels
 	geminiModels []GeminiModel
 }
@@ -138,10 +140,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, f, http.StatusBadRequest, "", "llmtest: "+err.Error(), "")
 		return
 	}
-	if s.refuseOverLimit(w, req) {
+	var reply Reply
+	ok := true
+	switch {
+	case IsTitle(req):
+		reply = s.titleReply(req)
+	case s.refuseOverLimit(w, req):
 		return
+	default:
+		reply, ok = s.next(req)
 	}
-	reply, ok := s.next(req)
 	if !ok {
 		msg := fmt.Sprintf("no reply scripted for request %d (%s %s); last user text %q", req.N, f, r.URL.Path, req.LastUserText())
 		if s.unscripted != nil {
