@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +31,7 @@ type FIMServer struct {
 	mu          sync.Mutex // guards the fields below
 	handler     func(*FIMRequest) FIMReply
 	requests    []*FIMRequest
-	inFlight    int
+	live        []*FIMRequest // requests whose handler has not returned
 	maxInFlight int
 	arrived     chan *FIMRequest
 }
@@ -143,15 +144,16 @@ func (s *FIMServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	req.N = len(s.requests)
-	s.inFlight++
-	s.maxInFlight = max(s.maxInFlight, s.inFlight)
+	others := slices.Clone(s.live)
+	s.live = append(s.live, req)
 	h := s.handler
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.inFlight--
+		s.live = slices.DeleteFunc(s.live, func(o *FIMRequest) bool { return o == req })
 		s.mu.Unlock()
 	}()
+	s.countInFlight(others)
 	select {
 	case s.arrived <- req:
 	default:
@@ -167,6 +169,41 @@ func (s *FIMServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.stream(w, r, req, reply)
+}
+
+// closingGrace is how long a request that looks open when the next one
+// arrives may take to end before the two count as in flight together. A
+// client that cancels one request and only then sends the next has closed
+// its connection already, but the server notices the close a moment later
+// (more under load); a client that really keeps two open keeps them open
+// past this.
+const closingGrace = 250 * time.Millisecond
+
+// countInFlight records how many requests are in flight with a new one:
+// itself and those of others that do not end within closingGrace.
+func (s *FIMServer) countInFlight(others []*FIMRequest) {
+	n := 1
+	grace := time.NewTimer(closingGrace)
+	defer grace.Stop()
+	expired := false
+	for _, o := range others {
+		if !expired {
+			select {
+			case <-o.Finished:
+				continue
+			case <-grace.C:
+				expired = true
+			}
+		}
+		select {
+		case <-o.Finished:
+		default:
+			n++
+		}
+	}
+	s.mu.Lock()
+	s.maxInFlight = max(s.maxInFlight, n)
+	s.mu.Unlock()
 }
 
 // stream writes the reply in the request's wire.
