@@ -42,7 +42,7 @@ type NextEdit struct {
 	// code index; nil: only the document and its test are looked at.
 	Related func(ctx context.Context, root string, names []string) []string
 	// Excluded says a file must never reach the model (secrets, ignored
-	// files); nil excludes nothing.
+	// files); nil: privateFile's rule.
 	Excluded func(path string) bool
 }
 
@@ -80,7 +80,7 @@ func (e *NextEdit) Suggest(ctx context.Context, r NextEditRequest) ([]Suggestion
 	if e.Model == nil {
 		return nil, ErrNoNextEditModel
 	}
-	if e.excluded(r.Path) {
+	if e.excluded(r.Root, r.Path) {
 		return nil, nil
 	}
 	last := r.Recent[len(r.Recent)-1]
@@ -103,8 +103,11 @@ func (e *NextEdit) Suggest(ctx context.Context, r NextEditRequest) ([]Suggestion
 	return applyBlocks(files, dropUndo(blocks, r.Recent)), nil
 }
 
-func (e *NextEdit) excluded(path string) bool {
-	return e.Excluded != nil && e.Excluded(path)
+func (e *NextEdit) excluded(root, path string) bool {
+	if e.Excluded == nil {
+		return privateFile(root, path)
+	}
+	return e.Excluded(path)
 }
 
 // current is the document as the prompt shows it: around the cursor and
@@ -123,7 +126,7 @@ func (e *NextEdit) others(ctx context.Context, r NextEditRequest, gone []string)
 	var out []string
 	seen := map[string]bool{r.Path: true}
 	add := func(p string) {
-		if !seen[p] && len(out) < maxRelated && !e.excluded(p) {
+		if !seen[p] && len(out) < maxRelated && !e.excluded(r.Root, p) {
 			seen[p] = true
 			out = append(out, p)
 		}

@@ -1,6 +1,10 @@
 package completion
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tandemhq/tandem/agent/edits"
+)
 
 // Change is one recorded edit of a document, in whole lines: the lines
 // from Line (zero-based) that held Old now hold New. Old and New keep their
@@ -106,4 +110,30 @@ func lineCount(s string) int {
 		n++
 	}
 	return n
+}
+
+// TextChanges are the Changes that turn old into new, for an editor that
+// sends a whole document instead of the edit: one per hunk, from the
+// bottom up so that each one's line is right when it is recorded.
+func TextChanges(path, old, new string) []Change {
+	hunks := edits.Diff(old, new)
+	out := make([]Change, 0, len(hunks))
+	for i := len(hunks) - 1; i >= 0; i-- {
+		h := hunks[i]
+		var o, n strings.Builder
+		for _, l := range h.Lines {
+			if l.Op != edits.Insert {
+				o.WriteString(l.Text)
+			}
+			if l.Op != edits.Delete {
+				n.WriteString(l.Text)
+			}
+		}
+		line := h.OldStart - 1
+		if h.OldLines == 0 {
+			line = h.OldStart // a side with no lines names the line before
+		}
+		out = append(out, Change{Path: path, Line: line, Old: o.String(), New: n.String()})
+	}
+	return out
 }

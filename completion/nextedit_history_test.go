@@ -42,3 +42,17 @@ func TestHistoryFoldsTypingIntoOneChange(t *testing.T) {
 		t.Fatalf("the oldest are not dropped: %d, first %+v", len(got), got[0])
 	}
 }
+
+func TestTextChangesRecordsHunks(t *testing.T) {
+	t.Parallel()
+	old := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
+	new := "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nK\nl\n"
+	var h History
+	for _, c := range TextChanges("/x", old, new) {
+		h.Record(c)
+	}
+	got := h.Recent()
+	if len(got) != 2 || got[0].Line != 7 || got[0].Old != "h\ni\nj\nk\nl\n" || got[1].Line != 0 || got[1].New != "a\nB\nc\nd\ne\n" {
+		t.Fatalf("got %+v", got)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -180,16 +179,7 @@ func (s *Server) sessionFor(ctx context.Context, id, path string) (*session, err
 	if best != nil {
 		return best, nil
 	}
-	cwd := filepath.Dir(path)
-	s.stateMu.Lock()
-	for _, f := range s.folders {
-		if within(f, path) {
-			cwd = f
-			break
-		}
-	}
-	s.stateMu.Unlock()
-	ss, err := s.startSession(ctx, cwd, "", nil)
+	ss, err := s.startSession(ctx, s.folderOf(path), "", nil)
 	if err != nil {
 		return nil, err
 	}
