@@ -42,7 +42,8 @@ type NextEdit struct {
 	// code index; nil: only the document and its test are looked at.
 	Related func(ctx context.Context, root string, names []string) []string
 	// Excluded says a file must never reach the model (secrets, ignored
-	// files); nil: privateFile's rule.
+	// files); nil: Excluded's rule (protected, secret-named and
+	// ignored files).
 	Excluded func(path string) bool
 }
 
@@ -105,7 +106,7 @@ func (e *NextEdit) Suggest(ctx context.Context, r NextEditRequest) ([]Suggestion
 
 func (e *NextEdit) excluded(root, path string) bool {
 	if e.Excluded == nil {
-		return privateFile(root, path)
+		return Excluded(root, path, nil)
 	}
 	return e.Excluded(path)
 }

@@ -12,7 +12,7 @@ import (
 // and added. A rename removes the old name: its other uses are where the
 // edit carries next.
 func changedNames(c Change) (gone, added []string) {
-	before, after := identifiers(c.Old), identifiers(c.New)
+	before, after := wordsOf(c.Old), wordsOf(c.New)
 	for _, n := range before {
 		if !slices.Contains(after, n) {
 			gone = append(gone, n)
@@ -26,10 +26,10 @@ func changedNames(c Change) (gone, added []string) {
 	return gone, added
 }
 
-// identifiers lists the distinct words of s that could name something: a
+// wordsOf lists the distinct words of s that could name something: a
 // letter or underscore, then letters, digits and underscores; two runes
 // at least.
-func identifiers(s string) []string {
+func wordsOf(s string) []string {
 	var out []string
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])

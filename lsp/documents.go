@@ -16,6 +16,11 @@ type document struct {
 	path    string
 	version int32
 	buf     *buffer
+	// edited orders documents by their last change (documents.seq) and
+	// editLine is where it was: completions take context from the most
+	// recently edited buffers, around their edits.
+	edited   uint64
+	editLine int
 }
 
 // snapshot is an open document at one version, safe to keep.
@@ -41,6 +46,7 @@ type documents struct {
 	open     map[string]*document
 	alias    map[string]string // an open document's client path -> its key
 	overlays map[string]overlay
+	seq      uint64 // the last document.edited given out
 	// history is the recent edits of the open documents, by client path:
 	// what the next-edit engine follows (nextedit.go).
 	history completion.History
@@ -88,6 +94,8 @@ func (ds *documents) put(d *document) {
 	key := canonical(d.path)
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
+	ds.seq++
+	d.edited = ds.seq
 	ds.open[key] = d
 	ds.alias[d.path] = key
 	delete(ds.overlays, key)

@@ -13,9 +13,11 @@ import (
 // folder leaves the workspace (didChangeWorkspaceFolders) or the
 // connection ends.
 type indexes struct {
-	mu     sync.Mutex // guards held and closed
-	held   map[string]heldIndex
-	closed bool
+	mu      sync.Mutex // guards held, warming and closed
+	held    map[string]heldIndex
+	warming map[string]bool
+	closed  bool
+	wg      sync.WaitGroup // warm's goroutines
 }
 
 type heldIndex struct {
@@ -64,7 +66,35 @@ func (ix *indexes) drop(root string) {
 	}
 }
 
+// ready returns root's index if it is held already; if not, it starts
+// acquiring it in the background (ended by ctx) and returns nil: an
+// inline completion never waits for an index to be built.
+func (ix *indexes) ready(ctx context.Context, pool *codeindex.Pool, root string) *codeindex.Index {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if h, ok := ix.held[root]; ok {
+		return h.ix
+	}
+	if ix.closed || ix.warming[root] {
+		return nil
+	}
+	if ix.warming == nil {
+		ix.warming = map[string]bool{}
+	}
+	ix.warming[root] = true
+	ix.wg.Add(1)
+	go func() {
+		defer ix.wg.Done()
+		_, _ = ix.get(ctx, pool, root) // a failure shows in workspace/symbol
+		ix.mu.Lock()
+		delete(ix.warming, root)
+		ix.mu.Unlock()
+	}()
+	return nil
+}
+
 func (ix *indexes) releaseAll() {
+	ix.wg.Wait()
 	ix.mu.Lock()
 	held := ix.held
 	ix.held, ix.closed = nil, true

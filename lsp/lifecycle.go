@@ -37,11 +37,14 @@ type initializeParams struct {
 	} `json:"initializationOptions"`
 }
 
-// serverCapabilities adds LSP 3.17's positionEncoding, which protocol
-// v0.12.0 does not have.
+// serverCapabilities adds LSP 3.17's positionEncoding and 3.18's
+// inlineCompletionProvider, which protocol v0.12.0 does not have.
 type serverCapabilities struct {
 	protocol.ServerCapabilities
 	PositionEncoding string `json:"positionEncoding"`
+	// InlineCompletionProvider is advertised only when completions are
+	// configured, so an editor without them sends no request per keystroke.
+	InlineCompletionProvider bool `json:"inlineCompletionProvider,omitempty"`
 }
 
 type initializeResult struct {
@@ -128,7 +131,8 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 					},
 				},
 			},
-			PositionEncoding: encName,
+			PositionEncoding:         encName,
+			InlineCompletionProvider: s.complete != nil,
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "tandem", Version: s.version},
 	}, nil

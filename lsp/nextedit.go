@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/tandemhq/tandem/agent/edits"
@@ -120,16 +119,4 @@ func (s *Server) readText(path string) (string, bool) {
 	}
 	b, err := os.ReadFile(path)
 	return string(b), err == nil
-}
-
-// folderOf is the workspace folder holding path, else its directory.
-func (s *Server) folderOf(path string) string {
-	s.stateMu.Lock()
-	defer s.stateMu.Unlock()
-	for _, f := range s.folders {
-		if within(f, path) {
-			return f
-		}
-	}
-	return filepath.Dir(path)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/completion"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -32,6 +33,10 @@ type Options struct {
 	Log *slog.Logger
 	// Version is reported in serverInfo.
 	Version string
+	// Completion serves textDocument/inlineCompletion; nil: completions
+	// are not configured and the capability is not advertised. The
+	// engine stays the caller's to close.
+	Completion *completion.Engine
 	// MaxFrameBytes caps one message the server writes (config.json
 	// maxFrameBytes). Zero: maxMessage, which is higher than ACP's
 	// default because whole-file edits of large buffers go out as one
@@ -59,6 +64,7 @@ type Server struct {
 	endConn  context.CancelFunc // ends the connection (exit)
 	docs     *documents
 	indexes  indexes // workspace folders' code indexes, for workspace/symbol
+	complete *completion.Engine
 
 	stateMu sync.Mutex // guards state, caps, enc, encName, folders, defaultMode
 	state   lifecycle
@@ -103,6 +109,7 @@ func NewServer(o Options) *Server {
 		log:      log,
 		version:  o.Version,
 		maxOut:   o.MaxFrameBytes,
+		complete: o.Completion,
 		docs:     newDocuments(),
 		answered: make(chan struct{}),
 		enc:      edits.UTF16,
@@ -133,8 +140,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.conn = newConn(s, r, w, base)
 	err := s.conn.rpc.Serve(connCtx)
 	s.closeSessions()
+	cancel() // ends the indexes' background acquisitions (indexes.ready)
 	s.indexes.releaseAll()
-	cancel()
 	endConn()
 	if err := buildErr(); err != nil {
 		return err
@@ -171,10 +178,11 @@ func (s *Server) methods() map[string]method {
 		"textDocument/didClose":  {notify: s.didClose},
 		"textDocument/didSave":   {notify: s.didSave},
 
-		"textDocument/documentSymbol": {call: s.documentSymbol},
-		"workspace/symbol":            {call: s.workspaceSymbol},
-		"textDocument/codeAction":     {call: s.codeAction},
-		"workspace/executeCommand":    {call: s.executeCommand},
+		"textDocument/documentSymbol":   {call: s.documentSymbol},
+		"workspace/symbol":              {call: s.workspaceSymbol},
+		"textDocument/codeAction":       {call: s.codeAction},
+		"textDocument/inlineCompletion": {call: s.inlineCompletion},
+		"workspace/executeCommand":      {call: s.executeCommand},
 
 		"window/workDoneProgress/cancel":      {notify: s.progressCancel},
 		"workspace/didChangeConfiguration":    {notify: ignoreNotification},

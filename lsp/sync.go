@@ -81,6 +81,10 @@ func (s *Server) didChange(_ context.Context, params json.RawMessage) error {
 			s.docs.history.Record(ch)
 		}
 		d.version = p.TextDocument.Version
+		if n := len(p.ContentChanges); n > 0 && p.ContentChanges[n-1].Range != nil {
+			d.editLine = int(p.ContentChanges[n-1].Range.Start.Line)
+		}
+		s.docs.touch(d)
 		return nil
 	})
 	if !found {
@@ -101,6 +105,7 @@ func (s *Server) didClose(_ context.Context, params json.RawMessage) error {
 		return err
 	}
 	if path, err := uriToPath(p.TextDocument.URI); err == nil {
+		s.forgetCompletions(path)
 		s.docs.close(path)
 	}
 	return nil

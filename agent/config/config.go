@@ -70,6 +70,8 @@ type Config struct {
 	// (config.json "maxFrameBytes" or TANDEM_MAX_FRAME_BYTES); 0: unset,
 	// each front door keeps its default. See frame.go.
 	MaxFrameBytes int
+	// Completion configures inline completions (completion.go).
+	Completion Completion
 }
 
 // Subagents is config.json's "subagents" object: the task tool's children.
@@ -115,6 +117,8 @@ type File struct {
 	MCPStartupSeconds float64 `json:"mcpStartupSeconds"`
 	// MaxFrameBytes caps one outbound protocol message (0: the default).
 	MaxFrameBytes int `json:"maxFrameBytes"`
+	// Completion configures inline completions (completion.go).
+	Completion CompletionFile `json:"completion"`
 }
 
 // DefaultCompactAt is the share of the context window a request may fill
@@ -252,6 +256,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	if err := c.loadContext(getenv, f); err != nil {
+		return c, err
+	}
+	if err := c.loadCompletion(getenv, f); err != nil {
 		return c, err
 	}
 

@@ -20,7 +20,7 @@ const (
 // tandem's own secrets. A process started on the model's behalf must not
 // inherit one: the model could print it into the session history.
 func IsSecretEnv(name string) bool {
-	return name == AnthropicKeyEnv || name == OpenAIKeyEnv
+	return name == AnthropicKeyEnv || name == OpenAIKeyEnv || isCompletionKeyEnv(name)
 }
 
 // LooksSecretEnv reports whether a variable's name says it holds a

@@ -28,7 +28,11 @@ func runLSP(ctx context.Context, m *Main, args []string) error {
 	}
 	b, closeAgent := m.buildAgent(cfg)
 	defer closeAgent()
-	srv := lsp.NewServer(lsp.Options{Building: b, Log: m.logger(), Version: currentBuild().Version, MaxFrameBytes: cfg.MaxFrameBytes})
+	comp := m.newCompletion(cfg)
+	if comp != nil {
+		defer comp.Close()
+	}
+	srv := lsp.NewServer(lsp.Options{Building: b, Log: m.logger(), Version: currentBuild().Version, MaxFrameBytes: cfg.MaxFrameBytes, Completion: comp})
 	err = srv.Serve(ctx, m.Stdin, m.Stdout)
 	if errors.Is(err, lsp.ErrExitWithoutShutdown) {
 		return exitCode(1)

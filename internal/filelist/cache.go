@@ -53,13 +53,17 @@ func TrustedTime(t time.Time) int64 {
 // relative to the root), reusing prev while the file is unchanged. A
 // missing or unreadable file yields an error and no patterns.
 func loadIgnore(dir string, domain []string, prev *ignoreFile) (*ignoreFile, error) {
-	name := filepath.Join(dir, ".gitignore")
+	return loadIgnoreFile(filepath.Join(dir, ".gitignore"), domain, prev)
+}
+
+// loadIgnoreFile parses the ignore file name as loadIgnore does.
+func loadIgnoreFile(name string, domain []string, prev *ignoreFile) (*ignoreFile, error) {
 	fi, err := os.Stat(name)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, errors.New(".gitignore is not a regular file") // a FIFO would block the read
+		return nil, errors.New(filepath.Base(name) + " is not a regular file") // a FIFO would block the read
 	}
 	mtime := TrustedTime(fi.ModTime())
 	if prev != nil && mtime != 0 && prev.mtime == mtime && prev.size == fi.Size() {
