@@ -76,31 +76,49 @@ func cutSuffix(after string, budget int) string {
 	return s
 }
 
-// snippet is up to budget bytes of whole lines of text around line.
+// snippet is up to budget bytes of whole lines of text around line,
+// found by scanning for line breaks (no copy of the text: an open buffer
+// can be large and this runs on every keystroke).
 func snippet(text string, line, budget int) string {
-	lines := strings.SplitAfter(text, "\n")
-	if len(lines) == 0 {
-		return ""
+	// start of the line, or the end of the text past its last line
+	start := 0
+	for n := 0; n < line; n++ {
+		i := strings.IndexByte(text[start:], '\n')
+		if i < 0 {
+			break
+		}
+		start += i + 1
 	}
-	line = min(max(line, 0), len(lines)-1)
-	lo, hi, size := line, line+1, len(lines[line])
-	if size > budget {
+	if start == len(text) && start > 0 {
+		start = strings.LastIndexByte(text[:start-1], '\n') + 1
+	}
+	end := lineEnd(text, start)
+	if end-start > budget {
 		return ""
 	}
 	for grew := true; grew; {
 		grew = false
-		if hi < len(lines) && size+len(lines[hi]) <= budget {
-			size += len(lines[hi])
-			hi++
-			grew = true
+		if end < len(text) {
+			if next := lineEnd(text, end); next-start <= budget {
+				end, grew = next, true
+			}
 		}
-		if lo > 0 && size+len(lines[lo-1]) <= budget {
-			lo--
-			size += len(lines[lo])
-			grew = true
+		if start > 0 {
+			if prev := strings.LastIndexByte(text[:start-1], '\n') + 1; end-prev <= budget {
+				start, grew = prev, true
+			}
 		}
 	}
-	return strings.Join(lines[lo:hi], "")
+	return text[start:end]
+}
+
+// lineEnd is the offset after the line break of the line starting at
+// start (the end of text for the last line).
+func lineEnd(text string, start int) int {
+	if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
+		return start + i + 1
+	}
+	return len(text)
 }
 
 // identifiers returns the names in text worth looking up, the last first,
@@ -169,17 +187,21 @@ func signatures(c *build) []Chunk {
 	if i := strings.IndexByte(c.suffix, '\n'); i >= 0 {
 		near += c.suffix[:i]
 	}
+	full := false
 	for _, name := range identifiers(near) {
 		for _, s := range c.req.Symbols.Find(name, 2) {
 			if s.Path == c.req.Doc && s.Start >= c.firstLine && s.Start <= c.lastLine {
 				continue // in the window already
 			}
-			if !add(s.Path, s.Definition) {
-				goto sorted
+			if full = !add(s.Path, s.Definition); full {
+				break
 			}
 		}
+		if full {
+			break
+		}
 	}
-	{
+	if !full {
 		defs := slices.Clone(c.req.Symbols.Defs(c.req.Doc))
 		cur := c.cursorLine + 1
 		slices.SortStableFunc(defs, func(a, b treesitter.Definition) int { return absInt(a.Start-cur) - absInt(b.Start-cur) })
@@ -192,7 +214,6 @@ func signatures(c *build) []Chunk {
 			}
 		}
 	}
-sorted:
 	slices.SortFunc(picked, func(a, b sigLine) int {
 		if a.path != b.path {
 			return strings.Compare(a.path, b.path)

@@ -24,8 +24,11 @@ type Options struct {
 	// InstructionFiles are the instruction file names (protected paths,
 	// instructions.Config.FileNames).
 	InstructionFiles []string
-	Budget           Budget // zero: DefaultBudget
-	Log              *slog.Logger
+	// Home ($TANDEM_HOME) and UserHome (~) locate the user's deny rules,
+	// which keep files from completions as they keep them from the agent.
+	Home, UserHome string
+	Budget         Budget // zero: DefaultBudget
+	Log            *slog.Logger
 }
 
 // Defaults for what config.json leaves unset.
@@ -99,7 +102,7 @@ func New(o Options) (*Engine, error) {
 
 func newEngine(w wire, o Options) *Engine {
 	e := &Engine{wire: w, cfg: o.Config, budget: o.Budget, log: o.Log, seed: maphash.MakeSeed(),
-		files: o.InstructionFiles, docs: map[string]*docState{}}
+		files: o.InstructionFiles, docs: map[string]*docState{}, privacy: privacy{home: o.Home, userHome: o.UserHome}}
 	if e.budget == (Budget{}) {
 		e.budget = DefaultBudget()
 	}
@@ -119,6 +122,9 @@ func newEngine(w wire, o Options) *Engine {
 	e.life, e.stop = context.WithCancel(context.Background())
 	return e
 }
+
+// Describe says where completions go, for tandem doctor and logs.
+func (e *Engine) Describe() string { return e.cfg.Provider + ": " + e.wire.describe() }
 
 // Close cancels the requests in flight and waits for them to end.
 func (e *Engine) Close() {

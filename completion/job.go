@@ -33,7 +33,7 @@ type job struct {
 	waiters  int           // guarded by Engine.mu
 	done     chan struct{} // closed when text and err are set
 	finished chan struct{} // closed when the HTTP request is over
-	partial  string // what has streamed so far, guarded by Engine.mu
+	partial  string        // what has streamed so far, guarded by Engine.mu
 	text     string
 	err      error
 }

@@ -1,12 +1,14 @@
 package completion
 
 import (
+	"context"
 	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/settings"
 	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/internal/filelist"
@@ -61,12 +63,21 @@ func secretName(name string) bool {
 // .gitignore or the workspace's settings takes effect within it.
 const recheck = 5 * time.Second
 
-// privacy keeps Excluded's and the workspace switch's answers for a
-// while: both read files, and completions ask on every keystroke.
+// privacy keeps Excluded's, the deny rules' and the workspace switch's
+// answers for a while: they read files, and completions ask on every
+// keystroke.
 type privacy struct {
-	mu    sync.Mutex // guards paths and roots
+	home, userHome string // $TANDEM_HOME (the user's rules) and ~ (rules written ~/…)
+
+	mu    sync.Mutex // guards paths, roots and rules
 	paths map[string]kept
 	roots map[string]kept
+	rules map[string]keptRules
+}
+
+type keptRules struct {
+	rs policy.Rules
+	at time.Time
 }
 
 type kept struct {
@@ -92,9 +103,46 @@ func (p *privacy) ask(m *map[string]kept, key string, fn func() bool) bool {
 	return yes
 }
 
-// allowed reports whether abs may be sent (not Excluded).
+// allowed reports whether abs may be sent: not Excluded, and not a file
+// the workspace's or the user's deny rules keep the agent from reading
+// (read_file(.env), Claude Code's Read(secrets/**)): what the agent may
+// not read, completions do not send either.
 func (p *privacy) allowed(root, abs string, instructionFiles []string) bool {
-	return p.ask(&p.paths, abs, func() bool { return !Excluded(root, abs, instructionFiles) })
+	return p.ask(&p.paths, abs, func() bool {
+		return !Excluded(root, abs, instructionFiles) && !p.denied(root, abs)
+	})
+}
+
+// denied applies the deny rules of root's settings to reading abs.
+func (p *privacy) denied(root, abs string) bool {
+	if root == "" {
+		root = filepath.Dir(abs)
+	}
+	rs := p.rulesOf(root)
+	if len(rs.Deny) == 0 {
+		return false
+	}
+	c := policy.Call{Tool: tools.ReadFileName, Group: tools.GroupRead, Root: root, Path: abs, Home: p.userHome}
+	return policy.Decide(policy.ModeCode, c, rs).Decision == policy.Deny
+}
+
+// rulesOf returns root's rules, read again after recheck.
+func (p *privacy) rulesOf(root string) policy.Rules {
+	now := time.Now()
+	p.mu.Lock()
+	k, ok := p.rules[root]
+	p.mu.Unlock()
+	if ok && now.Sub(k.at) < recheck {
+		return k.rs
+	}
+	rs := settings.Load(context.Background(), settings.Options{Home: p.home, UserHome: p.userHome, Root: root}).Rules()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rules == nil {
+		p.rules = map[string]keptRules{}
+	}
+	p.rules[root] = keptRules{rs: rs, at: now}
+	return rs
 }
 
 // off reports whether root's settings turn completions off.

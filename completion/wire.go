@@ -19,6 +19,8 @@ import (
 // (which closes the connection: the server stops generating).
 type wire interface {
 	stream(ctx context.Context, p *Prompt, emit func(string) bool) error
+	// describe says where requests go and how they are formatted.
+	describe() string
 }
 
 // idleTimeout fails a completion stream that goes quiet: a suggestion
@@ -154,4 +156,15 @@ func (w *httpWire) sse(ctx context.Context, body io.ReadCloser, each func(data [
 // streamError is an error a stream carries in its own JSON.
 func (w *httpWire) streamError(msg string) error {
 	return &llm.Error{Provider: w.provider, Message: msg}
+}
+
+func (w httpWire) describe() string {
+	s := w.url
+	if w.model != "" {
+		s = w.model + " at " + s
+	}
+	if w.known {
+		return s + ", " + w.family.Name + " FIM tokens"
+	}
+	return s
 }

@@ -58,3 +58,7 @@ func (w chatWire) stream(ctx context.Context, p *Prompt, emit func(string) bool)
 	}
 	return err
 }
+
+func (w chatWire) describe() string {
+	return w.model + " through the " + w.p.Name() + " chat provider, asked for the middle"
+}

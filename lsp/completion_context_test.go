@@ -10,17 +10,19 @@ import (
 
 // privateFiles is a workspace with files that must never be sent.
 var privateFiles = map[string]string{
-	".gitignore":   "secret.go\nbuild/\n",
-	"secret.go":    "package main\n\nconst token = \"SECRET-IGNORED\"\n",
-	"build/gen.go": "package main\n\nconst gen = \"SECRET-BUILD\"\n",
-	".env":         "API_KEY=SECRET-ENV\n",
-	"AGENTS.md":    "Use tabs. INSTRUCTIONS-TEXT\n",
-	"other.go":     "package main\n\nfunc double(a int) int {\n\treturn a * 2 // OTHER-SNIPPET\n}\n",
+	".gitignore":            "secret.go\nbuild/\n",
+	"secret.go":             "package main\n\nconst token = \"SECRET-IGNORED\"\n",
+	"build/gen.go":          "package main\n\nconst gen = \"SECRET-BUILD\"\n",
+	".env":                  "API_KEY=SECRET-ENV\n",
+	"AGENTS.md":             "Use tabs. INSTRUCTIONS-TEXT\n",
+	".tandem/settings.json": `{"permissions": {"deny": ["read_file(denied.go)"]}}`,
+	"denied.go":             "package main\n\nconst d = \"SECRET-DENIED\"\n",
+	"other.go":              "package main\n\nfunc double(a int) int {\n\treturn a * 2 // OTHER-SNIPPET\n}\n",
 }
 
-// Ignored, secret-named and protected files are never completed in and
-// never sent as context, even while open and recently edited; an
-// ordinary open file is.
+// Ignored, secret-named, protected and read-denied files are never
+// completed in and never sent as context, even while open and recently
+// edited; an ordinary open file is.
 func TestInlineCompletionNeverSendsPrivateFiles(t *testing.T) {
 	f := newCompletionFixture(t, nil, privateFiles)
 	f.fim.Handle(func(*llmtest.FIMRequest) llmtest.FIMReply { return llmtest.FIMReply{Chunks: []string{"x"}} })
@@ -28,7 +30,7 @@ func TestInlineCompletionNeverSendsPrivateFiles(t *testing.T) {
 		f.open(name, text)
 	}
 	f.open("main.go", goSource)
-	for _, name := range []string{"secret.go", "build/gen.go", ".env", "AGENTS.md"} {
+	for _, name := range []string{"secret.go", "build/gen.go", ".env", "AGENTS.md", "denied.go"} {
 		f.insert(name, 0, 0, " ")
 		if got := f.complete(name, 0, 1, 1); got != "" {
 			t.Errorf("%s: suggestion %q, want none", name, got)
@@ -44,7 +46,7 @@ func TestInlineCompletionNeverSendsPrivateFiles(t *testing.T) {
 		t.Fatalf("%d model requests, want 1", len(reqs))
 	}
 	body := string(reqs[0].Body)
-	for _, secret := range []string{"SECRET-IGNORED", "SECRET-BUILD", "SECRET-ENV", "INSTRUCTIONS-TEXT"} {
+	for _, secret := range []string{"SECRET-IGNORED", "SECRET-BUILD", "SECRET-ENV", "INSTRUCTIONS-TEXT", "SECRET-DENIED"} {
 		if strings.Contains(body, secret) {
 			t.Errorf("the model request carries %s: %s", secret, body)
 		}

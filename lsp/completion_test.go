@@ -332,3 +332,26 @@ func TestInlineCompletionSelectedItem(t *testing.T) {
 		t.Fatalf("prompt does not end with the selected item: %q", p)
 	}
 }
+
+// Each model family gets a raw prompt in its own FIM tokens over the real
+// binary, and its stop tokens.
+func TestInlineCompletionFIMTokenTables(t *testing.T) {
+	for _, c := range []struct{ model, prompt, stop string }{
+		{"deepseek-coder:6.7b-base", "<｜fim▁begin｜>package main\n\nfunc f() {\n\t<｜fim▁hole｜>\n}\n<｜fim▁end｜>", "<｜end▁of▁sentence｜>"},
+		{"starcoder2:3b", "<fim_prefix>package main\n\nfunc f() {\n\t<fim_suffix>\n}\n<fim_middle>", "<|endoftext|>"},
+		{"codestral:22b", "[SUFFIX]\n}\n[PREFIX]package main\n\nfunc f() {\n\t", "[PREFIX]"},
+		{"codellama:7b-code", "<PRE> package main\n\nfunc f() {\n\t <SUF>\n}\n <MID>", "<EOT>"},
+	} {
+		t.Run(c.model, func(t *testing.T) {
+			f := newCompletionFixture(t, map[string]any{"model": c.model}, nil)
+			f.open("main.go", "package main\n\nfunc f() {\n\t\n}\n")
+			if got := f.complete("main.go", 3, 1, 1); got != "completion" {
+				t.Fatalf("suggestion %q", got)
+			}
+			r := f.fim.Requests()[0]
+			if !r.Raw || r.Prompt != c.prompt || !strings.Contains(strings.Join(r.Stop, " "), c.stop) {
+				t.Fatalf("raw=%v prompt %q stop %q; want %q with %s", r.Raw, r.Prompt, r.Stop, c.prompt, c.stop)
+			}
+		})
+	}
+}

@@ -17,7 +17,7 @@ func (m *Main) newCompletion(cfg config.Config) *completion.Engine {
 	if !cfg.Completion.Enabled() {
 		return nil
 	}
-	o := completion.Options{Config: cfg.Completion, Log: m.logger()}
+	o := completion.Options{Config: cfg.Completion, Log: m.logger(), Home: cfg.Home, UserHome: m.userHome()}
 	if cfg.Completion.Provider == config.CompletionChat {
 		p, err := newProvider(cfg, llm.Transport{})
 		if err == nil && p != nil {

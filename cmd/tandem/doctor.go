@@ -59,7 +59,7 @@ func runDoctor(ctx context.Context, m *Main, args []string) error {
 	d := &doctor{m: m, dir: dir, online: *online}
 	d.cfg, d.cfgErr = config.Load(m.Getenv)
 	checks := []func(context.Context) []finding{
-		d.checkHome, d.checkConfig, d.checkProvider, d.checkModel, d.checkOnline,
+		d.checkHome, d.checkConfig, d.checkProvider, d.checkModel, d.checkOnline, d.checkCompletion,
 		d.checkInstructions, d.checkMCP, d.checkSandbox, d.checkEditors, d.checkLogs,
 	}
 	st := newStyle(isTerminal(m.Stdout), m.Getenv)
