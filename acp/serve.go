@@ -91,6 +91,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	})
 	err := s.conn.Serve(ctx)
 	s.closeAll()
+	s.closeNes()
 	cancel()
 	if err := buildErr(); err != nil {
 		return err
@@ -137,6 +138,8 @@ type server struct {
 
 	sessionsMu sync.Mutex
 	sessions   map[string]*session
+
+	nes nesState // nes/* sessions (nes.go)
 
 	// answered is closed once an initialize answer has been written: an
 	// agent that cannot be built ends the connection only then, so the

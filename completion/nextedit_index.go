@@ -1,6 +1,7 @@
 package completion
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 
@@ -37,4 +38,19 @@ func RelatedFiles(ix *codeindex.Index, names []string, limit int) []string {
 		}
 	}
 	return out
+}
+
+// IndexRelated is a NextEdit.Related that finds the files in the index of
+// the root, which index returns (building it on first use, within ctx).
+func IndexRelated(index func(ctx context.Context, root string) (*codeindex.Index, error)) func(context.Context, string, []string) []string {
+	return func(ctx context.Context, root string, names []string) []string {
+		if root == "" {
+			return nil
+		}
+		ix, err := index(ctx, root)
+		if err != nil {
+			return nil
+		}
+		return RelatedFiles(ix, names, maxRelated)
+	}
 }

@@ -3,10 +3,12 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strconv"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/codeindex"
 	"github.com/tandemhq/tandem/completion"
 )
 
@@ -59,17 +61,13 @@ func (s *Server) nextEdit(ctx context.Context, params json.RawMessage) (any, err
 	engine := &completion.NextEdit{
 		Model: completion.ChatNextEdit{Provider: provider, Model: model},
 		Read:  s.readText,
-		Related: func(ctx context.Context, root string, names []string) []string {
+		Related: completion.IndexRelated(func(ctx context.Context, root string) (*codeindex.Index, error) {
 			pool := a.Indexes()
 			if pool == nil {
-				return nil
+				return nil, errors.New("no code index")
 			}
-			ix, err := s.indexes.get(ctx, pool, root)
-			if err != nil {
-				return nil
-			}
-			return completion.RelatedFiles(ix, names, 3)
-		},
+			return s.indexes.get(ctx, pool, root)
+		}),
 	}
 	got, err := engine.Suggest(ctx, completion.NextEditRequest{Root: root, Path: path, Text: doc.text, Cursor: cursor, Recent: s.docs.recent()})
 	if err != nil {
