@@ -192,7 +192,7 @@ func (s *server) SuggestNes(ctx context.Context, p sdk.UnstableSuggestNesRequest
 	engine := &completion.NextEdit{
 		Model:   completion.ChatNextEdit{Provider: provider, Model: model},
 		Read:    read,
-		Related: completion.IndexRelated(ns.index(a.Indexes())),
+		Related: completion.IndexRelated(ns.index(a.Indexes()), read),
 	}
 	got, err := engine.Suggest(ctx, completion.NextEditRequest{Root: root, Path: path, Text: text, Cursor: cursor, Recent: ns.docs.recent()})
 	if err != nil {

@@ -38,9 +38,10 @@ type NextEdit struct {
 	// Read returns what the editor holds of path (its open buffer), else
 	// the file on disk; ok is false when it cannot be read.
 	Read func(path string) (text string, ok bool)
-	// Related lists files (absolute) that use or define names, from the
-	// code index; nil: only the document and its test are looked at.
-	Related func(ctx context.Context, root string, names []string) []string
+	// Related lists files (absolute) that use or define names, nearest to
+	// the document at path first, from the code index; nil: only the
+	// document and its test are looked at.
+	Related func(ctx context.Context, root, path string, names []string) []string
 	// Excluded says a file must never reach the model (secrets, ignored
 	// files); nil: Excluded's rule (protected, secret-named and
 	// ignored files).
@@ -138,7 +139,7 @@ func (e *NextEdit) others(ctx context.Context, r NextEditRequest, gone []string)
 		}
 	}
 	if e.Related != nil && len(gone) > 0 {
-		for _, p := range e.Related(ctx, r.Root, gone) {
+		for _, p := range e.Related(ctx, r.Root, r.Path, gone) {
 			add(p)
 		}
 	}

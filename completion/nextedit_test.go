@@ -40,7 +40,7 @@ func TestNextEditCarriesARenameToTheTest(t *testing.T) {
 			b, err := os.ReadFile(p)
 			return string(b), err == nil
 		},
-		Related: func(context.Context, string, []string) []string {
+		Related: func(context.Context, string, string, []string) []string {
 			return []string{filepath.Join(root, ".env")}
 		},
 		Excluded: func(p string) bool { return filepath.Base(p) == ".env" },

@@ -67,7 +67,7 @@ func (s *Server) nextEdit(ctx context.Context, params json.RawMessage) (any, err
 				return nil, errors.New("no code index")
 			}
 			return s.indexes.get(ctx, pool, root)
-		}),
+		}, s.readText),
 	}
 	got, err := engine.Suggest(ctx, completion.NextEditRequest{Root: root, Path: path, Text: doc.text, Cursor: cursor, Recent: s.docs.recent()})
 	if err != nil {
