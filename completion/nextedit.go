@@ -34,7 +34,11 @@ var ErrNoNextEditModel = errors.New("no model for next-edit suggestions: configu
 // apply exactly (nextedit_parse.go). It is safe for concurrent use when
 // its functions are.
 type NextEdit struct {
-	Model NextEditModel
+	// Model is asked first; Fallback (may be nil) when Model fails or its
+	// reply is not in the format: the completion model first, the chat
+	// model after it.
+	Model    NextEditModel
+	Fallback NextEditModel
 	// Read returns what the editor holds of path (its open buffer), else
 	// the file on disk; ok is false when it cannot be read.
 	Read func(path string) (text string, ok bool)
@@ -94,15 +98,27 @@ func (e *NextEdit) Suggest(ctx context.Context, r NextEditRequest) ([]Suggestion
 		}
 	}
 	system, user := nextEditPrompt(r, files)
-	reply, err := e.Model.NextEdit(ctx, system, user)
-	if err != nil {
-		return nil, fmt.Errorf("next edit: %w", err)
+	var failed error
+	for _, m := range []NextEditModel{e.Model, e.Fallback} {
+		if m == nil {
+			continue
+		}
+		reply, err := m.NextEdit(ctx, system, user)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("next edit: %w", ctx.Err())
+			}
+			failed = fmt.Errorf("next edit: %w", err)
+			continue
+		}
+		blocks, err := parseReply(reply)
+		if err != nil {
+			failed = nil // malformed: dropped, as any reply that does not apply
+			continue
+		}
+		return applyBlocks(files, dropUndo(blocks, r.Recent)), nil
 	}
-	blocks, err := parseReply(reply)
-	if err != nil {
-		return nil, nil // malformed: dropped, as any reply that does not apply
-	}
-	return applyBlocks(files, dropUndo(blocks, r.Recent)), nil
+	return nil, failed
 }
 
 func (e *NextEdit) excluded(root, path string) bool {

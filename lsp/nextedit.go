@@ -53,14 +53,24 @@ func (s *Server) nextEdit(ctx context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	provider, model := a.ChatModel()
-	if provider == nil {
+	// The completion model first, when one is configured; the chat model
+	// after it (or alone).
+	var chat completion.NextEditModel
+	if provider, model := a.ChatModel(); provider != nil {
+		chat = completion.ChatNextEdit{Provider: provider, Model: model}
+	}
+	first := s.complete.NextEditModel()
+	if first == nil {
+		first, chat = chat, nil
+	}
+	if first == nil {
 		return nil, rpcError(codeRequestFailed, completion.ErrNoNextEditModel.Error())
 	}
 	root := s.folderOf(path)
 	engine := &completion.NextEdit{
-		Model: completion.ChatNextEdit{Provider: provider, Model: model},
-		Read:  s.readText,
+		Model:    first,
+		Fallback: chat,
+		Read:     s.readText,
 		Related: completion.IndexRelated(func(ctx context.Context, root string) (*codeindex.Index, error) {
 			pool := a.Indexes()
 			if pool == nil {
