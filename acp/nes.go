@@ -173,7 +173,8 @@ func (s *server) SuggestNes(ctx context.Context, p sdk.UnstableSuggestNesRequest
 		return none, err
 	}
 	provider, model := a.ChatModel()
-	if provider == nil {
+	first, fallback := completion.NextEditModels(s.completion, provider, model)
+	if first == nil {
 		return none, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: completion.ErrNoNextEditModel.Error()}
 	}
 	ctx, stop := context.WithCancel(ctx)
@@ -190,8 +191,9 @@ func (s *server) SuggestNes(ctx context.Context, p sdk.UnstableSuggestNesRequest
 		return readDisk(p)
 	}
 	engine := &completion.NextEdit{
-		Model:   completion.ChatNextEdit{Provider: provider, Model: model},
-		Read:    read,
+		Model:    first,
+		Fallback: fallback,
+		Read:     read,
 		Related: completion.IndexRelated(ns.index(a.Indexes()), read),
 	}
 	got, err := engine.Suggest(ctx, completion.NextEditRequest{Root: root, Path: path, Text: text, Cursor: cursor, Recent: ns.docs.recent()})

@@ -3,6 +3,8 @@ package completion
 import (
 	"context"
 	"strings"
+
+	"github.com/tandemhq/tandem/agent/llm"
 )
 
 // maxNextEditReply caps what a completion model may stream for one next
@@ -39,4 +41,17 @@ func (f fimNextEdit) NextEdit(ctx context.Context, system, user string) (string,
 		return "", err
 	}
 	return markSearch + b.String(), nil
+}
+
+// NextEditModels orders the models a next edit asks: the completion
+// engine's first (e may be nil), then the chat provider's (chat may be
+// nil). first is nil when there is neither.
+func NextEditModels(e *Engine, chat llm.Provider, chatModel string) (first, fallback NextEditModel) {
+	if chat != nil {
+		fallback = ChatNextEdit{Provider: chat, Model: chatModel}
+	}
+	if first = e.NextEditModel(); first == nil {
+		return fallback, nil
+	}
+	return first, fallback
 }

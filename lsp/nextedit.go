@@ -53,16 +53,8 @@ func (s *Server) nextEdit(ctx context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	// The completion model first, when one is configured; the chat model
-	// after it (or alone).
-	var chat completion.NextEditModel
-	if provider, model := a.ChatModel(); provider != nil {
-		chat = completion.ChatNextEdit{Provider: provider, Model: model}
-	}
-	first := s.complete.NextEditModel()
-	if first == nil {
-		first, chat = chat, nil
-	}
+	provider, model := a.ChatModel()
+	first, chat := completion.NextEditModels(s.complete, provider, model)
 	if first == nil {
 		return nil, rpcError(codeRequestFailed, completion.ErrNoNextEditModel.Error())
 	}
