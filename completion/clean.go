@@ -32,6 +32,10 @@ func shapeAt(after string, maxLines int) shape {
 	return s
 }
 
+// maxAnswer caps the bytes kept of one answer: a server that ignores the
+// token limit (or never sends a line break) is cut off there.
+const maxAnswer = 16 << 10
+
 // collector gathers a streamed answer and says when enough has come: a
 // complete line in single-line mode, maxLines lines in multi-line mode,
 // or a line that repeats the code after the cursor. It keeps only what is
@@ -47,8 +51,12 @@ func (c *collector) add(chunk string) bool {
 	if c.done {
 		return false
 	}
-	c.b.WriteString(chunk)
+	c.b.WriteString(chunk[:min(len(chunk), maxAnswer-c.b.Len())])
 	text := c.b.String()
+	if len(text) >= maxAnswer {
+		c.done = true
+		return false
+	}
 	lines := strings.Count(text, "\n")
 	switch {
 	case !c.multiLine && strings.Contains(text, "\n"):

@@ -41,7 +41,9 @@ type Symbol struct {
 type OpenFile struct {
 	Path string // absolute
 	Text string
-	Line int // 0-based line of its last edit (or where it was opened: 0)
+	// At is the byte offset in Text of its last edit (0 for one just
+	// opened): its snippet is the lines around it.
+	At int
 }
 
 // cutPrefix keeps the end of before within budget, starting at a line.
@@ -76,21 +78,14 @@ func cutSuffix(after string, budget int) string {
 	return s
 }
 
-// snippet is up to budget bytes of whole lines of text around line,
-// found by scanning for line breaks (no copy of the text: an open buffer
-// can be large and this runs on every keystroke).
-func snippet(text string, line, budget int) string {
-	// start of the line, or the end of the text past its last line
-	start := 0
-	for n := 0; n < line; n++ {
-		i := strings.IndexByte(text[start:], '\n')
-		if i < 0 {
-			break
-		}
-		start += i + 1
-	}
+// snippet is up to budget bytes of whole lines of text around the byte
+// offset at. It looks only near at (an open buffer can be large and this
+// runs on every keystroke).
+func snippet(text string, at, budget int) string {
+	at = min(max(at, 0), len(text))
+	start := strings.LastIndexByte(text[:at], '\n') + 1
 	if start == len(text) && start > 0 {
-		start = strings.LastIndexByte(text[:start-1], '\n') + 1
+		start = strings.LastIndexByte(text[:start-1], '\n') + 1 // past the last line: that line
 	}
 	end := lineEnd(text, start)
 	if end-start > budget {
@@ -247,7 +242,7 @@ func snippets(c *build) []Chunk {
 		if len(out) >= c.budget.OpenFiles || f.Path == c.req.Doc || !c.allowed(f.Path) {
 			continue
 		}
-		s := snippet(f.Text, f.Line, min(c.budget.Snippet, c.budget.Snippets-size))
+		s := snippet(f.Text, f.At, min(c.budget.Snippet, c.budget.Snippets-size))
 		if strings.TrimSpace(s) == "" {
 			continue
 		}

@@ -41,7 +41,7 @@ func TestCutSuffix(t *testing.T) {
 
 func TestSnippetAroundLine(t *testing.T) {
 	text := "0\n1\n2\n3\n4\n5\n6\n"
-	if got := snippet(text, 3, 6); got != "2\n3\n4\n" {
+	if got := snippet(text, 7, 6); got != "2\n3\n4\n" {
 		t.Fatalf("%q", got)
 	}
 	if got := snippet("long line\n", 0, 3); got != "" {
@@ -71,6 +71,7 @@ func TestCollector(t *testing.T) {
 		{after: "\n\treturn x\n}\n", chunks: []string{"x++\n", "\treturn x\n", "}\n"}, want: "x++", early: true},
 		{after: ")\n", chunks: []string{"a, b)"}, want: "a, b"},
 		{after: "\n", chunks: []string{"```go\n", "x := 1\n", "```"}, want: "x := 1"},
+		{after: "x\n", chunks: []string{strings.Repeat("y", 20<<10), "z"}, want: strings.Repeat("y", maxAnswer), early: true},
 	}
 	for _, c := range cases {
 		col := &collector{shape: shapeAt(c.after, 3)}

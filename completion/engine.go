@@ -31,9 +31,12 @@ type Options struct {
 	Log            *slog.Logger
 }
 
-// Defaults for what config.json leaves unset.
+// Defaults for what config.json leaves unset. The debounce is a little
+// over the gap between keystrokes of someone typing 15 a second: while
+// they type on, no model request starts only to be cancelled (a local
+// server would spend its prefill on it); when they pause, one does.
 const (
-	DefaultDebounce = 30 * time.Millisecond
+	DefaultDebounce = 75 * time.Millisecond
 	DefaultMaxLines = 10
 	singleTokens    = 64
 	multiTokens     = 256
@@ -180,6 +183,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) (Result, error) {
 			return Result{}, ctx.Err()
 		}
 	}
+	p, sh := e.prompt(&req)
 	e.mu.Lock()
 	select {
 	case <-superseded:
@@ -187,7 +191,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) (Result, error) {
 		return Result{From: "superseded"}, nil
 	default:
 	}
-	j := e.start(st, &req)
+	j := e.start(st, anchorOf(e.seed, req.Before, req.After), p, sh)
 	e.mu.Unlock()
 	res, err, _ := e.await(ctx, j, superseded, "")
 	return res, err

@@ -38,27 +38,31 @@ type job struct {
 	err      error
 }
 
-// start begins the model request for req, after the document's previous
-// one has ended, so that a document never has two at once. Called with
-// e.mu held.
-func (e *Engine) start(st *docState, req *Request) *job {
-	prev := st.job
-	if prev != nil {
-		prev.cancel()
-	}
-	ctx, cancel := context.WithCancel(e.life)
-	j := &job{anchor: anchorOf(e.seed, req.Before, req.After), cancel: cancel, waiters: 1,
-		done: make(chan struct{}), finished: make(chan struct{})}
-	st.job = j
+// prompt builds req's prompt and the shape of its answer. It reads the
+// request's buffers, which the job must not keep, and may read files
+// (ignore rules, settings), so it runs before Engine.mu is taken.
+func (e *Engine) prompt(req *Request) (*Prompt, shape) {
 	sh := shapeAt(req.After, e.cfg.MaxLines)
 	tokens := singleTokens
 	if sh.multiLine {
 		tokens = multiTokens
 	}
-	// The prompt is built here, on the request's goroutine: it reads the
-	// request's buffers, which the job must not keep.
 	p := assemble(req, e.budget, func(abs string) bool { return e.privacy.allowed(req.Root, abs, e.files) },
 		e.instr.chunk(req.Root, e.budget.Instructions, e.cfg.Instructions), tokens)
+	return p, sh
+}
+
+// start begins the model request for p, asked at a, after the document's
+// previous one has ended, so that a document never has two at once.
+// Called with e.mu held.
+func (e *Engine) start(st *docState, a anchor, p *Prompt, sh shape) *job {
+	prev := st.job
+	if prev != nil {
+		prev.cancel()
+	}
+	ctx, cancel := context.WithCancel(e.life)
+	j := &job{anchor: a, cancel: cancel, waiters: 1, done: make(chan struct{}), finished: make(chan struct{})}
+	st.job = j
 	e.stats.Requests++
 	e.wg.Add(1)
 	go func() {

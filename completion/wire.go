@@ -158,6 +158,27 @@ func (w *httpWire) streamError(msg string) error {
 	return &llm.Error{Provider: w.provider, Message: msg}
 }
 
+// eventError is the "error" object a server may send as a stream event.
+type eventError struct {
+	Error *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (e *eventError) failure() *eventError { return e }
+
+// decodeEvent reads one stream event into ev, which embeds eventError; an
+// unreadable event or one carrying an error is the stream's error.
+func (w *httpWire) decodeEvent(data []byte, ev interface{ failure() *eventError }) error {
+	if err := json.Unmarshal(data, ev); err != nil {
+		return w.streamError("unreadable stream event: " + err.Error())
+	}
+	if f := ev.failure(); f.Error != nil {
+		return w.streamError(f.Error.Message)
+	}
+	return nil
+}
+
 func (w httpWire) describe() string {
 	s := w.url
 	if w.model != "" {

@@ -2,7 +2,6 @@ package completion
 
 import (
 	"context"
-	"encoding/json"
 )
 
 // llamaWire speaks llama.cpp server's /infill: the server knows its
@@ -40,15 +39,10 @@ func (w llamaWire) stream(ctx context.Context, p *Prompt, emit func(string) bool
 		var ev struct {
 			Content string `json:"content"`
 			Stop    bool   `json:"stop"`
-			Error   *struct {
-				Message string `json:"message"`
-			} `json:"error"`
+			eventError
 		}
-		if err := json.Unmarshal(data, &ev); err != nil {
-			return false, w.streamError("unreadable stream event: " + err.Error())
-		}
-		if ev.Error != nil {
-			return false, w.streamError(ev.Error.Message)
+		if err := w.decodeEvent(data, &ev); err != nil {
+			return false, err
 		}
 		if ev.Content != "" && !emit(ev.Content) {
 			return false, nil

@@ -2,7 +2,6 @@ package completion
 
 import (
 	"context"
-	"encoding/json"
 )
 
 // openaiWire speaks the legacy /v1/completions with suffix, which
@@ -41,15 +40,10 @@ func (w openaiWire) stream(ctx context.Context, p *Prompt, emit func(string) boo
 				} `json:"delta"`
 				FinishReason *string `json:"finish_reason"`
 			} `json:"choices"`
-			Error *struct {
-				Message string `json:"message"`
-			} `json:"error"`
+			eventError
 		}
-		if err := json.Unmarshal(data, &ev); err != nil {
-			return false, w.streamError("unreadable stream event: " + err.Error())
-		}
-		if ev.Error != nil {
-			return false, w.streamError(ev.Error.Message)
+		if err := w.decodeEvent(data, &ev); err != nil {
+			return false, err
 		}
 		for _, c := range ev.Choices {
 			// Text is /v1/completions'; Codestral's FIM endpoint streams

@@ -133,3 +133,25 @@ func TestInlineCompletionSignatures(t *testing.T) {
 		t.Fatalf("want triple's signature without its body in %q", p)
 	}
 }
+
+// Provider chat asks the agent's own chat model for the middle only.
+func TestInlineCompletionChatFallback(t *testing.T) {
+	model := llmtest.NewServer(t)
+	model.Enqueue(llmtest.Reply{Text: []string{"```go\nPrintln(x)\n```"}})
+	root, home := t.TempDir(), t.TempDir()
+	env := append(fakeModelEnvHome(t, model, home), "TANDEM_COMPLETION_PROVIDER=chat")
+	c := startClient(t, env)
+	res := c.initialize(root, nil)
+	if caps, _ := res["capabilities"].(map[string]any); caps["inlineCompletionProvider"] != true {
+		t.Fatalf("inlineCompletionProvider not advertised: %v", caps)
+	}
+	f := &completionFixture{t: t, c: c, root: root, ver: map[string]int{}}
+	f.open("main.go", goSource)
+	if got := f.complete("main.go", 6, 5, 1); got != "Println(x)" {
+		t.Fatalf("suggestion %q, want Println(x)", got)
+	}
+	r := model.Requests()[0]
+	if !strings.Contains(r.LastUserText(), "\tfmt.<CURSOR>\n}") {
+		t.Fatalf("the chat model was not shown the cursor: %q", r.LastUserText())
+	}
+}

@@ -172,6 +172,24 @@ func TestInlineCompletionFIMRequest(t *testing.T) {
 	if !strings.Contains(strings.Join(r.Stop, " "), "<|endoftext|>") {
 		t.Errorf("stop tokens %q lack Qwen's <|endoftext|>", r.Stop)
 	}
+
+	// A position the document does not have, or a selected item's range
+	// after the cursor, is an error; an unopened document has nothing.
+	_, ch := f.request("main.go", 99, 0, 1, nil)
+	if _, rerr := f.c.await("textDocument/inlineCompletion", ch); rerr == nil || rerr.Code != -32602 {
+		t.Errorf("a position past the end answered %v, want InvalidParams", rerr)
+	}
+	_, ch = f.request("main.go", 6, 2, 1, map[string]any{
+		"range": map[string]any{"start": map[string]int{"line": 6, "character": 4}, "end": map[string]int{"line": 6, "character": 5}}, "text": "x"})
+	if _, rerr := f.c.await("textDocument/inlineCompletion", ch); rerr == nil || rerr.Code != -32602 {
+		t.Errorf("a selected range after the cursor answered %v, want InvalidParams", rerr)
+	}
+	if got := f.complete("other.go", 0, 0, 1); got != "" {
+		t.Errorf("an unopened document got %q", got)
+	}
+	if n := len(f.fim.Requests()); n != 1 {
+		t.Errorf("%d model requests, want still 1", n)
+	}
 }
 
 // Typing the suggestion's first characters narrows it: no second model

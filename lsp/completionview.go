@@ -68,7 +68,8 @@ func (ds *documents) view(path string, pos edits.Position, sel *edits.Range, sel
 	}
 	slices.SortFunc(others, func(a, b other) int { return cmp.Compare(b.d.edited, a.d.edited) })
 	for _, o := range others[:min(len(others), maxOpen)] {
-		v.open = append(v.open, completion.OpenFile{Path: o.key, Text: o.d.buf.String(), Line: o.d.editLine})
+		b := o.d.buf
+		v.open = append(v.open, completion.OpenFile{Path: o.key, Text: b.String(), At: b.lines[min(o.d.editLine, len(b.lines)-1)]})
 	}
 	return v, true, nil
 }

@@ -72,6 +72,13 @@ type Completion struct {
 // Enabled reports whether completions are configured at all.
 func (c Completion) Enabled() bool { return c.Provider != "" }
 
+// completionSecrets are the completion keys from every source, for
+// Config.Secrets; Load collects them before anything can fail.
+func completionSecrets(getenv func(string) string, f File) []string {
+	return secretsOf([]string{getenv(CompletionKeyEnv), f.Completion.APIKey, getenv(MistralKeyEnv), getenv(DeepSeekKeyEnv)},
+		getenv(completionBaseURLEnv), f.Completion.BaseURL)
+}
+
 // loadCompletion resolves the "completion" object and its environment
 // variables. An unknown provider is an error naming the known ones.
 func (c *Config) loadCompletion(getenv func(string) string, f File) error {
@@ -86,7 +93,6 @@ func (c *Config) loadCompletion(getenv func(string) string, f File) error {
 	cf.Model = pick(completionModelEnv, cf.Model)
 	cf.BaseURL = pick(completionBaseURLEnv, cf.BaseURL)
 	cc := Completion{CompletionFile: cf}
-	c.Secrets = append(c.Secrets, secretsOf([]string{getenv(CompletionKeyEnv), f.Completion.APIKey, getenv(MistralKeyEnv), getenv(DeepSeekKeyEnv)}, cf.BaseURL)...)
 	switch {
 	case getenv(CompletionKeyEnv) != "":
 		cc.Key, cc.KeyEnv = getenv(CompletionKeyEnv), CompletionKeyEnv

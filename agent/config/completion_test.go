@@ -44,6 +44,11 @@ func TestCompletionConfig(t *testing.T) {
 	if _, err = load(`{"completion": {"provider": "copilot"}}`, nil); err == nil || !strings.Contains(err.Error(), "ollama, llamacpp") {
 		t.Fatalf("unknown provider: %v", err)
 	}
+	// A configuration that fails later still hands over the keys.
+	c, err = load(`{"thoughtLevel": "extreme", "completion": {"provider": "openai", "apiKey": "ck-early"}}`, nil)
+	if err == nil || !slices.Contains(c.Secrets, "ck-early") {
+		t.Fatalf("failing config: %v, secrets lack the completion key", err)
+	}
 	for _, name := range []string{CompletionKeyEnv, MistralKeyEnv, DeepSeekKeyEnv} {
 		if !IsSecretEnv(name) {
 			t.Errorf("%s is not a secret variable", name)

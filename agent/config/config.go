@@ -216,6 +216,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.Secrets = secretsOf(
 		[]string{getenv(AnthropicKeyEnv), getenv(OpenAIKeyEnv), f.AnthropicAPIKey, f.OpenAIAPIKey, creds.AnthropicAPIKey, creds.OpenAIAPIKey},
 		getenv("ANTHROPIC_BASE_URL"), getenv("OPENAI_BASE_URL"), f.AnthropicBaseURL, f.OpenAIBaseURL)
+	c.Secrets = append(c.Secrets, completionSecrets(getenv, f)...)
 	c.Provider = strings.ToLower(pick("TANDEM_PROVIDER", f.Provider))
 	c.Model = pick("TANDEM_MODEL", f.Model)
 	c.AnthropicKey = key(AnthropicKeyEnv, f.AnthropicAPIKey, creds.AnthropicAPIKey)

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tandemhq/tandem/bench/internal/procstat"
 )
 
 // server is a `tandem lsp` process and the bench's side of its stdio: a
@@ -167,20 +168,8 @@ func (s *server) stop() {
 	}
 }
 
-// rss is the process's resident memory in bytes (Linux; 0 elsewhere).
-func (s *server) rss() int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return n << 10
-		}
-	}
-	return 0
-}
+// rss is the process's resident memory in bytes.
+func (s *server) rss() int64 { return procstat.RSS(s.cmd.Process.Pid) }
 
 // editor helpers: the LSP messages the bench sends.
 

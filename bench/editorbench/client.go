@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tandemhq/tandem/bench/internal/procstat"
 )
 
 // agentProc is an ACP agent (tandem or the floor) spawned over stdio,
@@ -213,16 +215,4 @@ func (p *agentProc) cpuNow() time.Duration {
 }
 
 // rss is the process's resident memory in bytes.
-func (p *agentProc) rss() int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return n << 10
-		}
-	}
-	return 0
-}
+func (p *agentProc) rss() int64 { return procstat.RSS(p.cmd.Process.Pid) }
