@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -179,7 +180,16 @@ func (s *Server) sessionFor(ctx context.Context, id, path string) (*session, err
 	if best != nil {
 		return best, nil
 	}
-	ss, err := s.startSession(ctx, s.folderOf(path), "", nil)
+	cwd := filepath.Dir(path)
+	s.stateMu.Lock()
+	for _, f := range s.folders {
+		if within(f, path) {
+			cwd = f
+			break
+		}
+	}
+	s.stateMu.Unlock()
+	ss, err := s.startSession(ctx, cwd, "", nil)
 	if err != nil {
 		return nil, err
 	}
