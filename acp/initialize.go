@@ -33,6 +33,9 @@ type loginCaps struct {
 		Terminal bool `json:"terminal"`
 	} `json:"auth"`
 	Meta json.RawMessage `json:"_meta"`
+	// Nes is the client's NES capability: sent (not null), the client
+	// gets the agent's (nes.go).
+	Nes json.RawMessage `json:"nes"`
 	// Session.ConfigOptions.Boolean is an object (usually {}) when the
 	// client shows boolean config options; absent or null when not.
 	Session struct {
@@ -83,15 +86,17 @@ func (s *server) Initialize(ctx context.Context, p initializeParams) (json.RawMe
 		s.answeredOnce.Do(func() { close(s.answered) })
 		s.building.WhenBuilt((*agent.Agent).StartBackground)
 	})
-	return initializeResult(s.info.Version, caps.logins(), unstable)
+	return initializeResult(s.info.Version, caps.logins(), unstable, len(caps.Nes) > 0 && string(caps.Nes) != "null")
 }
 
 // initializeResult is initialize's answer: tandem speaks protocol version 1
 // (a client asking for more gets 1 and decides), offers what
 // agentCapabilities lists (every root is readable and writable as cwd is,
 // see acp/roots.go) and, to a client of the unstable schema, session/fork;
-// and the login methods authMethods describes.
-func initializeResult(version string, l logins, unstable bool) (json.RawMessage, error) {
+// and the login methods authMethods describes. A client that declared the
+// nes capability hears of tandem's next-edit suggestions (nes.go): which
+// document events it wants, with incremental changes.
+func initializeResult(version string, l logins, unstable, nes bool) (json.RawMessage, error) {
 	v, err := json.Marshal(version)
 	if err != nil {
 		return nil, err
@@ -103,6 +108,9 @@ func initializeResult(version string, l logins, unstable bool) (json.RawMessage,
 	caps := agentCapabilities
 	if unstable {
 		caps = agentCapabilitiesUnstable
+	}
+	if nes {
+		caps = agentCapabilitiesNes
 	}
 	b := make([]byte, 0, 1024)
 	// agentInfo's _meta tells the editor how commands are confined here
@@ -130,9 +138,12 @@ func initializeResult(version string, l logins, unstable bool) (json.RawMessage,
 // session/fork, which only schema.unstable.json defines (see
 // unstableClientCaps); the keys stay in order either way.
 const (
-	agentCapabilitiesHead = `{"_meta":{"claudeCode":{"promptQueueing":true},"tandem":{"promptQueueing":true}},"auth":{"logout":{}},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},` +
-		`"promptCapabilities":{"embeddedContext":true,"image":true},` +
+	agentCapabilitiesStart = `{"_meta":{"claudeCode":{"promptQueueing":true},"tandem":{"promptQueueing":true}},"auth":{"logout":{}},"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},`
+	agentCapabilitiesRest  = `"promptCapabilities":{"embeddedContext":true,"image":true},` +
 		`"sessionCapabilities":{"additionalDirectories":{},"close":{},"delete":{},`
-	agentCapabilities         = agentCapabilitiesHead + `"list":{},"resume":{}}}`
-	agentCapabilitiesUnstable = agentCapabilitiesHead + `"fork":{},"list":{},"resume":{}}}`
+	nesCapabilities = `"nes":{"events":{"document":{"didChange":{"syncKind":"incremental"},` +
+		`"didClose":{},"didFocus":{},"didOpen":{},"didSave":{}}}},`
+	agentCapabilities         = agentCapabilitiesStart + agentCapabilitiesRest + `"list":{},"resume":{}}}`
+	agentCapabilitiesUnstable = agentCapabilitiesStart + agentCapabilitiesRest + `"fork":{},"list":{},"resume":{}}}`
+	agentCapabilitiesNes      = agentCapabilitiesStart + nesCapabilities + agentCapabilitiesRest + `"fork":{},"list":{},"resume":{}}}`
 )

@@ -15,7 +15,7 @@ import (
 
 // sdkInitializeResponse is initialize's answer built from the SDK's types,
 // the reference initializeResult's hand-written JSON must match.
-func sdkInitializeResponse(t *testing.T, version string, l logins, unstable bool) sdk.InitializeResponse {
+func sdkInitializeResponse(t *testing.T, version string, l logins, unstable, nes bool) sdk.InitializeResponse {
 	key := func(id, name, variable, link string) sdk.AuthMethod {
 		desc := fmt.Sprintf("Set %s (a key from %s) in the environment tandem starts in, or run `tandem login`; then retry.", variable, link)
 		return sdk.AuthMethod{Agent: &sdk.AuthMethodAgent{Id: id, Name: name, Description: &desc}}
@@ -54,6 +54,14 @@ func sdkInitializeResponse(t *testing.T, version string, l logins, unstable bool
 		sessions.Fork = &sdk.SessionForkCapabilities{}
 	}
 	title := "Tandem"
+	var nesCaps *sdk.NesCapabilities
+	if nes {
+		nesCaps = &sdk.NesCapabilities{Events: &sdk.NesEventCapabilities{Document: &sdk.NesDocumentEventCapabilities{
+			DidOpen: &sdk.NesDocumentDidOpenCapabilities{}, DidChange: &sdk.NesDocumentDidChangeCapabilities{SyncKind: "incremental"},
+			DidClose: &sdk.NesDocumentDidCloseCapabilities{}, DidSave: &sdk.NesDocumentDidSaveCapabilities{},
+			DidFocus: &sdk.NesDocumentDidFocusCapabilities{},
+		}}}
+	}
 	return sdk.InitializeResponse{
 		ProtocolVersion: sdk.ProtocolVersion(sdk.ProtocolVersionNumber),
 		AgentCapabilities: sdk.AgentCapabilities{
@@ -64,6 +72,7 @@ func sdkInitializeResponse(t *testing.T, version string, l logins, unstable bool
 			McpCapabilities:     sdk.McpCapabilities{Http: true, Sse: true},
 			SessionCapabilities: sessions,
 			Auth:                sdk.AgentAuthCapabilities{Logout: &sdk.LogoutCapabilities{}},
+			Nes:                 nesCaps,
 		},
 		AgentInfo: &sdk.Implementation{Name: "tandem", Title: &title, Version: version,
 			Meta: map[string]any{"tandem": map[string]any{"sandbox": sandbox.Summary()}}},
@@ -77,17 +86,17 @@ func sdkInitializeResponse(t *testing.T, version string, l logins, unstable bool
 func TestInitializeMatchesSDK(t *testing.T) {
 	for _, version := range []string{"dev", `v1.2.3-"quoted"\<&>`} {
 		for _, l := range []logins{{}, {terminal: true}, {terminalMeta: true}, {terminal: true, terminalMeta: true}} {
-			for _, unstable := range []bool{false, true} {
-				got, err := initializeResult(version, l, unstable)
+			for _, c := range []struct{ unstable, nes bool }{{false, false}, {true, false}, {true, true}} {
+				got, err := initializeResult(version, l, c.unstable, c.nes)
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := json.Marshal(sdkInitializeResponse(t, version, l, unstable))
+				want, err := json.Marshal(sdkInitializeResponse(t, version, l, c.unstable, c.nes))
 				if err != nil {
 					t.Fatal(err)
 				}
 				if string(got) != string(want) {
-					t.Errorf("version %q, logins %+v, unstable %v:\n got %s\nwant %s", version, l, unstable, got, want)
+					t.Errorf("version %q, logins %+v, %+v:\n got %s\nwant %s", version, l, c, got, want)
 				}
 			}
 		}

@@ -12,7 +12,7 @@ import (
 // in the file of its method group. Params are decoded into the SDK's types
 // and checked with their Validate methods (-32602 when they do not fit);
 // any other method is answered -32601, the unstable ones tandem leaves out
-// (document/*, nes/*, providers/*) included.
+// (providers/*) included.
 func (s *server) methods() jsonrpc.Methods {
 	return jsonrpc.Methods{
 		sdk.AgentMethodInitialize:             jsonrpc.Typed(s.Initialize),
@@ -30,6 +30,17 @@ func (s *server) methods() jsonrpc.Methods {
 		sdk.AgentMethodSessionFork:            jsonrpc.Typed(s.ForkSession),
 		sdk.AgentMethodSessionDelete:          jsonrpc.Typed(s.DeleteSession),
 		methodRenameSession:                   jsonrpc.Typed(s.RenameSession),
+
+		sdk.AgentMethodNesStart:          jsonrpc.Typed(s.StartNes),
+		sdk.AgentMethodNesSuggest:        jsonrpc.Typed(s.SuggestNes),
+		sdk.AgentMethodNesAccept:         jsonrpc.Typed(s.AcceptNes),
+		sdk.AgentMethodNesReject:         jsonrpc.Typed(s.RejectNes),
+		sdk.AgentMethodNesClose:          jsonrpc.Typed(s.CloseNes),
+		sdk.AgentMethodDocumentDidOpen:   jsonrpc.Typed(s.DidOpenDocument),
+		sdk.AgentMethodDocumentDidChange: jsonrpc.Typed(s.DidChangeDocument),
+		sdk.AgentMethodDocumentDidClose:  jsonrpc.Typed(s.DidCloseDocument),
+		sdk.AgentMethodDocumentDidSave:   jsonrpc.Typed(s.DidSaveDocument),
+		sdk.AgentMethodDocumentDidFocus:  jsonrpc.Typed(s.DidFocusDocument),
 	}
 }
 
@@ -39,8 +50,16 @@ func (s *server) methods() jsonrpc.Methods {
 // and answering it where it was read spares the editor's first answer a
 // hand-over to another goroutine, which at start-up, with the agent still
 // being built on the other core, can take as long as the answer itself.
+// The document/* notifications run there too, in order, so that a
+// nes/suggest read after a didChange sees it; they only update a map.
 func inline(method string) bool {
-	return method == sdk.AgentMethodSessionCancel || method == sdk.AgentMethodInitialize
+	switch method {
+	case sdk.AgentMethodSessionCancel, sdk.AgentMethodInitialize,
+		sdk.AgentMethodDocumentDidOpen, sdk.AgentMethodDocumentDidChange, sdk.AgentMethodDocumentDidClose,
+		sdk.AgentMethodDocumentDidSave, sdk.AgentMethodDocumentDidFocus:
+		return true
+	}
+	return false
 }
 
 // call makes a request to the client and decodes its answer.

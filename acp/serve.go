@@ -14,6 +14,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/completion"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -35,6 +36,9 @@ type Options struct {
 	Local tools.Host
 	// Log receives diagnostics. Nil: discarded.
 	Log *slog.Logger
+	// Completion is the completion model's engine, asked first for
+	// next-edit suggestions (nes.go); nil: the chat model only.
+	Completion *completion.Engine
 	// MaxFrameBytes caps one message tandem writes (config.json
 	// maxFrameBytes). Zero: MaxMessageBytes. The agent's result cap must
 	// fit it (agent.ResultCap); a message still over it is refused and
@@ -91,6 +95,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	})
 	err := s.conn.Serve(ctx)
 	s.closeAll()
+	s.closeNes()
 	cancel()
 	if err := buildErr(); err != nil {
 		return err
@@ -139,6 +144,9 @@ type server struct {
 	sessionsMu sync.Mutex
 	sessions   map[string]*session
 
+	nes        nesState           // nes/* sessions (nes.go)
+	completion *completion.Engine // Options.Completion
+
 	// answered is closed once an initialize answer has been written: an
 	// agent that cannot be built ends the connection only then, so the
 	// client hears that tandem started before it learns why it stopped.
@@ -168,6 +176,8 @@ func newServer(ctx context.Context, o Options, log *slog.Logger) *server {
 		info:     sdk.Implementation{Name: "tandem", Title: &title, Version: version},
 		log:      log,
 		sessions: make(map[string]*session),
+
+		completion: o.Completion,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/internal/proc"
 	"github.com/tandemhq/tandem/internal/testenv"
 )
@@ -62,9 +63,19 @@ func codeServerE2E(t *testing.T, vsix string) {
 		"workbench.secondarySideBar.defaultVisibility": "hidden",
 	})
 
-	// config.json offers a second model for the model picker.
+	// config.json offers a second model for the model picker, and points
+	// inline completions at a fake FIM server that completes "complete me:".
+	fim := llmtest.NewFIMServer(t)
+	fim.Handle(func(r *llmtest.FIMRequest) llmtest.FIMReply {
+		if strings.Contains(r.Prompt, "complete me:") && !strings.Contains(r.Prompt, "ghost text works") {
+			return llmtest.FIMReply{Chunks: []string{" ghost text works"}}
+		}
+		return llmtest.FIMReply{}
+	})
 	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"models":["fake-model-2"]}`), 0o600); err != nil {
+	cfg, _ := json.Marshal(map[string]any{"models": []string{"fake-model-2"},
+		"completion": map[string]any{"provider": "ollama", "model": "qwen2.5-coder:1.5b", "baseURL": fim.URL}})
+	if err := os.WriteFile(filepath.Join(home, "config.json"), cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	env = append(env, "TANDEM_HOME="+home, "PATH="+filepath.Dir(tools.Node)+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -125,18 +136,23 @@ func codeServerE2E(t *testing.T, vsix string) {
 	t.Logf("%d steps passed in %s (install included):\n%s", steps, time.Since(start).Round(time.Millisecond), out)
 
 	// The first edit stayed unsaved (autoSave off; the driver checked the
-	// disk then); once autoSave was on, VS Code saved the second.
-	want := strings.Replace(diskText, "hello world", "farewell world", 1)
+	// disk then); once autoSave was on, VS Code saved the second, and the
+	// line typed for the ghost text (its accepted suggestion undone, as is
+	// the accepted next edit).
+	want := strings.Replace(diskText, "hello world", "farewell world", 1) + "\ncomplete me:"
 	if b, err := os.ReadFile(file); err != nil || string(b) != want {
 		t.Errorf("the disk holds %q (%v), want %q", b, err, want)
 	}
 	// Two turns with an edit, the cancelled story, the continued session,
-	// the light bulb's fix; the last three on the model picked in the chat.
+	// the light bulb's fix; the last three on the model picked in the chat;
+	// then the next edit.
 	reqs := model.Requests()
-	if len(reqs) != 7 {
-		t.Errorf("the fake model got %d requests, want 7", len(reqs))
+	if len(reqs) != 8 {
+		t.Errorf("the fake model got %d requests, want 8", len(reqs))
 	} else if m := reqs[6].Model; m != "fake-model-2" {
-		t.Errorf("the last request went to model %q, want fake-model-2 (picked in the chat)", m)
+		t.Errorf("the light bulb's request went to model %q, want fake-model-2 (picked in the chat)", m)
+	} else if !strings.Contains(reqs[7].LastUserText(), "Recent edits") {
+		t.Errorf("the last request is not the next edit's: %s", reqs[7].LastUserText())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/completion"
 )
 
 // buffer is an open document's text, edited in place. A keystroke-sized
@@ -63,21 +64,22 @@ func (b *buffer) offset(p edits.Position) (int, error) {
 	return start + off, err
 }
 
+// wholeLines returns lines first..last of the text with their line
+// breaks, and the offset where they start; lines past the end are the
+// last line.
+func (b *buffer) wholeLines(first, last int) (text string, start int) {
+	first, last = min(first, len(b.lines)-1), min(last, len(b.lines)-1)
+	start, end := b.lines[first], len(b.text)
+	if last+1 < len(b.lines) {
+		end = b.lines[last+1]
+	}
+	return string(b.text[start:end]), start
+}
+
 // apply replaces r with s (one didChange content change).
 func (b *buffer) apply(r edits.Range, s string) error {
-	start, err := b.offset(r.Start)
-	if err != nil {
-		return err
-	}
-	end, err := b.offset(r.End)
-	if err != nil {
-		return err
-	}
-	if end < start {
-		return fmt.Errorf("%w: range %v ends before it starts", edits.ErrPosition, r)
-	}
-	b.splice(start, end, s)
-	return nil
+	_, err := b.change("", r, s)
+	return err
 }
 
 // splice replaces text[start:end] with s and updates the line index. A
@@ -134,4 +136,24 @@ func scanLineStarts(dst []int, text []byte, from, to int) []int {
 		dst = append(dst, i+1)
 	}
 	return dst
+}
+
+// change applies one didChange content change and returns it as the
+// whole-line Change the next-edit history records.
+func (b *buffer) change(path string, r edits.Range, s string) (completion.Change, error) {
+	start, err := b.offset(r.Start)
+	if err != nil {
+		return completion.Change{}, err
+	}
+	end, err := b.offset(r.End)
+	if err != nil {
+		return completion.Change{}, err
+	}
+	if end < start {
+		return completion.Change{}, fmt.Errorf("%w: range %v ends before it starts", edits.ErrPosition, r)
+	}
+	first := int(min(r.Start.Line, uint32(len(b.lines)-1)))
+	lines, at := b.wholeLines(first, int(r.End.Line))
+	b.splice(start, end, s)
+	return completion.LineChange(path, first, lines, start-at, end-at, s), nil
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/tandemhq/tandem/completion"
 )
 
 // document is an editor buffer as the client last described it. Its
@@ -40,11 +42,14 @@ type overlay struct {
 
 // documents are the open buffers of one connection, keyed by canonical path.
 type documents struct {
-	mu       sync.Mutex // guards open, alias, overlays
+	mu       sync.Mutex // guards open, alias, overlays, history
 	open     map[string]*document
 	alias    map[string]string // an open document's client path -> its key
 	overlays map[string]overlay
 	seq      uint64 // the last document.edited given out
+	// history is the recent edits of the open documents, by client path:
+	// what the next-edit engine follows (nextedit.go).
+	history completion.History
 }
 
 func newDocuments() *documents {
@@ -107,6 +112,13 @@ func (ds *documents) get(path string) *snapshot {
 	return nil
 }
 
+// recent returns the recent edits of the open documents, oldest first.
+func (ds *documents) recent() []completion.Change {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	return ds.history.Recent()
+}
+
 // update runs fn on the open document of path under the lock; fn edits it
 // in place. found is false when path is not open.
 func (ds *documents) update(path string, fn func(d *document) error) (found bool, err error) {
@@ -126,6 +138,7 @@ func (ds *documents) close(path string) {
 	defer ds.mu.Unlock()
 	if d := ds.open[key]; d != nil {
 		delete(ds.alias, d.path)
+		ds.history.Forget(d.path)
 	}
 	delete(ds.open, key)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/edits"
@@ -89,6 +90,8 @@ type Server struct {
 	baseCtx context.Context
 
 	table map[string]method // the dispatch table, built once
+
+	nextEditSeq atomic.Uint64 // numbers tandem/nextEdit suggestions
 }
 
 // NewServer returns a server for one connection.
@@ -204,6 +207,7 @@ func (s *Server) methods() map[string]method {
 		"tandem/forkSession":     {call: s.forkSession},
 		"tandem/listCommands":    {call: s.listCommands},
 		"tandem/usage":           {call: s.usage},
+		"tandem/nextEdit":        {call: s.nextEdit},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tandemhq/tandem/agent/edits"
+	"github.com/tandemhq/tandem/completion"
 )
 
 type textDocumentItem struct {
@@ -67,12 +68,17 @@ func (s *Server) didChange(_ context.Context, params json.RawMessage) error {
 	found, err := s.docs.update(path, func(d *document) error {
 		for i, c := range p.ContentChanges {
 			if c.Range == nil {
+				for _, ch := range completion.TextChanges(d.path, d.buf.String(), c.Text) {
+					s.docs.history.Record(ch)
+				}
 				d.buf = newBuffer(c.Text, d.buf.enc)
 				continue
 			}
-			if err := d.buf.apply(*c.Range, c.Text); err != nil {
+			ch, err := d.buf.change(d.path, *c.Range, c.Text)
+			if err != nil {
 				return fmt.Errorf("change %d (%v) does not fit version %d: %w", i, *c.Range, d.version, err)
 			}
+			s.docs.history.Record(ch)
 		}
 		d.version = p.TextDocument.Version
 		if n := len(p.ContentChanges); n > 0 && p.ContentChanges[n-1].Range != nil {

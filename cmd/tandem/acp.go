@@ -25,5 +25,10 @@ func runACP(ctx context.Context, m *Main, args []string) error {
 	}
 	b, closeAgent := m.buildAgent(cfg)
 	defer closeAgent()
-	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Building: b, Version: currentBuild().Version, Log: m.logger(), MaxFrameBytes: cfg.MaxFrameBytes})
+	// The completion model is asked first for next-edit suggestions.
+	comp := m.newCompletion(cfg)
+	if comp != nil {
+		defer comp.Close()
+	}
+	return acp.Serve(ctx, m.Stdin, m.Stdout, acp.Options{Building: b, Version: currentBuild().Version, Log: m.logger(), MaxFrameBytes: cfg.MaxFrameBytes, Completion: comp})
 }

@@ -4,7 +4,9 @@
 // chat and lands in the editor, unsaved and undoable (files.autoSave off),
 // another is saved by VS Code once autoSave is on, a running turn is
 // cancelled, the session is reopened from the session list and continued,
-// and the light bulb's "Fix with tandem" runs on a selection only. A
+// and the light bulb's "Fix with tandem" runs on a selection only; ghost
+// text from the completion model shows while typing and Tab accepts it;
+// a suggested next edit is shown, accepted and undone. A
 // screenshot is taken after every step into $SHOTS.
 //
 // Run by editors/vscode_test.go, which starts code-server; the inputs are
@@ -246,6 +248,56 @@ try {
     await fix.click();
     await chat.locator('.user', { hasText: 'Fix with tandem: hello.txt, lines 1–4' }).waitFor();
     await chat.locator('.agent', { hasText: 'Noted.' }).nth(1).waitFor();
+  });
+
+  await step('ghost-text', async () => {
+    // Typing asks tandem (its completion model is the fake FIM server) for
+    // ghost text; Tab accepts it as typed text, which undo takes back.
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('complete me:', { delay: 30 });
+    await page.locator('.monaco-editor .ghost-text-decoration', { hasText: 'ghost text works' }).first().waitFor();
+    await page.keyboard.press('Tab');
+    await expectEditor('complete me: ghost text works');
+    if (await page.locator('.monaco-editor .ghost-text-decoration').count()) throw new Error('the ghost text is still shown after Tab');
+    // After undo the same suggestion may show again as ghost text: read
+    // the editor's text without it.
+    const typed = () => page.locator('.editor-instance .monaco-editor .view-lines').first().evaluate((el) => {
+      const c = el.cloneNode(true);
+      c.querySelectorAll('[class*="ghost-text"]').forEach((g) => g.remove());
+      return c.textContent;
+    });
+    await page.keyboard.press('Control+Z');
+    for (let i = 0; i < 50 && plain(await typed()).includes('ghost text works'); i++) {
+      await page.waitForTimeout(100);
+    }
+    const after = plain(await typed());
+    if (!after.includes('complete me:') || after.includes('ghost text works')) {
+      throw new Error(`undo did not take the accepted suggestion back: ${JSON.stringify(after)}`);
+    }
+    await page.keyboard.press('Escape');
+  });
+
+  await step('next-edit', async () => {
+    // The fake model's next edit adds a comma on the farewell line: shown
+    // in the editor as a decoration (the file does not have it yet),
+    // applied by the accept command, reverted by undo.
+    await command('Tandem: Suggest Next Edit');
+    // The new text is drawn by CSS after the insertion point (VS Code's
+    // "after" decoration), not as text of the line.
+    const shown = () => page.locator('.editor-instance .monaco-editor .view-lines span').evaluateAll(
+      (els) => els.some((el) => getComputedStyle(el, '::after').content.includes(',')));
+    for (let i = 0; !(await shown()); i++) {
+      if (i === 100) throw new Error('the suggested next edit is not shown');
+      await page.waitForTimeout(100);
+    }
+    if (disk().includes('farewell, world')) throw new Error('the suggestion was applied before it was accepted');
+    await command('Tandem: Accept Next Edit');
+    await waitDisk('farewell, world');
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Z');
+    await waitDisk('farewell world');
   });
 
   console.log(JSON.stringify({ done: true, ms: Date.now() - t0 }));

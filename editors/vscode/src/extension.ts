@@ -15,6 +15,7 @@ import { Diffs } from './diffs';
 import { experimentalCapabilities, Method, RequestPermissionParams, UpdateParams } from './protocol';
 import { Conversation } from './session';
 import { ProgressValue, Status } from './status';
+import { NextEdit, registerInlineCompletions } from './suggest';
 
 // Declares experimental.tandem: permissions through tandem/requestPermission
 // with ACP's options, and where edits are reviewed.
@@ -86,6 +87,13 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
     vscode.commands.registerCommand('tandem.setMode', guard((c) => c.setMode())),
     vscode.commands.registerCommand('tandem.setModel', guard((c) => c.setModel())),
   );
+  const nextEdit = new NextEdit(lc);
+  ctx.subscriptions.push(
+    nextEdit,
+    vscode.commands.registerCommand('tandem.nextEdit', guard(() => nextEdit.suggest())),
+    vscode.commands.registerCommand('tandem.acceptNextEdit', guard(() => nextEdit.accept())),
+    vscode.commands.registerCommand('tandem.rejectNextEdit', () => nextEdit.clear()),
+  );
 
   lc.onNotification(Method.update, (p: UpdateParams) => c.update(p));
   lc.onRequest(Method.requestPermission, (p: RequestPermissionParams) => c.permissions.request(p));
@@ -99,6 +107,8 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
     });
     return;
   }
+  const inline = registerInlineCompletions(lc);
+  if (inline) ctx.subscriptions.push(inline);
   // The status bar item shows progress instead of a notification.
   lc.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
     const sub = lc.onProgress(WorkDoneProgress.type, token, (v) => {

@@ -14,10 +14,20 @@ export const Method = {
   loadSession: 'tandem/loadSession',
   update: 'tandem/update',
   requestPermission: 'tandem/requestPermission',
+  nextEdit: 'tandem/nextEdit',
 } as const;
 
 export interface Position { line: number; character: number }
 export interface Range { start: Position; end: Position }
+
+// NextEditSuggestion is one file's suggested edit (tandem/nextEdit).
+export interface NextEditSuggestion {
+  id: string;
+  uri: string;
+  edits: { range: Range; newText: string }[];
+  cursorPosition?: Position;
+}
+export interface NextEditResult { suggestions: NextEditSuggestion[] }
 
 export interface ModeInfo { id: string; name: string; description?: string }
 

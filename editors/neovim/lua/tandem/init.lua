@@ -4,6 +4,7 @@
 local chat = require('tandem.chat')
 local permission = require('tandem.permission')
 local edits = require('tandem.edits')
+local suggest = require('tandem.suggest')
 
 local M = {}
 
@@ -20,6 +21,11 @@ local defaults = {
   permission_ui = 'select',
   -- How the chat window opens; false keeps it hidden until :TandemChat.
   chat_split = 'botright vsplit',
+  -- Inline completions (ghost text), when the server has them configured:
+  -- insert-mode keys to accept, ask again and dismiss; delay is the pause
+  -- in ms after a keystroke before asking (older Neovims; 0.12+ uses
+  -- vim.lsp.inline_completion unless builtin = false). false turns them off.
+  suggest = { accept = '<Tab>', next = '<M-]>', dismiss = '<C-]>', delay = 75 },
 }
 
 -- One record per running client (workspace), keyed by client id: its
@@ -129,6 +135,10 @@ local function start(root, bufnr)
     capabilities = capabilities(),
     handlers = handlers,
     on_exit = on_exit,
+    on_attach = function(client, bufnr)
+      local caps = client.server_capabilities or client.resolved_capabilities or {}
+      if opts.suggest and caps.inlineCompletionProvider then suggest.attach(client, bufnr, opts.suggest) end
+    end,
     -- The agent reads open buffers: send every change right away so a
     -- prompt never races a debounced didChange.
     flags = { debounce_text_changes = 0 },
@@ -404,6 +414,17 @@ local function commands()
     end,
     desc = 'Switch the tandem model (no argument: pick from the list)',
   })
+  create('TandemNextEdit', function()
+    local st = M.current()
+    local client = st and client_of(st)
+    if client then
+      suggest.next_edit(client, vim.api.nvim_get_current_buf(), function(buf)
+        if not buf then notify('no next edit to suggest') end
+      end)
+    end
+  end, { desc = 'Suggest the edit that follows your last ones (accept: :TandemNextEditAccept)' })
+  create('TandemNextEditAccept', function() suggest.accept_next_edit() end, { desc = 'Apply the suggested next edit' })
+  create('TandemNextEditReject', function() suggest.reject_next_edit() end, { desc = 'Dismiss the suggested next edit' })
   create('TandemChat', function()
     local st = M.current()
     if st and st.chat then st.chat:show(opts.chat_split or 'botright vsplit') end
@@ -413,6 +434,12 @@ end
 function M.setup(user)
   opts = vim.tbl_deep_extend('force', vim.deepcopy(defaults), user or {})
   commands()
+  if opts.suggest then
+    suggest.keys(opts.suggest, function()
+      local st = M.current()
+      return st and vim.lsp.get_client_by_id(st.id)
+    end)
+  end
   if opts.autostart then
     local group = vim.api.nvim_create_augroup('tandem', { clear = true })
     vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
