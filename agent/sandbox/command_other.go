@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"os/exec"
 	"runtime"
 
 	"github.com/tandemhq/tandem/internal/proc"
@@ -22,8 +21,7 @@ func Available() (bool, string) {
 // Command runs script in the platform's shell (internal/shell) as a
 // process tree of its own, unconfined.
 func Command(p Policy, helper, script string) *Cmd {
-	name, args := shell.Command(script)
-	c := exec.Command(name, args...)
+	c := shell.Exec(script)
 	proc.Group(c)
 	return &Cmd{Cmd: c}
 }
