@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/policy"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // TestConcurrentSavesKeepEveryRule runs four processes that each save 25
@@ -16,7 +17,7 @@ import (
 // read the file before another's rename writes it back without that one's
 // rule).
 func TestConcurrentSavesKeepEveryRule(t *testing.T) {
-	root := t.TempDir()
+	root := testenv.TempDir(t)
 	const procs, each = 4, 25
 	var wg sync.WaitGroup
 	for p := range procs {
