@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"os/exec"
 	"runtime"
 
 	"github.com/tandemhq/tandem/internal/proc"
@@ -22,6 +23,14 @@ func Available() (bool, string) {
 // process tree of its own, unconfined.
 func Command(p Policy, helper, script string) *Cmd {
 	c := shell.Exec(script)
+	proc.Group(c)
+	return &Cmd{Cmd: c}
+}
+
+// Program runs argv (a plugin's main) without a shell, unconfined, as a
+// process tree of its own: argv[0] is looked up in PATH.
+func Program(p Policy, helper string, argv []string) *Cmd {
+	c := exec.Command(argv[0], argv[1:]...)
 	proc.Group(c)
 	return &Cmd{Cmd: c}
 }

@@ -4,8 +4,9 @@ package shell
 
 import "os/exec"
 
-// Name is the shell as the model is told of it.
-const Name = "sh"
+// Described is how the model is told commands run (run_command's
+// description).
+const Described = "`sh -c`"
 
 // Argv runs script with `sh -c`: POSIX sh is on every Unix, and is what
 // the model's commands are written for.

@@ -7,8 +7,9 @@ import (
 	"syscall"
 )
 
-// Name is the shell as the model is told of it.
-const Name = "PowerShell"
+// Described is how the model is told commands run (run_command's
+// description).
+const Described = "PowerShell (`-Command`; `cmd /c` where PowerShell is missing)"
 
 // Argv runs script with PowerShell when there is one, else with `cmd /c`.
 // PowerShell is preferred because it is on every supported Windows
