@@ -3,7 +3,6 @@ package settings
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"sync"
 	"testing"
 
@@ -24,7 +23,7 @@ func TestConcurrentSavesKeepEveryRule(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestSaveManyHelper$")
+			cmd := testenv.Self("-test.run=^TestSaveManyHelper$")
 			cmd.Env = append(os.Environ(), "SAVE_MANY_ROOT="+root, fmt.Sprintf("SAVE_MANY_PREFIX=p%d", p), fmt.Sprintf("SAVE_MANY_COUNT=%d", each))
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("saver %d: %v\n%s", p, err, out)

@@ -2,7 +2,6 @@ package flock
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +28,7 @@ func TestDirExcludesOtherProcesses(t *testing.T) {
 
 // other runs TestLockHelper in a process of its own, trying dir's lock.
 func other(dir string) (string, error) {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLockHelper$")
+	cmd := testenv.Self("-test.run=^TestLockHelper$")
 	cmd.Env = append(os.Environ(), "FLOCK_HELPER_DIR="+dir)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
