@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Proves tandem builds for every release platform with cgo (tree-sitter)
 # on: for each target, `go vet ./...` and `go build ./cmd/tandem` with the
-# C cross compiler scripts/toolchain.sh installs, and, for Windows, the
-# platform packages' test binaries (`go test -c`), to be run under wine.
+# C cross compiler scripts/toolchain.sh installs. The platform packages'
+# test binaries are built (once) and run by internal/release's
+# TestWindowsPackagesUnderWine and TestLinuxArm64PackagesUnderQemu.
 # Fails on the first target that does not vet or build. test.sh runs it.
 #
 #   scripts/crossbuild.sh [GOOS/GOARCH ...]    default: every release target
@@ -13,11 +14,6 @@ cd "$(dirname "$0")/.."
 out=${TANDEM_CROSS_OUT:-$PWD/.cache/cross}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(linux/arm64 windows/amd64 darwin/arm64 darwin/amd64)
-
-# The packages whose code differs per platform: their tests are built for
-# Windows so they can run there (or under wine).
-platform_pkgs=(./internal/proc ./internal/shell ./internal/atomicfile ./internal/pathx ./internal/fileuri ./internal/fserr
-  ./agent/sandbox ./agent/local ./agent/policy)
 
 for t in "${targets[@]}"; do
   goos=${t%/*} goarch=${t#*/}
@@ -30,11 +26,6 @@ for t in "${targets[@]}"; do
   # with dsymutil and strip, which only Apple's toolchain has for Mach-O.
   ldflags=; [ "$goos" = darwin ] && ldflags=-w
   go build -trimpath -ldflags="$ldflags" -o "$out/$goos-$goarch/tandem$ext" ./cmd/tandem
-  if [ "$goos" = windows ]; then
-    for p in "${platform_pkgs[@]}"; do
-      go test -trimpath -c -o "$out/$goos-$goarch/tests/$(basename "$p").test.exe" "$p"
-    done
-  fi
   unset GOOS GOARCH CGO_ENABLED CC
 done
 echo "crossbuild: ${targets[*]}: vet and build pass" >&2

@@ -8,7 +8,7 @@ import "time"
 
 // Spec is a shell command to run.
 type Spec struct {
-	Command string // run with sh -c
+	Command string // run in the platform's shell (internal/shell)
 	Dir     string // absolute working directory (the session root)
 	// Roots are the session's additional roots: writable like Dir.
 	Roots   []string

@@ -63,14 +63,11 @@ func spawn(sp spawnSpec) (*process, error) {
 			name = filepath.Join(sp.dir, name)
 		}
 	}
-	words := []string{"exec", quote(name)}
-	for _, a := range sp.argv[1:] {
-		words = append(words, quote(a))
-	}
 	// Under the same sandbox as the commands tandem runs (its own process
 	// group, dying with tandem; Landlock where the kernel has it), with
-	// the plugin's own policy.
-	cmd := sandbox.Command(sp.policy, sp.helper, strings.Join(words, " "))
+	// the plugin's own policy; no shell, so it starts the same way on
+	// every platform.
+	cmd := sandbox.Program(sp.policy, sp.helper, append([]string{name}, sp.argv[1:]...))
 	cmd.Dir = sp.dir
 	cmd.Env = sp.env
 	cmd.Stderr = sp.stderr

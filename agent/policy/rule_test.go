@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tandemhq/tandem/internal/pathx"
 )
 
 // parseRule is ParseRule for a rule that stands for one tandem rule.
@@ -62,9 +64,47 @@ func TestGlob(t *testing.T) {
 		{"a/**/b.go", "a/x/y/b.go", true},
 		{"[", "[", false},
 	} {
-		if got := matchGlob(tc.pattern, tc.rel); got != tc.want {
+		if got := matchGlob(tc.pattern, tc.rel, pathx.Rule{}); got != tc.want {
 			t.Errorf("matchGlob(%q, %q) = %v, want %v", tc.pattern, tc.rel, got, tc.want)
 		}
+	}
+}
+
+// Path rules compare names as the OS's file system does: on macOS and
+// Windows SRC/a.go is src/a.go (and on Windows "a.env." is "a.env"), so a
+// deny rule cannot be dodged by spelling; on Linux case matters.
+func TestGlobFoldsCaseWhereTheOSDoes(t *testing.T) {
+	linux, mac, win := pathx.Rule{}, pathx.Rule{Fold: true}, pathx.Rule{Windows: true, Fold: true}
+	for _, tc := range []struct {
+		pattern, rel        string
+		linux, mac, windows bool
+	}{
+		{"secrets/**", "Secrets/key", false, true, true},
+		{"**/*.env", "app/PROD.ENV", false, true, true},
+		{"**/*.env", "app/prod.env. ", false, false, true},
+		{"[A-Z]*.go", "main.go", false, true, true},
+		{"src/*.go", "src/a.go", true, true, true},
+		{"src/*.go", "lib/a.go", false, false, false},
+	} {
+		for _, c := range []struct {
+			name string
+			r    pathx.Rule
+			want bool
+		}{{"Linux", linux, tc.linux}, {"macOS", mac, tc.mac}, {"Windows", win, tc.windows}} {
+			if got := matchGlob(tc.pattern, tc.rel, c.r); got != c.want {
+				t.Errorf("%s: matchGlob(%q, %q) = %v, want %v", c.name, tc.pattern, tc.rel, got, c.want)
+			}
+		}
+	}
+	// Through a whole path rule: the target's rule decides.
+	tg := newTarget(Call{Tool: "edit_file", Root: "/repo", Path: "/repo/Secrets/key"})
+	tg.rule = mac
+	if !matchPath("secrets/**", tg) {
+		t.Error(`under the macOS rule "secrets/**" does not match /repo/Secrets/key`)
+	}
+	tg.rule = linux
+	if matchPath("secrets/**", tg) {
+		t.Error(`under the Linux rule "secrets/**" matches /repo/Secrets/key`)
 	}
 }
 

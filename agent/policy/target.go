@@ -36,9 +36,10 @@ type Call struct {
 type target struct {
 	Call
 	kind      targetKind
-	rel       string   // kindPath: Path relative to Root, slash-separated
-	protected bool     // kindPath: tools.Protected
-	cmd       *command // kindCommand
+	rel       string     // kindPath: Path relative to Root, slash-separated
+	protected bool       // kindPath: tools.Protected
+	cmd       *command   // kindCommand
+	rule      pathx.Rule // how path rules compare names: the OS's
 }
 
 type targetKind int
@@ -50,7 +51,7 @@ const (
 )
 
 func newTarget(c Call) target {
-	t := target{Call: c}
+	t := target{Call: c, rule: pathx.Native()}
 	switch {
 	case c.Command != "" || c.Tool == tools.RunCommandName:
 		t.kind = kindCommand
@@ -107,9 +108,9 @@ func matchPath(spec string, t target) bool {
 			return false
 		}
 		rel, ok := pathx.Within(t.Home, t.Path)
-		return ok && rel != "." && matchGlob(spec[2:], filepath.ToSlash(rel))
+		return ok && rel != "." && matchGlob(spec[2:], filepath.ToSlash(rel), t.rule)
 	case strings.HasPrefix(spec, "/"):
-		return matchGlob(strings.TrimLeft(spec, "/"), strings.TrimPrefix(abs, "/"))
+		return matchGlob(strings.TrimLeft(spec, "/"), strings.TrimPrefix(abs, "/"), t.rule)
 	}
 	if t.rel == "" {
 		return false
@@ -121,7 +122,7 @@ func matchPath(spec string, t target) bool {
 	} else if !strings.Contains(strings.TrimSuffix(spec, "/"), "/") {
 		spec = "**/" + spec
 	}
-	return matchGlob(strings.TrimSuffix(spec, "/"), t.rel)
+	return matchGlob(strings.TrimSuffix(spec, "/"), t.rel, t.rule)
 }
 
 // anyPart returns the first rule in list that matches t or, for a command,

@@ -28,7 +28,12 @@ func Available() (bool, string) {
 // library caller's tests) or p's mode is off; as a process group of its
 // own either way.
 func Command(p Policy, helper, script string) *Cmd {
-	argv := shell.Argv(script)
+	return Program(p, helper, shell.Argv(script))
+}
+
+// Program is Command for a program and its arguments, run without a shell
+// (a plugin's main): argv[0] is looked up in PATH.
+func Program(p Policy, helper string, argv []string) *Cmd {
 	if helper != "" && p.Mode != ModeOff {
 		if ok, _ := Available(); ok {
 			profile := seatbeltProfile(realPaths(p))

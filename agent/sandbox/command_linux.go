@@ -51,12 +51,17 @@ type Cmd struct {
 // process-group child that dies with tandem. The helper makes the
 // namespaces itself, so starting it is a cheap vfork (see helper_linux.c).
 func Command(p Policy, helper, script string) *Cmd {
+	return Program(p, helper, shell.Argv(script))
+}
+
+// Program is Command for a program and its arguments, run without a shell
+// (a plugin's main): argv[0] is looked up in PATH.
+func Program(p Policy, helper string, argv []string) *Cmd {
 	var c *exec.Cmd
 	if helper == "" {
-		argv := shell.Argv(script)
 		c = exec.Command(argv[0], argv[1:]...)
 	} else {
-		c = exec.Command(helper, append([]string{HelperArg}, helperArgs(p, shell.Argv(script)...)...)...)
+		c = exec.Command(helper, append([]string{HelperArg}, helperArgs(p, argv...)...)...)
 	}
 	c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	proc.Group(c)

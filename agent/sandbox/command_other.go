@@ -22,8 +22,15 @@ func Available() (bool, string) {
 // Command runs script in the platform's shell (internal/shell) as a
 // process tree of its own, unconfined.
 func Command(p Policy, helper, script string) *Cmd {
-	name, args := shell.Command(script)
-	c := exec.Command(name, args...)
+	c := shell.Exec(script)
+	proc.Group(c)
+	return &Cmd{Cmd: c}
+}
+
+// Program runs argv (a plugin's main) without a shell, unconfined, as a
+// process tree of its own: argv[0] is looked up in PATH.
+func Program(p Policy, helper string, argv []string) *Cmd {
+	c := exec.Command(argv[0], argv[1:]...)
 	proc.Group(c)
 	return &Cmd{Cmd: c}
 }

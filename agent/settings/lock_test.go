@@ -3,11 +3,11 @@ package settings
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"sync"
 	"testing"
 
 	"github.com/tandemhq/tandem/agent/policy"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // TestConcurrentSavesKeepEveryRule runs four processes that each save 25
@@ -16,14 +16,14 @@ import (
 // read the file before another's rename writes it back without that one's
 // rule).
 func TestConcurrentSavesKeepEveryRule(t *testing.T) {
-	root := t.TempDir()
+	root := testenv.TempDir(t)
 	const procs, each = 4, 25
 	var wg sync.WaitGroup
 	for p := range procs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestSaveManyHelper$")
+			cmd := testenv.Self("-test.run=^TestSaveManyHelper$")
 			cmd.Env = append(os.Environ(), "SAVE_MANY_ROOT="+root, fmt.Sprintf("SAVE_MANY_PREFIX=p%d", p), fmt.Sprintf("SAVE_MANY_COUNT=%d", each))
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("saver %d: %v\n%s", p, err, out)

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/internal/atomicfile"
+	"github.com/tandemhq/tandem/internal/flock"
 	"github.com/tandemhq/tandem/internal/fserr"
 )
 
@@ -67,16 +69,21 @@ func editLocal(root string, create bool, change func(*Lists) bool) error {
 		return nil
 	}
 	dir := filepath.Join(root, ".tandem")
-	if err := ensureDir(dir); err != nil {
+	if err := makeDir(dir); err != nil {
 		return err
 	}
 	// From the read to the rename, no other save may run: it would read
-	// the file before this change and write it back without it.
-	unlock, err := lockDir(dir)
+	// the file before this change and write it back without it. (On
+	// Windows a replace also fails while another process has the file
+	// open, so the .gitignore is written under the lock too.)
+	unlock, err := flock.Dir(dir, lockWait)
 	if err != nil {
-		return err
+		return fmt.Errorf("settings: %w (another tandem may be saving a rule)", err)
 	}
 	defer unlock()
+	if err := ensureIgnore(dir); err != nil {
+		return err
+	}
 	doc := map[string]json.RawMessage{}
 	fi, err := os.Lstat(path)
 	switch {
@@ -132,10 +139,11 @@ func editLocal(root string, create bool, change func(*Lists) bool) error {
 	return nil
 }
 
-// ensureDir makes root's .tandem directory, refusing a symlink in its
-// place, and gives it a .gitignore naming the personal file when it has
-// none, so the rules saved there stay out of commits.
-func ensureDir(dir string) error {
+// lockWait bounds how long a save waits for another one to finish.
+const lockWait = 5 * time.Second
+
+// makeDir makes root's .tandem directory, refusing a symlink in its place.
+func makeDir(dir string) error {
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Another process may make it between the two calls: then look
@@ -150,6 +158,12 @@ func ensureDir(dir string) error {
 	case !fi.IsDir():
 		return fmt.Errorf("settings: %s is not a directory (a symlink?); tandem will not write through it", dir)
 	}
+	return nil
+}
+
+// ensureIgnore gives .tandem a .gitignore naming the personal file when
+// it has none, so the rules saved there stay out of commits.
+func ensureIgnore(dir string) error {
 	ignore := filepath.Join(dir, ".gitignore")
 	if _, err := os.Lstat(ignore); errors.Is(err, fs.ErrNotExist) {
 		if err := atomicfile.Write(ignore, []byte("settings.local.json\n"), 0o644); err != nil {

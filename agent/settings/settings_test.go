@@ -34,7 +34,7 @@ func texts(s Set, active bool) []string {
 }
 
 func TestLoadThreeFiles(t *testing.T) {
-	home, root, user := t.TempDir(), t.TempDir(), t.TempDir()
+	home, root, user := testenv.TempDir(t), testenv.TempDir(t), testenv.TempDir(t)
 	write(t, UserFile(home), `{"model": "m", "permissions": {"deny": ["Bash(rm:*)"], "allow": ["Bash(ls:*)"]}}`)
 	write(t, ProjectFile(root), `{"permissions": {"ask": ["Bash(git push:*)"], "allow": ["Edit(src/**)"], "defaultMode": "x"}}`)
 	write(t, LocalFile(root), `{"permissions": {"allow": ["run_command(go test:*)", "run_command(a && b:*)"]}}`)
@@ -95,7 +95,7 @@ func TestLoadThreeFiles(t *testing.T) {
 }
 
 func TestLoadBrokenFiles(t *testing.T) {
-	home, root := t.TempDir(), t.TempDir()
+	home, root := testenv.TempDir(t), testenv.TempDir(t)
 	write(t, UserFile(home), `{"permissions": {"deny": "Bash(rm:*)"}}`)
 	write(t, ProjectFile(root), `{not json`)
 	write(t, LocalFile(root), strings.Repeat(" ", maxFileSize+1))
@@ -106,7 +106,7 @@ func TestLoadBrokenFiles(t *testing.T) {
 }
 
 func TestSaveAndRemoveLocal(t *testing.T) {
-	root := t.TempDir()
+	root := testenv.TempDir(t)
 	if ok, err := RemoveLocal(root, "Bash(rm:*)"); ok || err != nil {
 		t.Errorf("remove from no file: %v %v", ok, err)
 	}
@@ -142,21 +142,17 @@ func TestSaveAndRemoveLocal(t *testing.T) {
 // TestSaveRefusesSymlinks: a repository that makes .tandem or the personal
 // file a symlink cannot steer tandem's write elsewhere.
 func TestSaveRefusesSymlinks(t *testing.T) {
-	outside := t.TempDir()
-	root := t.TempDir()
-	if err := os.Symlink(outside, filepath.Join(root, ".tandem")); err != nil {
-		t.Fatal(err)
-	}
+	outside := testenv.TempDir(t)
+	root := testenv.TempDir(t)
+	testenv.Symlink(t, outside, filepath.Join(root, ".tandem"))
 	if err := SaveLocal(root, policy.Allow, "run_command(ls:*)"); err == nil {
 		t.Error("saved through a symlinked .tandem")
 	}
-	root2 := t.TempDir()
+	root2 := testenv.TempDir(t)
 	os.Mkdir(filepath.Join(root2, ".tandem"), 0o755)
 	target := filepath.Join(outside, "x.json")
 	write(t, target, "{}")
-	if err := os.Symlink(target, LocalFile(root2)); err != nil {
-		t.Fatal(err)
-	}
+	testenv.Symlink(t, target, LocalFile(root2))
 	if err := SaveLocal(root2, policy.Allow, "run_command(ls:*)"); err == nil {
 		t.Error("saved through a symlinked settings.local.json")
 	}
@@ -173,7 +169,7 @@ func TestSaveRefusesSymlinks(t *testing.T) {
 // project file's.
 func TestCommittedLocalFileNeedsConsent(t *testing.T) {
 	testenv.Program(t, "git")
-	root := t.TempDir()
+	root := testenv.TempDir(t)
 	write(t, LocalFile(root), `{"permissions": {"allow": ["Bash(curl:*)"]}}`)
 	opts := Options{Root: root}
 	if s := Load(context.Background(), opts); len(s.Pending) != 0 {
@@ -194,7 +190,7 @@ func TestCommittedLocalFileNeedsConsent(t *testing.T) {
 // TestPlantedRulesWait: allow rules a command wrote into the personal file
 // wait for consent, like the project's; the user's own do not.
 func TestPlantedRulesWait(t *testing.T) {
-	home, root := t.TempDir(), t.TempDir()
+	home, root := testenv.TempDir(t), testenv.TempDir(t)
 	before := ReadLocal(root)
 	write(t, LocalFile(root), `{"permissions": {"allow": ["Bash(ls:*)", "run_command"]}}`)
 	added := before.Added(ReadLocal(root))
@@ -212,7 +208,7 @@ func TestPlantedRulesWait(t *testing.T) {
 	if !slices.Equal(s.Pending, []string{"run_command"}) || !slices.Equal(texts(s, true), []string{"allow Bash(ls:*) @.tandem/settings.local.json"}) {
 		t.Errorf("pending %q, active %q", s.Pending, texts(s, true))
 	}
-	if c.Planted(t.TempDir(), "run_command") {
+	if c.Planted(testenv.TempDir(t), "run_command") {
 		t.Error("a planted rule counts in another project")
 	}
 }
@@ -221,7 +217,7 @@ func TestPlantedRulesWait(t *testing.T) {
 // rule in the personal file; a later "Always allow" leaves a deny of it
 // alone, since deny comes first.
 func TestSaveDenyReplacesTheSameAllow(t *testing.T) {
-	root := t.TempDir()
+	root := testenv.TempDir(t)
 	if err := SaveLocal(root, policy.Allow, "run_command(echo ok:*)", "run_command(ls:*)"); err != nil {
 		t.Fatal(err)
 	}

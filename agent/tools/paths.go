@@ -227,6 +227,9 @@ func splitPath(p string) []string {
 // caller that skipped Resolve fails closed. Names compare as
 // pathx.NameKey says (case-insensitively, as macOS and Windows file systems
 // do; on Windows without trailing dots), and containment as pathx.Within.
+// On Windows a component that may be an 8.3 alias ("GIT~1") is protected
+// too: it may open any of those names, and which one is not knowable
+// from the name (a file not yet made has no alias to look up).
 func Protected(root, abs string, instructionFiles []string) bool {
 	rel, ok := within(filepath.Clean(root), filepath.Clean(abs))
 	if !ok {
@@ -244,6 +247,9 @@ func Protected(root, abs string, instructionFiles []string) bool {
 	for _, part := range parts {
 		switch pathx.NameKey(part) {
 		case ".git", ".tandem", ".vscode", ".claude", ".agents":
+			return true
+		}
+		if pathx.MaybeShortName(part) {
 			return true
 		}
 	}

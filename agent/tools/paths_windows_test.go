@@ -8,7 +8,8 @@ import (
 
 // On Windows a drive letter in either case is one root, protected names
 // match in any case and with the trailing dots Win32 drops, and another
-// drive is outside (so protected: fail closed).
+// drive is outside (so protected: fail closed), and so is what may be an
+// 8.3 alias of a protected name.
 func TestProtectedWindows(t *testing.T) {
 	root := `C:\Repo`
 	for _, c := range []struct {
@@ -22,6 +23,10 @@ func TestProtectedWindows(t *testing.T) {
 		{`C:\Repo\AGENTS.md. `, true},
 		{`D:\Repo\main.go`, true},
 		{`\\srv\share\main.go`, true},
+		// 8.3 aliases may open a protected entry: Windows' and Wine's.
+		{`C:\Repo\GIT~1\config`, true},
+		{`C:\Repo\_GIT~IBP\hooks\pre-commit`, true},
+		{`C:\Repo\pkg\COPILO~1.MD`, true},
 	} {
 		if got := Protected(root, c.abs, []string{"AGENTS.md"}); got != c.want {
 			t.Errorf("Protected(%q, %q) = %v, want %v", root, c.abs, got, c.want)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tandemhq/tandem/internal/shell"
 )
 
 // RunCommandName is the model-facing name of the shell tool.
@@ -20,10 +22,15 @@ const (
 )
 
 //go:embed run_command.md
-var runCommandDescription string
+var runCommandDoc string
+
+// runCommandDescription names the shell this build runs commands in (sh,
+// or PowerShell on Windows): fixed per build, so the tool list stays
+// byte-stable on one machine.
+var runCommandDescription = strings.Replace(runCommandDoc, "{shell}", shell.Described, 1)
 
 type runCommandArgs struct {
-	Command        string `json:"command" jsonschema:"Shell command line, run with sh -c in the workspace root."`
+	Command        string `json:"command" jsonschema:"Shell command line, run in the workspace root."`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"Kill the command after this many seconds. Default 120, at most 600."`
 	Unsandboxed    bool   `json:"unsandboxed,omitempty" jsonschema:"Run outside the sandbox. Only for a command whose earlier result said the sandbox blocked it and that needs what was blocked; the user is asked every time."`
 }

@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 func TestWriteCreatesAndReplaces(t *testing.T) {
-	dir := t.TempDir()
+	dir := testenv.TempDir(t)
 	p := filepath.Join(dir, "a.txt")
 	if err := Write(p, []byte("one"), 0o640); err != nil {
 		t.Fatal(err)
@@ -28,7 +30,7 @@ func TestWriteCreatesAndReplaces(t *testing.T) {
 }
 
 func TestWriteWithFailureLeavesTargetAndNoTemp(t *testing.T) {
-	dir := t.TempDir()
+	dir := testenv.TempDir(t)
 	p := filepath.Join(dir, "cache")
 	if err := Write(p, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
@@ -46,7 +48,7 @@ func TestWriteWithFailureLeavesTargetAndNoTemp(t *testing.T) {
 }
 
 func TestWriteMissingDirectory(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "no", "such", "f")
+	p := filepath.Join(testenv.TempDir(t), "no", "such", "f")
 	if err := Write(p, []byte("x"), 0o644); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("err = %v, want not-exist", err)
 	}
@@ -62,7 +64,7 @@ func assertFile(t *testing.T, p, want string, mode os.FileMode) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(b) != want || fi.Mode().Perm() != mode {
+	if string(b) != want || fi.Mode().Perm() != testenv.Perm(mode) {
 		t.Errorf("%s = %q mode %v, want %q mode %v", p, b, fi.Mode().Perm(), want, mode)
 	}
 }

@@ -71,19 +71,22 @@ func (b *Batch) Sync() error {
 		dirs[filepath.Dir(p)] = struct{}{}
 		errs = append(errs, syncPath(p))
 	}
-	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		errs = append(errs, syncPath(d))
+	if syncDirs {
+		for _, d := range slices.Sorted(maps.Keys(dirs)) {
+			errs = append(errs, syncPath(d))
+		}
 	}
 	return errors.Join(errs...)
 }
 
 // syncPath fsyncs one file or directory; a missing one is no error, and
 // neither is anything else found there by now (a symlink, a FIFO a
-// command put in the file's place): it holds nothing that was written, and
-// opening a FIFO would wait for a writer forever.
+// command put in the file's place, a directory where they cannot be
+// synced): it holds nothing that was written, and opening a FIFO would
+// wait for a writer forever.
 func syncPath(p string) error {
 	fi, err := os.Lstat(p)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() && (!fi.IsDir() || !syncDirs) {
 		return nil
 	}
 	f, err := os.OpenFile(p, syncOpenFlags, 0)

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // A write through a batch is in place at once, keeps the mode rules of
 // WriteIn, and waits in the batch until Sync.
 func TestBatchWritesNowAndSyncsLater(t *testing.T) {
-	dir := t.TempDir()
+	dir := testenv.TempDir(t)
 	r, err := OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +52,7 @@ func TestBatchWritesNowAndSyncsLater(t *testing.T) {
 // A file that cannot be opened for its fsync is an error, and the batch
 // does not keep it for a retry.
 func TestBatchSyncReportsWhatItCouldNotSync(t *testing.T) {
-	dir := t.TempDir()
+	dir := testenv.TempDir(t)
 	sub := filepath.Join(dir, "sub")
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -65,14 +67,9 @@ func TestBatchSyncReportsWhatItCouldNotSync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.RemoveAll(sub); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(sub, []byte("not a directory"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	unsyncable(t, sub, "a.txt")
 	if err := b.Sync(); err == nil {
-		t.Fatal("Sync of a file under what is now a plain file succeeded")
+		t.Fatal("Sync of a file it cannot open succeeded")
 	}
 	if got := b.Pending(); len(got) != 0 {
 		t.Errorf("Pending after a failed Sync = %v, want none", got)

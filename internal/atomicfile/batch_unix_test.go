@@ -8,12 +8,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // A FIFO or a symlink put in an edited file's place before the turn ends
 // is passed over by Sync: opening the FIFO would wait for a writer forever.
 func TestBatchSyncPassesOverWhatReplacedTheFile(t *testing.T) {
-	dir := t.TempDir()
+	dir := testenv.TempDir(t)
 	r, err := OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -47,5 +49,16 @@ func TestBatchSyncPassesOverWhatReplacedTheFile(t *testing.T) {
 			f.Close()
 		}
 		t.Fatal("Sync waited on the FIFO")
+	}
+}
+
+// unsyncable makes dir/name impossible to open: dir becomes a plain file.
+func unsyncable(t *testing.T, dir, name string) {
+	t.Helper()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, []byte("not a directory"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

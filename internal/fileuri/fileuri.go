@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/tandemhq/tandem/internal/pathx"
@@ -50,7 +49,8 @@ func toPath(s string, windows bool) (string, error) {
 		if !strings.HasPrefix(p, "/") {
 			return "", fmt.Errorf("%w: %q has no absolute path", ErrNotFile, s)
 		}
-		return filepath.Clean(p), nil
+		// path, not filepath: the rule is the URI's, not the build's OS.
+		return path.Clean(p), nil
 	}
 	if host != "" {
 		// file://server/share/x is \\server\share\x.

@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // Real errors from this OS: a missing file and a file used as a directory
 // are both absent; neither is a full disk.
 func TestAbsent(t *testing.T) {
-	dir := t.TempDir()
+	dir := testenv.TempDir(t)
 	file := filepath.Join(dir, "f")
 	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)

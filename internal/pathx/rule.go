@@ -111,14 +111,20 @@ func parts(clean string) []string {
 }
 
 // sameName reports whether two path elements name the same entry.
-func sameName(a, b string, r Rule) bool {
+func sameName(a, b string, r Rule) bool { return r.Key(a) == r.Key(b) }
+
+// Key is the form of one path element in which two elements naming the
+// same entry under r are equal: without the trailing dots and spaces
+// Win32 drops, in lower case where r folds case. Matching a name against a
+// pattern (a permission rule's glob) compares these forms.
+func (r Rule) Key(name string) string {
 	if r.Windows {
-		a, b = trimWin(a), trimWin(b)
+		name = trimWin(name)
 	}
 	if r.Fold {
-		return strings.EqualFold(a, b)
+		name = strings.ToLower(name)
 	}
-	return a == b
+	return name
 }
 
 // trimWin drops the trailing dots and spaces Win32 ignores ("a.txt. " is
@@ -142,6 +148,26 @@ func nameKey(name string, r Rule) string {
 		name = trimWin(name)
 	}
 	return strings.ToLower(name)
+}
+
+// MaybeShortName reports whether name could be a Windows 8.3 alias of
+// another entry ("GIT~1" for ".git"; Wine's "_GIT~IBP"): Windows opens the
+// long entry through it, so a check by name cannot know which entry it
+// stands for. The shape is all there is to go on without the disk (the
+// alias of a file not yet made, or another hashing scheme, is not
+// predictable): a tilde in a base of at most eight characters, an
+// extension of at most three. Only under the Windows rule.
+func MaybeShortName(name string) bool { return maybeShortName(name, Native()) }
+
+func maybeShortName(name string, r Rule) bool {
+	if !r.Windows {
+		return false
+	}
+	base, ext := trimWin(name), ""
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		base, ext = base[:i], base[i+1:]
+	}
+	return strings.Contains(base, "~") && len(base) <= 8 && len(ext) <= 3
 }
 
 // isDeviceName reports the names Win32 maps to devices in every directory

@@ -70,3 +70,29 @@ func TestNameKey(t *testing.T) {
 		}
 	}
 }
+
+func TestMaybeShortName(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		onWindows bool
+	}{
+		{"GIT~1", true},        // Windows' alias of .git
+		{"git~1", true},        // names compare case-insensitively
+		{"_GIT~IBP", true},     // Wine's
+		{"COPILO~1.MD", true},  // copilot-instructions.md
+		{"X~~~~QZP.COD", true}, // Wine's x.code-workspace
+		{"GI1A2B~1", true},     // Windows' hashed form
+		{"GIT~1. ", true},      // trailing dot and space dropped
+		{".git", false},
+		{"notes~draft.txt", false}, // base too long for 8.3
+		{"a~1.json", false},        // extension too long
+		{"plain", false},
+	} {
+		if got := maybeShortName(c.name, windows); got != c.onWindows {
+			t.Errorf("maybeShortName(%q) under Windows = %v, want %v", c.name, got, c.onWindows)
+		}
+		if maybeShortName(c.name, unix) {
+			t.Errorf("maybeShortName(%q) under Unix = true: only Windows has 8.3 aliases", c.name)
+		}
+	}
+}

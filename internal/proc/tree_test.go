@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/internal/proc"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // The test binary is its own child and grandchild, so the tests need no
@@ -21,7 +22,7 @@ func TestMain(m *testing.M) {
 	case "parent":
 		// Starts a grandchild outside any care of the test, says its pid
 		// and waits to be ended.
-		c := exec.Command(os.Args[0])
+		c := testenv.Self()
 		c.Env = append(os.Environ(), helperEnv+"=sleep")
 		if err := c.Start(); err != nil {
 			os.Exit(3)
@@ -40,7 +41,7 @@ func TestMain(m *testing.M) {
 // command and the grandchild's pid.
 func startTree(t *testing.T) (*proc.Tree, *exec.Cmd, int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0])
+	cmd := testenv.Self()
 	cmd.Env = append(os.Environ(), helperEnv+"=parent")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -89,7 +90,7 @@ func TestCloseEndsGrandchildren(t *testing.T) {
 }
 
 func TestTrackBeforeStartFails(t *testing.T) {
-	if _, err := proc.Track(exec.Command(os.Args[0])); err == nil {
+	if _, err := proc.Track(testenv.Self()); err == nil {
 		t.Fatal("Track of a command that has not started succeeded")
 	}
 }

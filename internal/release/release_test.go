@@ -9,12 +9,14 @@ import (
 	"context"
 	"debug/elf"
 	"debug/macho"
+	"debug/pe"
 	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -217,8 +219,8 @@ func TestArchives(t *testing.T) {
 			if f.Section(".symtab") != nil {
 				t.Errorf("%s: not stripped (has .symtab)", p)
 			}
-			t.Logf("%s: binary %d bytes, archive %d bytes, static", p, len(bin), fileSize(t, filepath.Join(dir, tg.Archive(testVersion))))
 		}
+		t.Logf("%s: binary %d bytes, archive %d bytes, %s", p, len(bin), fileSize(t, filepath.Join(dir, tg.Archive(testVersion))), linkage(t, bin, tg))
 	}
 	// Writing an archive twice, from files with other dates, gives the
 	// same bytes (a small binary
@@ -470,6 +472,40 @@ func archiveFiles(t *testing.T, path string, tg Target) map[string][]byte {
 		out[h.Name], _ = io.ReadAll(tr)
 	}
 	return out
+}
+
+// linkage says what a binary needs from the system at run time: nothing
+// (static ELF), the DLLs a PE imports, the libraries a Mach-O loads.
+func linkage(t *testing.T, bin []byte, tg Target) string {
+	t.Helper()
+	var libs []string
+	var err error
+	switch tg.GOOS {
+	case "linux":
+		return "static"
+	case "windows":
+		// debug/pe's ImportedLibraries is not implemented (it returns
+		// nothing); each imported symbol names its DLL after a colon.
+		var f *pe.File
+		var syms []string
+		if f, err = pe.NewFile(bytes.NewReader(bin)); err == nil {
+			syms, err = f.ImportedSymbols()
+		}
+		for _, s := range syms {
+			if _, dll, ok := strings.Cut(s, ":"); ok && !slices.Contains(libs, strings.ToUpper(dll)) {
+				libs = append(libs, strings.ToUpper(dll))
+			}
+		}
+	case "darwin":
+		var f *macho.File
+		if f, err = macho.NewFile(bytes.NewReader(bin)); err == nil {
+			libs, err = f.ImportedLibraries()
+		}
+	}
+	if err != nil {
+		t.Fatalf("%s: reading the binary's imports: %v", tg.Platform, err)
+	}
+	return "imports " + strings.Join(libs, ", ")
 }
 
 func keys(m map[string][]byte) []string {

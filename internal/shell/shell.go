@@ -3,9 +3,13 @@
 // anything itself.
 package shell
 
-// Command is the program and arguments that run script in the user's shell
-// on this platform.
-func Command(script string) (name string, args []string) {
+import "os/exec"
+
+// Exec is the unstarted command that runs script in the user's shell on
+// this platform; callers add their own attributes (a process group).
+func Exec(script string) *exec.Cmd {
 	argv := Argv(script)
-	return argv[0], argv[1:]
+	c := exec.Command(argv[0], argv[1:]...)
+	verbatim(c, argv, script)
+	return c
 }

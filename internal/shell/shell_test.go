@@ -14,8 +14,8 @@ import (
 // each.
 func run(t *testing.T, script string) (string, int) {
 	t.Helper()
-	name, args := shell.Command(script)
-	out, err := exec.Command(name, args...).Output()
+	c := shell.Exec(script)
+	out, err := c.Output()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -23,7 +23,7 @@ func run(t *testing.T, script string) (string, int) {
 	case errors.As(err, &exit):
 		return string(out), exit.ExitCode()
 	}
-	t.Fatalf("%s %q: %v", name, args, err)
+	t.Fatalf("%s %q: %v", c.Path, c.Args, err)
 	return "", -1
 }
 
