@@ -106,9 +106,12 @@ export ZIG_GLOBAL_CACHE_DIR ZIG_LOCAL_CACHE_DIR
 # zig cannot write its output to /dev/null (it renames a temporary file
 # onto it) and then leaves that file in the working directory, which for
 # cgo's probes is the package's source folder: such output goes to a
-# scratch file instead, removed afterwards.
+# scratch file instead, removed afterwards. Preprocessing only (-E, which
+# cgo runs on a temporary cgo-gcc-input-N.c) it still writes N.o into the
+# working directory: that stray object is removed too.
 null=
 prev=
+stray=
 for a do
   shift
   if [ "\$prev" = -o ] && [ "\$a" = /dev/null ]; then
@@ -118,15 +121,17 @@ for a do
   prev=\$a
   case \$a in
     -Wl,--no-gc-sections) continue ;;
+    */cgo-gcc-input-*.c) o=\${a##*/}; o=\${o%.c}.o; [ -e "\$o" ] || stray="\$stray \$o" ;;
   esac
   set -- "\$@" "\$a"
 done
-if [ -z "\$null" ]; then
+if [ -z "\$null" ] && [ -z "\$stray" ]; then
   exec "$zig" cc -target $target -L$stubs/lib -F$stubs/Frameworks "\$@"
 fi
 status=0
 "$zig" cc -target $target -L$stubs/lib -F$stubs/Frameworks "\$@" || status=\$?
-rm -f "\$null" "\$null.o"
+[ -z "\$null" ] || rm -f "\$null" "\$null.o"
+[ -z "\$stray" ] || rm -f \$stray
 exit \$status
 WRAP
 )
