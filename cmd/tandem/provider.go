@@ -143,6 +143,8 @@ func oneLister(cfg config.Config, w *models.Windows) func(context.Context) ([]st
 	switch cfg.Provider {
 	case config.Gemini, config.Vertex:
 		return googleLister(cfg, w)
+	case config.Bedrock:
+		return bedrockLister(cfg)
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
 			return nil

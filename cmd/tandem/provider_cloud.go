@@ -16,12 +16,25 @@ import (
 
 // newBedrock builds the bedrock provider on the AWS SDK's credential
 // chain; the credentials are retrieved on the first request.
-func newBedrock(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
+func newBedrock(cfg config.Config, t llm.Transport, red *redact.Redactor) (*bedrock.Provider, error) {
 	creds, region, err := bedrock.Chain(context.Background(), cfg.AWS.Profile, cfg.AWS.Region)
 	if err != nil {
 		return nil, err
 	}
-	return bedrock.New(bedrock.Options{Transport: t, Region: region, Endpoint: cfg.AWS.Endpoint, Credentials: creds, Learn: red.Learn}), nil
+	return bedrock.New(bedrock.Options{Transport: t, Region: region, Endpoint: cfg.AWS.Endpoint, ControlEndpoint: cfg.AWS.ControlEndpoint,
+		Credentials: creds, Learn: red.Learn}), nil
+}
+
+// bedrockLister lists the models cfg's Bedrock account can invoke: its
+// inference profiles and on-demand foundation models (bedrock.List).
+func bedrockLister(cfg config.Config) func(context.Context) ([]string, error) {
+	return func(ctx context.Context) ([]string, error) {
+		p, err := newBedrock(cfg, llm.Transport{}, nil)
+		if err != nil {
+			return nil, err
+		}
+		return p.List(ctx)
+	}
 }
 
 // newAzure builds the azure provider on the configured wire; nil when no
