@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/coder/acp-go-sdk"
+
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/internal/testenv"
 )
@@ -34,5 +36,40 @@ func TestBedrockModelsOffered(t *testing.T) {
 	}
 	if len(srv.Requests()) != 0 {
 		t.Error("listing the models sent a model request")
+	}
+}
+
+// TestAzureDeploymentsOffered: with TANDEM_PROVIDER=azure, the model
+// selector offers the resource's deployments (asked with its key), and a
+// prompt on one picked there goes to it.
+func TestAzureDeploymentsOffered(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.ServeAzureDeployments(llmtest.AzureDeployment{ID: "o4-mini-prod", Model: "o4-mini"},
+		llmtest.AzureDeployment{ID: "gpt5-prod", Model: "gpt-5"},
+		llmtest.AzureDeployment{ID: "gpt5-next", Model: "gpt-5", Status: "creating"})
+	srv.Enqueue(llmtest.Reply{Text: []string{"from gpt-5"}})
+	home := t.TempDir()
+	cmd := exec.Command(testenv.Tandem(t), "acp")
+	cmd.Env = append(withoutKeys(testenv.ModelEnv(home, srv.URL)), "TANDEM_PROVIDER=azure", "TANDEM_MODEL=o4-mini-prod",
+		"AZURE_OPENAI_ENDPOINT="+srv.URL, "AZURE_OPENAI_API_KEY=azure-list-KEY-0123456789", "OPENAI_API_VERSION=",
+		"TANDEM_OPENAI_API=", "AZURE_OPENAI_AD_TOKEN=", "AZURE_CLIENT_SECRET=")
+	p := startCmd(t, cmd, srv, home, newEditor(t))
+	p.initialize(t, true, true)
+	ns := p.sessionOffering(t, workspace(t, nil), "gpt5-prod")
+	if got := modelValues(ns.ConfigOptions); !slices.Equal(got, []string{"o4-mini-prod", "gpt5-prod"}) {
+		t.Fatalf("models offered: %s", strings.Join(got, ","))
+	}
+	if h := srv.ModelsHeaders(); len(h) == 0 || h[0].Get("Api-Key") != "azure-list-KEY-0123456789" {
+		t.Errorf("the listing's headers: %v", h)
+	}
+	if _, err := p.conn.SetSessionConfigOption(ctxT(t), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
+		SessionId: ns.SessionId, ConfigId: "model", Value: "gpt5-prod"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.prompt(t, ns.SessionId, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "gpt5-prod" || reqs[0].Path != "/openai/v1/responses" {
+		t.Errorf("requests: %d", len(reqs))
 	}
 }

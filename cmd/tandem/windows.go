@@ -33,12 +33,12 @@ func newWindows(cfg config.Config, log *slog.Logger) *models.Windows {
 	w.Probe = func(ctx context.Context) {
 		ctx, cancel := context.WithTimeout(ctx, discoverTimeout)
 		defer cancel()
-		n, err := models.Discover(ctx, nil, cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model)
+		l, err := models.Discover(ctx, nil, cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model)
 		if err != nil {
 			log.Debug("context window not reported", "model", cfg.Model, "err", err)
 			return
 		}
-		w.Learn(cfg.Model, n)
+		w.LearnLimits(cfg.Model, l)
 	}
 	return w
 }
