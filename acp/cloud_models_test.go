@@ -1,7 +1,9 @@
 package acp
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -71,5 +73,36 @@ func TestAzureDeploymentsOffered(t *testing.T) {
 	}
 	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "gpt5-prod" || reqs[0].Path != "/openai/v1/responses" {
 		t.Errorf("requests: %d", len(reqs))
+	}
+}
+
+// TestListedOutputLimitCapsTheRequest: a model picked from the Gemini
+// listing is asked for no more output tokens than the listing states for
+// it (32768 here, below both config.json's maxTokens and the table's
+// figure for the family): the listing is the provider's word.
+func TestListedOutputLimitCapsTheRequest(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.ServeGeminiModels(llmtest.GeminiModel{ID: "gemini-2.5-pro", Input: 1_048_576, Output: 65_536},
+		llmtest.GeminiModel{ID: "gemini-2.5-flash-lite", Input: 1_048_576, Output: 32_768})
+	srv.Enqueue(llmtest.Reply{Text: []string{"brief"}})
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"maxTokens": 100000}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(testenv.Tandem(t), "acp")
+	cmd.Env = append(withoutKeys(testenv.ModelEnv(home, srv.URL)), "TANDEM_PROVIDER=gemini",
+		"GEMINI_API_KEY=AIzaSyTANDEM-limit-test-0123", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "TANDEM_MODEL=gemini-2.5-pro")
+	p := startCmd(t, cmd, srv, home, newEditor(t))
+	p.initialize(t, true, true)
+	ns := p.sessionOffering(t, workspace(t, nil), "gemini-2.5-flash-lite")
+	if _, err := p.conn.SetSessionConfigOption(ctxT(t), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
+		SessionId: ns.SessionId, ConfigId: "model", Value: "gemini-2.5-flash-lite"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.prompt(t, ns.SessionId, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "gemini-2.5-flash-lite" || reqs[0].MaxTokens != 32_768 {
+		t.Fatalf("%d requests; want one to gemini-2.5-flash-lite asking for 32768 tokens: %+v", len(reqs), reqs)
 	}
 }
