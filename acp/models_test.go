@@ -25,6 +25,24 @@ func modelValues(opts []sdk.SessionConfigOption) []string {
 	return ids
 }
 
+// sessionOffering opens sessions until one's model selector offers id
+// (the provider's listing is asked in the background after initialize),
+// for at most ten seconds, and returns the last.
+func (p *tandemProcess) sessionOffering(t *testing.T, dir, id string) sdk.NewSessionResponse {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ns, err := p.conn.NewSession(ctxT(t), sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(modelValues(ns.ConfigOptions), id) || time.Now().After(deadline) {
+			return ns
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestModelsFromProvider: the model selector offers what the provider's
 // models API lists (after the configured default), with the key in
 // Anthropic's header; a model nobody offers is refused with the list, by
@@ -36,19 +54,7 @@ func TestModelsFromProvider(t *testing.T) {
 	p := startTandem(t, srv, t.TempDir(), ed)
 	p.initialize(t, true, true)
 	dir := workspace(t, nil)
-	var ns sdk.NewSessionResponse
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var err error
-		ns, err = p.conn.NewSession(ctxT(t), sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if slices.Contains(modelValues(ns.ConfigOptions), "claude-haiku-4-5") || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	ns := p.sessionOffering(t, dir, "claude-haiku-4-5")
 	if got := strings.Join(modelValues(ns.ConfigOptions), ","); got != "claude-sonnet-4-5,claude-opus-4-5,claude-haiku-4-5" {
 		t.Fatalf("models offered: %s", got)
 	}

@@ -332,13 +332,14 @@ func (t *turnRun) baseRequest() *llm.Request {
 		effort = s.a.cfg.Effort
 	}
 	req := &llm.Request{
-		Model:     s.modeModel(mode, model),
-		Effort:    effort,
-		System:    s.systemPrompt(),
-		MaxTokens: s.a.cfg.MaxTokens,
-		CacheKey:  s.id,
+		Model:    s.modeModel(mode, model),
+		Effort:   effort,
+		System:   s.systemPrompt(),
+		CacheKey: s.id,
 	}
 	t.sub.shape(t, req)
+	// Never more output than the provider's listing says the model writes.
+	req.MaxTokens = s.a.cfg.Windows.MaxOutput(req.Model, s.a.cfg.MaxTokens)
 	req.Tools = toolSpecs(s.defs().modes, mode, t.catalog)
 	return req
 }

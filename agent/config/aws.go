@@ -19,8 +19,11 @@ const (
 	AWSDefaultRegionEnv   = "AWS_DEFAULT_REGION"
 	AWSBedrockEndpointEnv = "AWS_ENDPOINT_URL_BEDROCK_RUNTIME"
 	AWSEndpointEnv        = "AWS_ENDPOINT_URL"
-	AWSSecretKeyEnv       = "AWS_SECRET_ACCESS_KEY"
-	AWSSessionTokenEnv    = "AWS_SESSION_TOKEN"
+	// AWSBedrockControlEnv places Bedrock's control plane (where its
+	// models are listed), as the SDK's bedrock client reads it.
+	AWSBedrockControlEnv = "AWS_ENDPOINT_URL_BEDROCK"
+	AWSSecretKeyEnv      = "AWS_SECRET_ACCESS_KEY"
+	AWSSessionTokenEnv   = "AWS_SESSION_TOKEN"
 )
 
 // AWSFile is config.json's keys for Bedrock, flat in the file (and in a
@@ -46,6 +49,9 @@ type AWS struct {
 	Profile  string
 	Region   string
 	Endpoint string // "": the region's bedrock-runtime endpoint
+	// ControlEndpoint is where the models are listed ("": the region's
+	// bedrock endpoint). A runtime endpoint of its own does not move it.
+	ControlEndpoint string
 }
 
 func loadAWS(getenv func(string) string, f AWSFile) AWS {
@@ -53,6 +59,8 @@ func loadAWS(getenv func(string) string, f AWSFile) AWS {
 		Profile:  cmp.Or(getenv(AWSProfileEnv), f.AWSProfile),
 		Region:   cmp.Or(getenv(AWSRegionEnv), getenv(AWSDefaultRegionEnv), f.AWSRegion),
 		Endpoint: cmp.Or(getenv(AWSBedrockEndpointEnv), getenv(AWSEndpointEnv), f.BedrockEndpoint),
+
+		ControlEndpoint: cmp.Or(getenv(AWSBedrockControlEnv), getenv(AWSEndpointEnv)),
 	}
 }
 

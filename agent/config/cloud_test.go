@@ -20,7 +20,7 @@ func TestBedrockAndAzure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Provider != Bedrock || c.Model != DefaultBedrockModel || c.AWS != (AWS{Profile: "work", Region: "eu-west-1", Endpoint: "http://bedrock.local"}) {
+	if c.Provider != Bedrock || c.Model != DefaultBedrockModel || c.AWS != (AWS{Profile: "work", Region: "eu-west-1", Endpoint: "http://bedrock.local", ControlEndpoint: "http://aws.local"}) {
 		t.Errorf("default = %s %s %+v", c.Provider, c.Model, c.AWS)
 	}
 	az, name := c.Route("gpt-5-deployment")

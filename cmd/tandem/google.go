@@ -43,7 +43,7 @@ func googleBaseURL(cfg config.Config) string {
 }
 
 // googleLister lists the Gemini API's models and teaches w their input
-// limits as context windows.
+// limits as context windows, and their output limits.
 func googleLister(cfg config.Config, w *models.Windows) func(context.Context) ([]string, error) {
 	g := cfg.Google
 	if cfg.Provider != config.Gemini || g.GeminiKey == "" {
@@ -51,16 +51,6 @@ func googleLister(cfg config.Config, w *models.Windows) func(context.Context) ([
 	}
 	return func(ctx context.Context) ([]string, error) {
 		infos, err := models.ListGemini(ctx, nil, googleBaseURL(cfg), g.GeminiKey)
-		if err != nil {
-			return nil, err
-		}
-		ids := make([]string, len(infos))
-		for i, m := range infos {
-			ids[i] = m.ID
-			if w != nil {
-				w.LearnLimits(m.ID, m.Limits)
-			}
-		}
-		return ids, nil
+		return learnListed(infos, w), err
 	}
 }

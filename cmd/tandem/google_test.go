@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"testing"
 
@@ -42,5 +43,24 @@ func TestGeminiModelsListedWithTheirWindows(t *testing.T) {
 	}
 	if h := srv.ModelsHeaders(); len(h) != 2 || h[0].Get("X-Goog-Api-Key") != "AIza-list-key" {
 		t.Errorf("listing asked %d times, key header %q", len(h), h[0].Get("X-Goog-Api-Key"))
+	}
+}
+
+// The default Gemini model's limits are asked for on their own, before
+// the first request (the probe it waits for), so its output limit holds
+// from the first request on, whatever the listing's pace.
+func TestGeminiDefaultModelLimitsBeforeTheFirstRequest(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.ServeGeminiModels(llmtest.GeminiModel{ID: "gemini-exp-coder", Input: 524_288, Output: 16_384})
+	cfg := loadConfig(t, map[string]string{"GEMINI_API_KEY": "AIza-probe-key", "GOOGLE_GEMINI_BASE_URL": srv.URL, "TANDEM_MODEL": "gemini-exp-coder"})
+	w := newWindows(cfg, slog.New(slog.DiscardHandler))
+	if got := w.MaxOutput("gemini-exp-coder", 100_000); got != 16_384 {
+		t.Errorf("MaxOutput = %d, want the listed 16384", got)
+	}
+	if l, src := w.Lookup("gemini-exp-coder"); l.Context != 524_288 || src != models.FromServer {
+		t.Errorf("limits = %+v from %s", l, src)
+	}
+	if h := srv.ModelsHeaders(); len(h) != 1 || h[0].Get("X-Goog-Api-Key") != "AIza-probe-key" {
+		t.Errorf("asked %d times: %v", len(h), h)
 	}
 }

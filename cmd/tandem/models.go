@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/config"
+	"github.com/tandemhq/tandem/agent/llm/models"
 )
 
 // modelsHint is "; anthropic offers: a, b, c" for an error about an
@@ -29,4 +30,17 @@ func modelsHint(ctx context.Context, cfg config.Config) string {
 		ids = ids[:shown]
 	}
 	return fmt.Sprintf("; %s offers: %s%s", cfg.Provider, strings.Join(ids, ", "), more)
+}
+
+// learnListed teaches w (when not nil) the limits a provider's listing
+// reports and returns the listed ids.
+func learnListed(infos []models.Info, w *models.Windows) []string {
+	ids := make([]string, len(infos))
+	for i, m := range infos {
+		ids[i] = m.ID
+		if w != nil {
+			w.LearnLimits(m.ID, m.Limits)
+		}
+	}
+	return ids
 }

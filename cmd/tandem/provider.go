@@ -143,6 +143,10 @@ func oneLister(cfg config.Config, w *models.Windows) func(context.Context) ([]st
 	switch cfg.Provider {
 	case config.Gemini, config.Vertex:
 		return googleLister(cfg, w)
+	case config.Bedrock:
+		return bedrockLister(cfg)
+	case config.Azure:
+		return azureLister(cfg, w)
 	case "anthropic":
 		if cfg.AnthropicKey == "" {
 			return nil
@@ -151,8 +155,11 @@ func oneLister(cfg config.Config, w *models.Windows) func(context.Context) ([]st
 			return models.List(ctx, nil, "anthropic", base, cfg.AnthropicKey)
 		}
 	case "openai":
+		// OpenRouter's and vLLM's listings say each model's limits: a
+		// model picked from them is known before its first request.
 		return func(ctx context.Context) ([]string, error) {
-			return models.List(ctx, nil, "openai", base, cfg.OpenAIKey)
+			infos, err := models.ListInfo(ctx, nil, "openai", base, cfg.OpenAIKey)
+			return learnListed(infos, w), err
 		}
 	}
 	return nil

@@ -11,17 +11,31 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/azure"
 	"github.com/tandemhq/tandem/agent/llm/bedrock"
+	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/internal/redact"
 )
 
 // newBedrock builds the bedrock provider on the AWS SDK's credential
 // chain; the credentials are retrieved on the first request.
-func newBedrock(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Provider, error) {
+func newBedrock(cfg config.Config, t llm.Transport, red *redact.Redactor) (*bedrock.Provider, error) {
 	creds, region, err := bedrock.Chain(context.Background(), cfg.AWS.Profile, cfg.AWS.Region)
 	if err != nil {
 		return nil, err
 	}
-	return bedrock.New(bedrock.Options{Transport: t, Region: region, Endpoint: cfg.AWS.Endpoint, Credentials: creds, Learn: red.Learn}), nil
+	return bedrock.New(bedrock.Options{Transport: t, Region: region, Endpoint: cfg.AWS.Endpoint, ControlEndpoint: cfg.AWS.ControlEndpoint,
+		Credentials: creds, Learn: red.Learn}), nil
+}
+
+// bedrockLister lists the models cfg's Bedrock account can invoke: its
+// inference profiles and on-demand foundation models (bedrock.List).
+func bedrockLister(cfg config.Config) func(context.Context) ([]string, error) {
+	return func(ctx context.Context) ([]string, error) {
+		p, err := newBedrock(cfg, llm.Transport{}, nil)
+		if err != nil {
+			return nil, err
+		}
+		return p.List(ctx)
+	}
 }
 
 // newAzure builds the azure provider on the configured wire; nil when no
@@ -40,6 +54,28 @@ func newAzure(cfg config.Config, t llm.Transport, red *redact.Redactor) (llm.Pro
 		wire = azure.Chat
 	}
 	return azure.New(azure.Options{Transport: t, Endpoint: a.Endpoint, APIVersion: a.APIVersion, Wire: wire, APIKey: a.Key, Token: token, Learn: red.Learn})
+}
+
+// azureLister lists cfg's Azure OpenAI deployments, the names its
+// requests use as models, and teaches w the context window of the model
+// each serves (the built-in table's): a deployment's name says nothing
+// of its model.
+func azureLister(cfg config.Config, w *models.Windows) func(context.Context) ([]string, error) {
+	a := cfg.Azure
+	return func(ctx context.Context) ([]string, error) {
+		deps, err := azure.List(ctx, azure.Options{Endpoint: a.Endpoint, APIVersion: a.APIVersion, APIKey: a.Key, Token: azureToken(a, nil)})
+		if err != nil {
+			return nil, err
+		}
+		ids := make([]string, len(deps))
+		for i, d := range deps {
+			ids[i] = d.ID
+			if l, ok := models.Builtin(d.Model); ok && w != nil {
+				w.Learn(d.ID, l.Context)
+			}
+		}
+		return ids, nil
+	}
 }
 
 // azureToken is the Entra ID token source the configuration names: a

@@ -27,18 +27,38 @@ func newWindows(cfg config.Config, log *slog.Logger) *models.Windows {
 		// process: the next one would overflow again otherwise.
 		Endpoint: models.Endpoint(baseURL(cfg)),
 		Limits:   &models.LimitFile{Path: filepath.Join(cfg.Home, models.LimitsFileName)}}
+	if cfg.Provider == config.Gemini && cfg.Google.GeminiKey != "" {
+		w.Probe = geminiProbe(cfg, w, log)
+		return w
+	}
 	if cfg.Provider != "openai" || cfg.OpenAIBaseURL == "" || cfg.ContextWindow > 0 || cfg.ContextWindows[cfg.Model] > 0 {
 		return w
 	}
 	w.Probe = func(ctx context.Context) {
 		ctx, cancel := context.WithTimeout(ctx, discoverTimeout)
 		defer cancel()
-		n, err := models.Discover(ctx, nil, cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model)
+		l, err := models.Discover(ctx, nil, cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model)
 		if err != nil {
 			log.Debug("context window not reported", "model", cfg.Model, "err", err)
 			return
 		}
-		w.Learn(cfg.Model, n)
+		w.LearnLimits(cfg.Model, l)
 	}
 	return w
+}
+
+// geminiProbe asks the Gemini API for the default model's limits: the
+// first request waits for the probe, not for the whole listing, and its
+// output limit must not be exceeded from the first request on.
+func geminiProbe(cfg config.Config, w *models.Windows, log *slog.Logger) func(context.Context) {
+	return func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, discoverTimeout)
+		defer cancel()
+		m, err := models.GetGemini(ctx, nil, googleBaseURL(cfg), cfg.Google.GeminiKey, cfg.Model)
+		if err != nil {
+			log.Debug("model limits not reported", "model", cfg.Model, "err", err)
+			return
+		}
+		w.LearnLimits(cfg.Model, m.Limits)
+	}
 }

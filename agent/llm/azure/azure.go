@@ -67,17 +67,9 @@ type Options struct {
 
 // New returns a provider; it does no I/O.
 func New(opts Options) (llm.Provider, error) {
-	endpoint := strings.TrimRight(opts.Endpoint, "/")
-	if u, err := url.Parse(endpoint); err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("azure: AZURE_OPENAI_ENDPOINT %q is not a URL like https://<resource>.openai.azure.com", opts.Endpoint)
-	}
-	endpoint = strings.TrimSuffix(endpoint, "/openai")
-	auth := keyAuth(opts.APIKey)
-	if opts.APIKey == "" {
-		if opts.Token == nil {
-			return nil, fmt.Errorf("azure: no credential: set %s, AZURE_OPENAI_AD_TOKEN, or AZURE_TENANT_ID with AZURE_CLIENT_ID and AZURE_CLIENT_SECRET", KeyEnv)
-		}
-		auth = tokenAuth(opts.Token, opts.Learn)
+	endpoint, auth, err := opts.resource()
+	if err != nil {
+		return nil, err
 	}
 	a := addresses{endpoint: endpoint, version: opts.APIVersion}
 	switch opts.Wire {
@@ -90,6 +82,23 @@ func New(opts Options) (llm.Provider, error) {
 			MaxTokensField: "max_completion_tokens"}), nil
 	}
 	return nil, fmt.Errorf("azure: wire %q: use responses or chat", opts.Wire)
+}
+
+// resource is the resource's address (without a trailing /openai) and
+// the credential its requests carry.
+func (opts Options) resource() (string, llm.Auth, error) {
+	endpoint := strings.TrimRight(opts.Endpoint, "/")
+	if u, err := url.Parse(endpoint); err != nil || u.Scheme == "" || u.Host == "" {
+		return "", nil, fmt.Errorf("azure: AZURE_OPENAI_ENDPOINT %q is not a URL like https://<resource>.openai.azure.com", opts.Endpoint)
+	}
+	endpoint = strings.TrimSuffix(endpoint, "/openai")
+	if opts.APIKey != "" {
+		return endpoint, keyAuth(opts.APIKey), nil
+	}
+	if opts.Token == nil {
+		return "", nil, fmt.Errorf("azure: no credential: set %s, AZURE_OPENAI_AD_TOKEN, or AZURE_TENANT_ID with AZURE_CLIENT_ID and AZURE_CLIENT_SECRET", KeyEnv)
+	}
+	return endpoint, tokenAuth(opts.Token, opts.Learn), nil
 }
 
 // addresses builds request URLs from the endpoint and api-version.

@@ -50,6 +50,9 @@ type Options struct {
 	// Endpoint is the runtime's root URL; default
 	// https://bedrock-runtime.<Region>.amazonaws.com.
 	Endpoint string
+	// ControlEndpoint is the control plane's root URL, where List asks;
+	// default DefaultControlEndpoint(Region).
+	ControlEndpoint string
 	// Credentials sign each request (an aws.CredentialsCache in
 	// production, so temporary credentials are refreshed as they expire).
 	Credentials aws.CredentialsProvider

@@ -1,6 +1,7 @@
 package bedrock
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -19,6 +20,9 @@ type sigV4 struct {
 	creds  aws.Credentials
 	region string
 	base   http.RoundTripper
+	// accept is the answer's media type: the runtime streams AWS event
+	// streams, the control plane's listings are JSON.
+	accept string
 }
 
 // signingClient returns a client like c whose requests are signed by s.
@@ -53,8 +57,7 @@ func (s *sigV4) RoundTrip(r *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("bedrock: reading the body to sign: %w", err)
 		}
 	}
-	// The answer is an event stream, not server-sent events.
-	r.Header.Set("Accept", "application/vnd.amazon.eventstream")
+	r.Header.Set("Accept", cmp.Or(s.accept, "application/vnd.amazon.eventstream"))
 	r.Header.Del("Authorization")
 	if err := s.signer.SignHTTP(r.Context(), s.creds, r, hex.EncodeToString(sum.Sum(nil)), signingName, s.region, time.Now().UTC()); err != nil {
 		return nil, fmt.Errorf("bedrock: signing the request: %w", err)

@@ -32,6 +32,10 @@ type Server struct {
 	titleReqs   []*Request
 	// ServeGeminiModels
 	geminiModels []GeminiModel
+	// ServeBedrockModels
+	bedrockModels []BedrockModel
+	// ServeAzureDeployments
+	azureDeployments []AzureDeployment
 }
 
 // NewServer starts a server on 127.0.0.1 and closes it when the test ends.
@@ -102,7 +106,7 @@ func (s *Server) Requests() []*Request {
 
 // ServeHTTP routes by path suffix so either base URL convention works.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.serveModels(w, r) || s.serveGeminiModels(w, r) || s.serveCountTokens(w, r) || s.serveWindow(w, r) {
+	if s.serveModels(w, r) || s.serveGeminiModels(w, r) || s.serveCountTokens(w, r) || s.serveBedrockModels(w, r) || s.serveAzureDeployments(w, r) || s.serveWindow(w, r) {
 		return
 	}
 	f, google := geminiFormat(r.URL.Path)

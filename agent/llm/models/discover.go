@@ -2,6 +2,7 @@ package models
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,81 +11,92 @@ import (
 	"strings"
 )
 
-// Discover asks an OpenAI-compatible server how large model's context is,
-// in the ways local servers and routers report it: vLLM's, llama.cpp's and
-// OpenRouter's /v1/models (max_model_len, meta.n_ctx, context_length),
-// llama.cpp's /props (n_ctx), LM Studio's /api/v0/models (the context the
-// model was loaded with) and Ollama's /api/show (model_info
-// "<arch>.context_length"). baseURL is the OpenAI
-// base ("http://host:port/v1"). It returns 0 and an error when no route
-// answers with a size; hosted APIs report none, which is not a problem.
-// The caller bounds the time with ctx. apiKey, when set, goes with each
-// request as a bearer token (vLLM started with --api-key wants it); it is
-// sent to baseURL's server only, like every model request.
-func Discover(ctx context.Context, client *http.Client, baseURL, apiKey, model string) (int, error) {
+// Discover asks an OpenAI-compatible server how large model's context is
+// and, where it says, how many tokens one answer may have, in the ways
+// local servers and routers report them: vLLM's, llama.cpp's and
+// OpenRouter's /v1/models (max_model_len, meta.n_ctx, context_length;
+// OpenRouter's top_provider.max_completion_tokens), llama.cpp's /props
+// (n_ctx), LM Studio's /api/v0/models (the context the model was loaded
+// with) and Ollama's /api/show (model_info "<arch>.context_length").
+// baseURL is the OpenAI base ("http://host:port/v1"). It returns no
+// window and an error when no route answers with a size; hosted APIs
+// report none, which is not a problem. The caller bounds the time with
+// ctx. apiKey, when set, goes with each request as a bearer token (vLLM
+// started with --api-key wants it); it is sent to baseURL's server only,
+// like every model request.
+func Discover(ctx context.Context, client *http.Client, baseURL, apiKey, model string) (Limits, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
 	base := strings.TrimRight(baseURL, "/")
 	root := strings.TrimSuffix(base, "/v1")
+	c := get{client: client, key: apiKey}
 	var errs []string
-	try := func(name string, f func() (int, error)) int {
-		n, err := f()
+	try := func(name string, f func() (Limits, error)) Limits {
+		l, err := f()
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
 		}
-		return n
+		return l
 	}
-	if n := try("models", func() (int, error) { return fromModels(ctx, get{client: client, key: apiKey}, base+"/models", model) }); n > 0 {
-		return n, nil
+	if l := try("models", func() (Limits, error) { return fromModels(ctx, c, base+"/models", model) }); l.Context > 0 {
+		return l, nil
 	}
-	if n := try("props", func() (int, error) { return fromProps(ctx, get{client: client, key: apiKey}, root+"/props") }); n > 0 {
-		return n, nil
+	window := func(f func() (int, error)) func() (Limits, error) {
+		return func() (Limits, error) { n, err := f(); return Limits{Context: n}, err }
 	}
-	if n := try("api/v0/models", func() (int, error) {
-		return fromLMStudio(ctx, get{client: client, key: apiKey}, root+"/api/v0/models", model)
-	}); n > 0 {
-		return n, nil
+	if l := try("props", window(func() (int, error) { return fromProps(ctx, c, root+"/props") })); l.Context > 0 {
+		return l, nil
 	}
-	if n := try("api/show", func() (int, error) { return fromOllama(ctx, get{client: client, key: apiKey}, root+"/api/show", model) }); n > 0 {
-		return n, nil
+	if l := try("api/v0/models", window(func() (int, error) { return fromLMStudio(ctx, c, root+"/api/v0/models", model) })); l.Context > 0 {
+		return l, nil
 	}
-	return 0, fmt.Errorf("models: %s reports no context window for %s (%s)", base, model, strings.Join(errs, "; "))
+	if l := try("api/show", window(func() (int, error) { return fromOllama(ctx, c, root+"/api/show", model) })); l.Context > 0 {
+		return l, nil
+	}
+	return Limits{}, fmt.Errorf("models: %s reports no context window for %s (%s)", base, model, strings.Join(errs, "; "))
 }
 
-func fromModels(ctx context.Context, c get, url, model string) (int, error) {
+// listed is one entry of an OpenAI-style /v1/models, with the limits
+// vLLM, llama.cpp and OpenRouter add to it.
+type listed struct {
+	ID          string `json:"id"`
+	MaxModelLen int    `json:"max_model_len"`
+	// OpenRouter's window for the model, and what the provider it routes
+	// to by default lets one answer have.
+	ContextLength int `json:"context_length"`
+	TopProvider   struct {
+		MaxCompletionTokens int `json:"max_completion_tokens"`
+	} `json:"top_provider"`
+	Meta struct {
+		NCtx      int `json:"n_ctx"`
+		NCtxTrain int `json:"n_ctx_train"`
+	} `json:"meta"`
+}
+
+// limits is what the entry says of the model's window and output.
+func (m listed) limits() Limits {
+	return Limits{Context: cmp.Or(m.MaxModelLen, m.ContextLength, m.Meta.NCtx, m.Meta.NCtxTrain),
+		Output: m.TopProvider.MaxCompletionTokens}
+}
+
+func fromModels(ctx context.Context, c get, url, model string) (Limits, error) {
 	var body struct {
-		Data []struct {
-			ID          string `json:"id"`
-			MaxModelLen int    `json:"max_model_len"`
-			// OpenRouter's window for the model.
-			ContextLength int `json:"context_length"`
-			Meta          struct {
-				NCtx      int `json:"n_ctx"`
-				NCtxTrain int `json:"n_ctx_train"`
-			} `json:"meta"`
-		} `json:"data"`
+		Data []listed `json:"data"`
 	}
 	if err := c.json(ctx, http.MethodGet, url, nil, &body); err != nil {
-		return 0, err
+		return Limits{}, err
 	}
 	for _, m := range body.Data {
 		// llama.cpp serves one model under whatever id it was started with.
 		if m.ID != model && len(body.Data) > 1 {
 			continue
 		}
-		switch {
-		case m.MaxModelLen > 0:
-			return m.MaxModelLen, nil
-		case m.ContextLength > 0:
-			return m.ContextLength, nil
-		case m.Meta.NCtx > 0:
-			return m.Meta.NCtx, nil
-		case m.Meta.NCtxTrain > 0:
-			return m.Meta.NCtxTrain, nil
+		if l := m.limits(); l.Context > 0 {
+			return l, nil
 		}
 	}
-	return 0, nil
+	return Limits{}, nil
 }
 
 // fromLMStudio reads LM Studio's own model list: a loaded model's window

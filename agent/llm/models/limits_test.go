@@ -89,3 +89,33 @@ func TestEndpointHasNoCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxOutputKeepsToTheListedLimit: a listed output limit caps the
+// configured one and stands in for it where the table knows none; with
+// nothing listed the configured value (or the provider's default) stays.
+func TestMaxOutputKeepsToTheListedLimit(t *testing.T) {
+	w := &models.Windows{}
+	w.LearnLimits("local-coder", models.Limits{Context: 32_768, Output: 4096})
+	w.LearnLimits("gemini-2.5-pro", models.Limits{Context: 1_048_576, Output: 65_536})
+	for _, c := range []struct {
+		model      string
+		configured int
+		want       int
+	}{
+		{"local-coder", 0, 4096},    // the table knows nothing: the listing's
+		{"local-coder", 8192, 4096}, // over the listed limit: capped
+		{"local-coder", 1024, 1024}, // under it: kept
+		{"gemini-2.5-pro", 0, 0},    // the table knows one: the provider's default
+		{"gemini-2.5-pro", 100_000, 65_536},
+		{"unlisted-model", 0, 0},
+		{"unlisted-model", 50_000, 50_000},
+	} {
+		if got := w.MaxOutput(c.model, c.configured); got != c.want {
+			t.Errorf("MaxOutput(%s, %d) = %d, want %d", c.model, c.configured, got, c.want)
+		}
+	}
+	var none *models.Windows
+	if got := none.MaxOutput("x", 7); got != 7 {
+		t.Errorf("nil Windows: %d", got)
+	}
+}

@@ -16,13 +16,24 @@ var notChat = []string{"embed", "tts", "whisper", "dall-e", "moderation", "audio
 // Anthropic's GET /v1/models. Ids that are not chat models are left out.
 // The key goes only to baseURL's server, as with every model request.
 func List(ctx context.Context, client *http.Client, provider, baseURL, apiKey string) ([]string, error) {
+	infos, err := ListInfo(ctx, client, provider, baseURL, apiKey)
+	ids := make([]string, len(infos))
+	for i, m := range infos {
+		ids[i] = m.ID
+	}
+	return ids, err
+}
+
+// ListInfo is List with the limits each entry reports, where the server
+// adds them to the listing (vLLM's max_model_len, OpenRouter's
+// context_length and top_provider.max_completion_tokens, llama.cpp's
+// meta.n_ctx); zero where it does not.
+func ListInfo(ctx context.Context, client *http.Client, provider, baseURL, apiKey string) ([]Info, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
 	var body struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
+		Data []listed `json:"data"`
 	}
 	base := strings.TrimRight(baseURL, "/")
 	switch provider {
@@ -38,13 +49,13 @@ func List(ctx context.Context, client *http.Client, provider, baseURL, apiKey st
 	default:
 		return nil, fmt.Errorf("models: unknown provider %q", provider)
 	}
-	var ids []string
+	var out []Info
 	for _, m := range body.Data {
 		if m.ID != "" && chat(m.ID) {
-			ids = append(ids, m.ID)
+			out = append(out, Info{ID: m.ID, Limits: m.limits()})
 		}
 	}
-	return ids, nil
+	return out, nil
 }
 
 func chat(id string) bool {

@@ -29,3 +29,23 @@ func TestList(t *testing.T) {
 		t.Error("a server without a model list answered one")
 	}
 }
+
+// An OpenRouter listing states each model's window and the output limit
+// of the provider it routes to; vLLM's its max_model_len alone.
+func TestListInfoKeepsTheListedLimits(t *testing.T) {
+	for _, c := range []struct {
+		style llmtest.WindowStyle
+		want  Limits
+	}{{llmtest.OpenRouter, Limits{Context: 40_960, Output: 16_384}}, {llmtest.VLLM, Limits{Context: 40_960}}} {
+		srv := llmtest.NewServer(t)
+		srv.ReportWindow(c.style, "vendor/coder-x", 40_960)
+		infos, err := ListInfo(context.Background(), nil, "openai", srv.BaseURL(llmtest.OpenAI), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(infos, func(m Info) bool { return m.ID == "vendor/coder-x" })
+		if len(infos) != 2 || i < 0 || infos[i].Limits != c.want {
+			t.Errorf("%s: %+v, want vendor/coder-x with %+v", c.style, infos, c.want)
+		}
+	}
+}

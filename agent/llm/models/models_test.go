@@ -79,17 +79,22 @@ func TestDiscover(t *testing.T) {
 			srv.ReportWindow(style, "qwen3:8b", 40_960)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			n, err := models.Discover(ctx, nil, srv.BaseURL(llmtest.OpenAI), "", "qwen3:8b")
-			if err != nil || n != 40_960 {
-				t.Fatalf("Discover = %d, %v; want 40960", n, err)
+			l, err := models.Discover(ctx, nil, srv.BaseURL(llmtest.OpenAI), "", "qwen3:8b")
+			// OpenRouter alone says how long one answer may be.
+			wantOutput := 0
+			if style == llmtest.OpenRouter {
+				wantOutput = 16_384
+			}
+			if err != nil || l.Context != 40_960 || l.Output != wantOutput {
+				t.Fatalf("Discover = %+v, %v; want 40960 and output %d", l, err, wantOutput)
 			}
 		})
 	}
 	t.Run("nothing reported", func(t *testing.T) {
 		srv := llmtest.NewServer(t)
-		n, err := models.Discover(context.Background(), nil, srv.BaseURL(llmtest.OpenAI), "", "gpt-5")
-		if err == nil || n != 0 {
-			t.Fatalf("Discover = %d, %v; want an error", n, err)
+		l, err := models.Discover(context.Background(), nil, srv.BaseURL(llmtest.OpenAI), "", "gpt-5")
+		if err == nil || l != (models.Limits{}) {
+			t.Fatalf("Discover = %+v, %v; want an error", l, err)
 		}
 	})
 }
@@ -140,11 +145,11 @@ func TestDiscoverSendsKey(t *testing.T) {
 		fmt.Fprint(w, `{"data":[{"id":"m","max_model_len":8192}]}`)
 	}))
 	defer hs.Close()
-	if n, err := models.Discover(context.Background(), hs.Client(), hs.URL+"/v1", "sk-local", "m"); n != 8192 {
-		t.Errorf("with the key: %d, %v", n, err)
+	if l, err := models.Discover(context.Background(), hs.Client(), hs.URL+"/v1", "sk-local", "m"); l.Context != 8192 {
+		t.Errorf("with the key: %+v, %v", l, err)
 	}
-	if n, _ := models.Discover(context.Background(), hs.Client(), hs.URL+"/v1", "", "m"); n != 0 {
-		t.Errorf("without the key: %d, want nothing", n)
+	if l, _ := models.Discover(context.Background(), hs.Client(), hs.URL+"/v1", "", "m"); l.Context != 0 {
+		t.Errorf("without the key: %+v, want nothing", l)
 	}
 }
 

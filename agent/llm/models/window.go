@@ -213,3 +213,30 @@ func (w *Windows) Window(model string) int {
 	l, _ := w.Lookup(model)
 	return l.Context
 }
+
+// MaxOutput is the most output tokens a request for model should ask for,
+// given configured (config.json maxTokens; 0: unset). A limit the
+// provider's own listing states for the model caps it: a provider refuses
+// a request asking for more than the model can write. Unset, it is that
+// listed limit for a model the built-in table knows no output limit of
+// (the provider's default may not fit such a model), and otherwise 0,
+// which leaves the choice to the provider.
+func (w *Windows) MaxOutput(model string, configured int) int {
+	if w == nil {
+		return configured
+	}
+	w.Settle(context.Background())
+	w.mu.Lock()
+	listed := w.outputs[model]
+	w.mu.Unlock()
+	switch {
+	case listed <= 0:
+		return configured
+	case configured > 0:
+		return min(configured, listed)
+	}
+	if l, _ := Builtin(model); l.Output > 0 {
+		return 0
+	}
+	return listed
+}
