@@ -194,7 +194,7 @@ func (s *server) SuggestNes(ctx context.Context, p sdk.UnstableSuggestNesRequest
 		Model:    first,
 		Fallback: fallback,
 		Read:     read,
-		Related: completion.IndexRelated(ns.index(a.Indexes()), read),
+		Related:  completion.IndexRelated(ns.index(a.Indexes()), read),
 	}
 	got, err := engine.Suggest(ctx, completion.NextEditRequest{Root: root, Path: path, Text: text, Cursor: cursor, Recent: ns.docs.recent()})
 	if err != nil {
