@@ -123,7 +123,7 @@ func (f *fake) env(p program, wire, home, profile string) []string {
 		env = append(env, "ANTHROPIC_API_KEY=bench-key", "ANTHROPIC_BASE_URL="+f.base(wire), "TANDEM_MODEL=claude-sonnet-4-5")
 	}
 	if profile != "" {
-		env = append(env, "TANDEM_CPUPROFILE="+profile)
+		env = append(env, "TANDEM_CPUPROFILE="+profile, "TANDEM_TRACE="+strings.TrimSuffix(profile, ".pprof")+".trace")
 	}
 	return env
 }
