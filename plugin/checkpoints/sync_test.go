@@ -2,8 +2,10 @@ package checkpoints
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tandemhq/tandem/plugin/sdk"
@@ -122,4 +124,33 @@ func raw(t *testing.T, v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	must(t, err)
 	return b
+}
+
+// A journal grown past the snapshot (and past minCompact) is folded into
+// a new snapshot at the turn's end: the journal starts over, and the state
+// reloads the same.
+func TestTurnEndCompactsALongJournal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions", "s1.json")
+	s := load(path)
+	big := strings.Repeat("x", 64<<10)
+	s.mu.Lock()
+	s.cur = &checkpoint{N: 1, Prompt: "p"}
+	s.List, s.Next = append(s.List, s.cur), 2
+	for i := 0; s.journalBytes < minCompact; i++ {
+		f := &file{Path: fmt.Sprintf("/f%d", i), Existed: true, Before: big, After: big, AfterExists: true, Applied: true}
+		s.cur.Files = append(s.cur.Files, f)
+		must(t, s.note(entry{N: 1, Prompt: "p", File: f}))
+	}
+	s.mu.Unlock()
+	must(t, s.observe(sdk.HookTurnEnd, json.RawMessage(`{}`)))
+	if _, err := os.Stat(s.journalPath()); !os.IsNotExist(err) {
+		t.Errorf("the journal was not folded into the snapshot: %v", err)
+	}
+	if s.Gen != 1 || s.snapshotBytes < minCompact {
+		t.Errorf("snapshot: generation %d, %d bytes", s.Gen, s.snapshotBytes)
+	}
+	want, _ := json.Marshal(s)
+	if got, _ := json.Marshal(load(path)); string(got) != string(want) {
+		t.Errorf("reloaded differs from the state (%d vs %d bytes)", len(got), len(want))
+	}
 }
