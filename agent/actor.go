@@ -29,6 +29,15 @@ func (s *Session) do(ctx context.Context, f func()) error {
 	return nil
 }
 
+// post runs f on the actor without waiting for it to run; once the actor
+// has returned, f is dropped.
+func (s *Session) post(f func()) {
+	select {
+	case s.inbox <- f:
+	case <-s.done:
+	}
+}
+
 // read runs a query on the actor; once the actor has returned, nothing
 // changes st any more and the query reads it directly.
 func (s *Session) read(f func()) {

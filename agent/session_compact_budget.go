@@ -99,7 +99,7 @@ func (t *turnRun) summarizer(b compactBudget) func(ctx context.Context, system, 
 			return "", err
 		}
 		m := models.MeasureOf(req)
-		t.recordUsage(ctx, req, m, s.a.est.EstimateMeasure(m), resp)
+		t.recordUsage(ctx, req, m, s.a.est.EstimateMeasure(m), resp, nil)
 		var text strings.Builder
 		for _, p := range resp.Message.Content {
 			if p.Type == llm.PartText {

@@ -152,13 +152,18 @@ func (t *turnRun) run() {
 	// one to save the log is told once (reportSave), while the store keeps
 	// the records until there is room. Edits are synced here, once per
 	// file, rather than once per edit: a tool step never waits for the disk.
-	if err := t.edits.Sync(); err != nil {
+	// The edits and the log are synced side by side, so their fsyncs can
+	// share the file system's journal commits instead of queueing.
+	edits := make(chan error, 1)
+	go func() { edits <- t.edits.Sync() }()
+	flushed := s.out.flush()
+	if err := <-edits; err != nil {
 		s.a.log.Error("syncing edited files failed", "session", s.id, "err", err)
 		if r.err == nil {
 			r.err = fmt.Errorf("could not save the edited files: %w", err)
 		}
 	}
-	if s.reportSave(s.out.flush()) {
+	if s.reportSave(flushed) {
 		// The notice leaves before the prompt's answer; its own failure
 		// to save is the one it reports.
 		s.out.flush()

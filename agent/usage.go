@@ -96,35 +96,45 @@ func (s *Session) Usage() (turn, session UsageTotals) {
 func (a *Agent) window(model string) int { return a.cfg.Windows.Window(model) }
 
 // accountUsage is the built-in after-response step: it records the
-// request's usage and tells the editor how full the context is.
+// request's usage and tells the editor how full the context is. The
+// update carries the session's cost, which the actor adds up: the actor
+// queues it once it has counted the request.
 func (t *turnRun) accountUsage(ctx context.Context, req *llm.Request, m models.Measure, estimate int, resp *llm.Response) {
 	s, u := t.s, resp.Usage
-	total := t.recordUsage(ctx, req, m, estimate, resp)
-	cu := &ContextUsage{Used: models.Reported(u) + u.OutputTokens, Size: s.a.window(req.Model)}
-	if total.Priced {
-		cu.Cost = &Cost{Amount: total.Cost, Currency: "USD"}
-	}
-	if t.sub == nil { // a child's context is not the one the editor shows
-		t.emit(Update{Type: UsageUpdated, Usage: cu})
-	}
+	cu := ContextUsage{Used: models.Reported(u) + u.OutputTokens, Size: s.a.window(req.Model)}
+	t.recordUsage(ctx, req, m, estimate, resp, func(total UsageTotals) {
+		if t.sub != nil { // a child's context is not the one the editor shows
+			return
+		}
+		if total.Priced {
+			cu.Cost = &Cost{Amount: total.Cost, Currency: "USD"}
+		}
+		s.emit(Update{Type: UsageUpdated, Usage: &cu})
+	})
 }
 
 // recordUsage calibrates the estimator, logs the request's usage and adds
-// it to the session's totals, which it returns. Side requests (a
-// compaction's summaries) use it alone: they cost tokens but say nothing
-// about how full the conversation is. m is req's measure, estimate the
-// tokens it was expected to cost.
-func (t *turnRun) recordUsage(ctx context.Context, req *llm.Request, m models.Measure, estimate int, resp *llm.Response) UsageTotals {
+// it to the session's totals, then runs counted (if any) with them on the
+// actor. Side requests (a compaction's summaries) use it alone: they cost
+// tokens but say nothing about how full the conversation is. m is req's
+// measure, estimate the tokens it was expected to cost.
+//
+// The request was paid for even when the turn is being cancelled, so the
+// count goes to the actor without the turn's context. The turn does not
+// wait for it: a round trip per model response would put the turn's
+// thread to sleep and wake it again, a millisecond or more on a loaded
+// machine. The actor serves its inbox in order, so the turn's end (and
+// any later reader) sees every count.
+func (t *turnRun) recordUsage(_ context.Context, req *llm.Request, m models.Measure, estimate int, resp *llm.Response, counted func(UsageTotals)) {
 	s, u := t.s, resp.Usage
 	s.a.est.ObserveMeasure(m, models.Reported(u))
 	t.record(recUsage, usageRecord{V: usageRecordVersion, Model: req.Model, Usage: u, Estimate: estimate})
-	// The request was paid for even when the turn is being cancelled, so
-	// the count goes to the actor without the turn's context; the actor
-	// waits for the running turn, so it answers. One round trip per model
-	// response is nothing beside the response itself.
-	var total UsageTotals
-	s.do(context.Background(), func() { total = s.st.usage.add(req.Model, u) })
-	return total
+	s.post(func() {
+		total := s.st.usage.add(req.Model, u)
+		if counted != nil {
+			counted(total)
+		}
+	})
 }
 
 // restoreUsage adds a logged request to a loaded session's totals.

@@ -4,7 +4,9 @@
 # minimal Go floor and the fake alone, in one run; every goal of issue 30
 # printed as a ratio with met / NOT MET. BASELINE=BIN measures another
 # build (say main's) in the same rounds, for a before and after;
-# PROFILE=DIR writes this build's CPU profiles there (go tool pprof -top).
+# PROFILE=DIR writes this build's CPU profiles there (go tool pprof -top)
+# and execution traces beside them (its waits: go tool trace -pprof=sync
+# or -pprof=syscall X.trace > w.pprof, then go tool pprof -top -focus=turnRun).
 # usage: bench/editor.sh [editorbench flags]   (defaults: 20,000 chunks, 30 steps, 500 turns, 3 rounds)
 set -euo pipefail
 cd "$(dirname "$0")/.."

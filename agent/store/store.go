@@ -257,6 +257,11 @@ func (s *Store) Read(id string) (Meta, []Record, []string, error) {
 // the session sent, in order, once there is room again.
 type Log struct {
 	dir string
+	// meta is the sidecar's group commit while the log is open: SetMeta
+	// renames it into place at once and the log's next Sync (or Close)
+	// puts it on stable storage beside the log, one barrier per turn
+	// instead of an fsync per rewrite.
+	meta atomicfile.Batch
 
 	mu sync.Mutex // guards f and unsaved
 	f  *os.File
@@ -379,20 +384,47 @@ func (l *Log) Sync() error {
 	if err := l.write(); err != nil {
 		return err
 	}
-	if err := l.f.Sync(); err != nil {
+	return l.syncBoth()
+}
+
+// syncBoth puts the log file and the sidecar written since the last sync
+// on stable storage, side by side: the two fsyncs can share the file
+// system's journal commit. The caller holds l.mu.
+func (l *Log) syncBoth() error {
+	meta := make(chan error, 1)
+	go func() { meta <- l.meta.Sync() }()
+	err := l.f.Sync()
+	if merr := <-meta; err == nil {
+		err = merr
+	}
+	if err != nil {
 		return saveError(err)
 	}
 	return nil
 }
 
-// SetMeta replaces the sidecar atomically (temp file + rename).
+// SetMeta replaces the sidecar atomically (temp file + rename). On an open
+// log its fsync waits for the log's next Sync or Close; on a closed one
+// (a stored session renamed) the write is on stable storage at once.
 func (l *Log) SetMeta(m Meta) error {
 	m.Version = Version
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(l.dir, "meta.json"), b, 0o600); err != nil {
+	l.mu.Lock()
+	open := l.f != nil
+	l.mu.Unlock()
+	if !open {
+		err = atomicfile.Write(filepath.Join(l.dir, "meta.json"), b, 0o600)
+	} else {
+		var d *atomicfile.Dir
+		if d, err = atomicfile.OpenDir(l.dir); err == nil {
+			err = l.meta.WriteIn(d, "meta.json", b, 0o600)
+			d.Close()
+		}
+	}
+	if err != nil {
 		return saveError(err)
 	}
 	return nil
@@ -410,7 +442,7 @@ func (l *Log) Close() error {
 	if err != nil {
 		err = fmt.Errorf("%w (%d records lost)", err, bytes.Count(bytes.TrimLeft(l.unsaved, "\n"), []byte{'\n'}))
 	}
-	if serr := l.f.Sync(); err == nil {
+	if serr := l.syncBoth(); err == nil {
 		err = serr
 	}
 	if cerr := l.f.Close(); err == nil {

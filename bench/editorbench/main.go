@@ -52,8 +52,15 @@ func main() {
 	flag.IntVar(&c.startups, "startups", 20, "spawn → initialize runs per program")
 	flag.IntVar(&c.latencies, "latencies", 20, "prompts of the first-chunk measurement")
 	wires := flag.String("wires", "openai,anthropic", "wire formats of the stream and tool loop")
-	flag.StringVar(&c.profile, "profile", "", "directory for the first tandem's CPU profiles (TANDEM_CPUPROFILE) of stream and toolstep")
+	flag.StringVar(&c.profile, "profile", "", "directory for the first tandem's CPU profiles and execution traces (TANDEM_CPUPROFILE, TANDEM_TRACE) of stream and toolstep")
+	scenarios := flag.String("scenarios", "", "scenarios to run, comma-separated (stream, toolstep, latency, turns, startup; default all)")
 	flag.Parse()
+	if *scenarios != "" {
+		c.scenarios = map[string]bool{}
+		for _, s := range strings.Split(*scenarios, ",") {
+			c.scenarios[s] = true
+		}
+	}
 	for _, t := range tandems {
 		name, path, ok := strings.Cut(t, "=")
 		if !ok {

@@ -24,7 +24,13 @@ type config struct {
 	chunks, steps, turns        int
 	rounds, startups, latencies int
 	profile                     string
+	// scenarios are the ones run (all when empty): stream, toolstep,
+	// latency, turns, startup.
+	scenarios map[string]bool
 }
+
+// wants says whether the scenario is to run.
+func (c config) wants(scenario string) bool { return len(c.scenarios) == 0 || c.scenarios[scenario] }
 
 // program is a command measured as an ACP agent; floor ones are
 // configured through FLOOR_* variables instead of tandem's.
@@ -117,7 +123,7 @@ func (f *fake) env(p program, wire, home, profile string) []string {
 		env = append(env, "ANTHROPIC_API_KEY=bench-key", "ANTHROPIC_BASE_URL="+f.base(wire), "TANDEM_MODEL=claude-sonnet-4-5")
 	}
 	if profile != "" {
-		env = append(env, "TANDEM_CPUPROFILE="+profile)
+		env = append(env, "TANDEM_CPUPROFILE="+profile, "TANDEM_TRACE="+strings.TrimSuffix(profile, ".pprof")+".trace")
 	}
 	return env
 }
@@ -229,20 +235,31 @@ func run(ctx context.Context, c config, out, log io.Writer) error {
 	load, _ := os.ReadFile("/proc/loadavg")
 	writeln(out, "machine: %d cores, load %s; %d rounds; floor built %s", runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:3], " "), c.rounds, how)
 	for _, wire := range c.wires {
-		if err := b.stream(wire); err != nil {
+		if c.wants("stream") {
+			if err := b.stream(wire); err != nil {
+				return err
+			}
+		}
+		if c.wants("toolstep") {
+			if err := b.toolLoop(wire); err != nil {
+				return err
+			}
+		}
+	}
+	if c.wants("latency") {
+		if err := b.latency(c.wires[0]); err != nil {
 			return err
 		}
-		if err := b.toolLoop(wire); err != nil {
+	}
+	if c.wants("turns") {
+		if err := b.longSession(c.wires[0]); err != nil {
 			return err
 		}
 	}
-	if err := b.latency(c.wires[0]); err != nil {
-		return err
+	if c.wants("startup") {
+		return b.startup()
 	}
-	if err := b.longSession(c.wires[0]); err != nil {
-		return err
-	}
-	return b.startup()
+	return nil
 }
 
 // programs is what a scenario measures: every tandem, then the floor.

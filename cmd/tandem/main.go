@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	rtrace "runtime/trace"
 	"sort"
 	"sync"
 
@@ -27,7 +28,7 @@ func main() {
 	if err := notDumpable(); err != nil {
 		fmt.Fprintf(os.Stderr, "tandem: cannot mark the process non-dumpable: %v\n", err)
 	}
-	stopProfile := cpuProfile(os.Getenv("TANDEM_CPUPROFILE"))
+	stopProfile := profiles(os.Getenv("TANDEM_CPUPROFILE"), os.Getenv("TANDEM_TRACE"))
 	sub := "chat" // what `tandem` alone opens on a terminal
 	if len(os.Args) > 1 {
 		sub = os.Args[1]
@@ -60,23 +61,36 @@ func main() {
 	os.Exit(code)
 }
 
-// cpuProfile writes the process's CPU profile to path until the returned
-// stop is called, so a benchmark driving the real binary over stdio (bench/editorbench)
-// can see where tandem spends its time; "" profiles nothing.
-func cpuProfile(path string) (stop func()) {
+// profiles writes the process's CPU profile to cpu and its execution trace
+// to trace until the returned stop is called, so a benchmark driving the
+// real binary over stdio (bench/editorbench) can see where tandem spends
+// its time, and where it waits (`go tool trace -pprof=sync|syscall`); ""
+// writes nothing.
+func profiles(cpu, trace string) (stop func()) {
+	stopCPU := startProfile("TANDEM_CPUPROFILE", cpu, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	stopTrace := startProfile("TANDEM_TRACE", trace, rtrace.Start, rtrace.Stop)
+	return func() {
+		stopCPU()
+		stopTrace()
+	}
+}
+
+func startProfile(name, path string, start func(io.Writer) error, end func()) (stop func()) {
 	if path == "" {
 		return func() {}
 	}
 	f, err := os.Create(path)
 	if err == nil {
-		err = pprof.StartCPUProfile(f)
+		if err = start(f); err != nil {
+			f.Close()
+		}
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "tandem: TANDEM_CPUPROFILE: %v\n", err)
+		fmt.Fprintf(os.Stderr, "tandem: %s: %v\n", name, err)
 		return func() {}
 	}
 	return func() {
-		pprof.StopCPUProfile()
+		end()
 		f.Close()
 	}
 }

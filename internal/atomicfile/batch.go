@@ -123,3 +123,14 @@ func BatchFrom(ctx context.Context) *Batch {
 	b, _ := ctx.Value(batchKey{}).(*Batch)
 	return b
 }
+
+// Add records a file written in place by other means (appended to, say)
+// for the next Sync.
+func (b *Batch) Add(path string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.files == nil {
+		b.files = make(map[string]struct{})
+	}
+	b.files[path] = struct{}{}
+}

@@ -51,12 +51,15 @@ func (s *state) before(ctx context.Context, h *sdk.Host, e sdk.BeforeFileEditPar
 		s.List = append(s.List, c)
 	}
 	f := s.cur.file(e.Path)
-	if f == nil {
-		f = &file{Path: e.Path, Existed: e.Exists, Before: e.Before}
-		s.cur.Files = append(s.cur.Files, f)
+	if f != nil {
+		// Nothing saved changes: the edit's outcome is the afterFileEdit's.
+		f.pending, f.pendingExists = e.After, !e.Delete
+		return nil
 	}
+	f = &file{Path: e.Path, Existed: e.Exists, Before: e.Before}
+	s.cur.Files = append(s.cur.Files, f)
 	f.pending, f.pendingExists = e.After, !e.Delete
-	return s.save()
+	return s.note(entry{N: s.cur.N, Prompt: s.cur.Prompt, File: f})
 }
 
 func marker(n int) string { return fmt.Sprintf("checkpoint-%d", n) }
@@ -71,17 +74,18 @@ func (s *state) observe(hook string, raw json.RawMessage) error {
 		var m sdk.MessageParams
 		json.Unmarshal(raw, &m)
 		s.prompt = m.Text
-		if s.cur != nil && s.cur.Prompt == "" {
+		if s.cur != nil && s.cur.Prompt == "" && m.Text != "" {
 			s.cur.Prompt = m.Text
+			return s.note(entry{N: s.cur.N, Prompt: m.Text})
 		}
 	case sdk.HookTurnEnd:
 		var err error
 		if s.cur != nil && len(s.cur.Files) == 0 {
 			s.List = s.List[:len(s.List)-1] // every edit was refused
-			err = s.save()
+			err = s.note(entry{N: s.cur.N, Gone: true})
 		}
 		s.cur, s.prompt = nil, ""
-		return errors.Join(err, s.synced.Sync())
+		return errors.Join(err, s.compacted(), s.synced.Sync())
 	case sdk.HookAfterFileEdit:
 		var e sdk.AfterFileEditParams
 		json.Unmarshal(raw, &e)
@@ -92,12 +96,14 @@ func (s *state) observe(hook string, raw json.RawMessage) error {
 		if f == nil {
 			return nil
 		}
-		if e.Applied {
+		switch {
+		case e.Applied:
 			f.After, f.AfterExists, f.Applied = f.pending, f.pendingExists, true
-		} else if !f.Applied {
+			return s.note(entry{N: s.cur.N, Prompt: s.cur.Prompt, File: f})
+		case !f.Applied:
 			s.cur.Files = dropFile(s.cur.Files, f)
+			return s.note(entry{N: s.cur.N, Drop: f.Path})
 		}
-		return s.save()
 	}
 	return nil
 }

@@ -51,17 +51,23 @@ func (c *checkpoint) file(path string) *file {
 	return nil
 }
 
-// state is one session's checkpoints, saved after every change so a
-// reopened session (a new plugin process) finds them.
+// state is one session's checkpoints, saved after every change (see
+// journal.go) so a reopened session (a new plugin process) finds them.
 type state struct {
 	mu   sync.Mutex
 	path string
-	// synced is the state file's group commit. Every save renames the new
-	// content into place at once, so a tandem killed mid-turn loses no
-	// checkpoint (the kernel has the file); the turn's end (and a command)
-	// puts it on stable storage, once per turn as the session log and the
-	// turn's own edits are, instead of an fsync per edit.
+	// synced is the group commit of the state's files. Every change is on
+	// disk at once (appended to the journal, or a snapshot renamed into
+	// place), so a tandem killed mid-turn loses no checkpoint (the kernel
+	// has the file); the turn's end (and a command) puts it on stable
+	// storage, once per turn as the session log and the turn's own edits
+	// are, instead of an fsync per edit.
 	synced atomicfile.Batch
+	// journalBytes and snapshotBytes are the files' sizes, for compaction.
+	journalBytes, snapshotBytes int64
+	// Gen is the snapshot's generation: journal lines carry the one they
+	// follow.
+	Gen    int           `json:"gen,omitempty"`
 	Next   int           `json:"next"`
 	List   []*checkpoint `json:"checkpoints"`
 	cur    *checkpoint   // the running turn's, once it edited
@@ -71,30 +77,43 @@ type state struct {
 func load(path string) *state {
 	s := &state{path: path, Next: 1}
 	if b, err := os.ReadFile(path); err == nil {
+		s.snapshotBytes = int64(len(b))
 		json.Unmarshal(b, s) // an unreadable file starts afresh
 	}
+	s.replay()
 	if s.Next < 1 {
 		s.Next = 1
 	}
 	return s
 }
 
-// save replaces the state file, its fsync left to the next sync; the
-// caller holds mu.
+func (s *state) dir() string { return filepath.Dir(s.path) }
+
+// save writes a new snapshot of the whole state, on stable storage before
+// the journal it replaces is removed; the caller holds mu.
 func (s *state) save() error {
+	s.Gen++
 	b, err := json.Marshal(s)
+	if err == nil {
+		err = os.MkdirAll(s.dir(), 0o700)
+	}
+	var d *atomicfile.Dir
+	if err == nil {
+		d, err = atomicfile.OpenDir(s.dir())
+	}
+	if err == nil {
+		err = s.synced.WriteIn(d, filepath.Base(s.path), b, 0o600)
+		d.Close()
+	}
 	if err != nil {
+		s.Gen-- // the journal goes on after the snapshot on disk
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+	s.snapshotBytes = int64(len(b))
+	if err := s.synced.Sync(); err != nil {
 		return err
 	}
-	d, err := atomicfile.OpenDir(filepath.Dir(s.path))
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return s.synced.WriteIn(d, filepath.Base(s.path), b, 0o600)
+	return s.dropJournal()
 }
 
 // commit saves the state and puts it on stable storage; the caller holds
