@@ -73,18 +73,30 @@ func (s *Server) configOptions(ctx context.Context, params json.RawMessage) (any
 }
 
 // setConfigOption serves tandem/setConfigOption {sessionId, configId,
-// value} and answers with every selector's new state.
+// value} and answers with every selector's new state. value is one of the
+// selector's values, or for a switch also a JSON boolean, as ACP's boolean
+// form sets it.
 func (s *Server) setConfigOption(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		sessionParams
-		ConfigID string `json:"configId"`
-		Value    string `json:"value"`
+		ConfigID string          `json:"configId"`
+		Value    json.RawMessage `json:"value"`
 	}
 	ss, err := s.decodeSession(params, &p, &p.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	if err := ss.sess.Select(p.ConfigID, p.Value); err != nil {
+	var on bool
+	var value string
+	switch {
+	case json.Unmarshal(p.Value, &on) == nil && string(p.Value) != "null":
+		err = ss.sess.SetToggle(p.ConfigID, on)
+	case json.Unmarshal(p.Value, &value) == nil && string(p.Value) != "null":
+		err = ss.sess.Select(p.ConfigID, value)
+	default:
+		return nil, invalidParams("value must be a string (a boolean for a switch), got %s", quote(string(p.Value)))
+	}
+	if err != nil {
 		return nil, agentError(err)
 	}
 	return s.configOptionsOf(ss), nil

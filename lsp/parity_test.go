@@ -117,6 +117,17 @@ func TestSessionOperationsOverLSP(t *testing.T) {
 	if _, err := f.c.call("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "auto_compact", "value": "maybe"}); err == nil || err.Code != -32602 {
 		t.Errorf("a switch set to neither on nor off: %v", err)
 	}
+	// A switch also takes a JSON boolean, as ACP's boolean form; a
+	// selector does not.
+	f.c.mustCall("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "auto_compact", "value": true}, &opts)
+	if last := opts.ConfigOptions[len(opts.ConfigOptions)-1]; last.ID != "auto_compact" || last.CurrentValue != "on" {
+		t.Errorf("after setting auto_compact true: %+v", opts.ConfigOptions)
+	}
+	for _, v := range []any{true, nil, 3} {
+		if _, err := f.c.call("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "thought_level", "value": v}); err == nil || err.Code != -32602 {
+			t.Errorf("thought_level set to %v: %v, want -32602", v, err)
+		}
+	}
 	if _, err := f.c.call("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "colour", "value": "red"}); err == nil || err.Code != -32602 {
 		t.Errorf("an unknown option: %v", err)
 	}
