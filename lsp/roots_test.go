@@ -81,7 +81,7 @@ func TestForkAdditionalDirectories(t *testing.T) {
 		c.mustCall("tandem/prompt", map[string]any{"sessionId": id, "prompt": []map[string]string{{"type": "text", "text": text}}}, nil)
 	}
 	prompt(ns.SessionID, "parent turn")
-	fork := func(params map[string]any) {
+	fork := func(params map[string]any) string {
 		t.Helper()
 		params["sessionId"], params["cwd"] = ns.SessionID, primary
 		var f struct{ SessionID string }
@@ -90,9 +90,10 @@ func TestForkAdditionalDirectories(t *testing.T) {
 			t.Fatalf("fork: %+v", f)
 		}
 		prompt(f.SessionID, "fork turn")
+		return f.SessionID
 	}
-	fork(map[string]any{})
-	fork(map[string]any{"additionalDirectories": []string{third}})
+	kept := fork(map[string]any{})
+	replaced := fork(map[string]any{"additionalDirectories": []string{third}})
 	reqs := model.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d model requests, want 3", len(reqs))
@@ -104,11 +105,26 @@ func TestForkAdditionalDirectories(t *testing.T) {
 		t.Errorf("a fork naming %s has other roots:\n%s", third, reqs[2].System)
 	}
 
-	count := func() int {
-		var l struct{ Sessions []any }
+	// listed gives each listed session's further roots.
+	listed := func() map[string]string {
+		var l struct {
+			Sessions []struct {
+				SessionID             string
+				AdditionalDirectories []string
+			}
+		}
 		c.mustCall("tandem/listSessions", map[string]any{}, &l)
-		return len(l.Sessions)
+		out := map[string]string{}
+		for _, s := range l.Sessions {
+			out[s.SessionID] = strings.Join(s.AdditionalDirectories, ",")
+		}
+		return out
 	}
+	list := listed()
+	if list[ns.SessionID] != second || list[kept] != second || list[replaced] != third {
+		t.Errorf("tandem/listSessions gives the roots %v; want %s for the parent and the first fork, %s for the second", list, second, third)
+	}
+	count := func() int { return len(listed()) }
 	before := count()
 	for _, bad := range []string{"relative/dir", filepath.Join(third, "missing")} {
 		_, err := c.call("tandem/forkSession", map[string]any{"sessionId": ns.SessionID, "cwd": primary, "additionalDirectories": []string{bad}})

@@ -144,11 +144,14 @@ func (s *Server) reopen(ctx context.Context, params json.RawMessage, how func(*a
 }
 
 type sessionInfo struct {
-	SessionID string    `json:"sessionId"`
-	Cwd       string    `json:"cwd"`
-	Title     string    `json:"title,omitempty"`
-	Mode      string    `json:"mode,omitempty"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	// AdditionalDirectories are the session's further roots, as ACP's
+	// session/list gives them.
+	AdditionalDirectories []string  `json:"additionalDirectories,omitempty"`
+	Title                 string    `json:"title,omitempty"`
+	Mode                  string    `json:"mode,omitempty"`
+	UpdatedAt             time.Time `json:"updatedAt"`
 }
 
 func (s *Server) listSessions(ctx context.Context, params json.RawMessage) (any, error) {
@@ -170,7 +173,7 @@ func (s *Server) listSessions(ctx context.Context, params json.RawMessage) (any,
 	}
 	out := make([]sessionInfo, 0, len(metas))
 	for _, m := range metas {
-		out = append(out, sessionInfo{SessionID: m.ID, Cwd: m.Cwd, Title: m.Title, Mode: m.Mode, UpdatedAt: m.Updated})
+		out = append(out, sessionInfo{SessionID: m.ID, Cwd: m.Cwd, AdditionalDirectories: m.AdditionalDirectories, Title: m.Title, Mode: m.Mode, UpdatedAt: m.Updated})
 	}
 	return struct {
 		Sessions []sessionInfo `json:"sessions"`
