@@ -58,7 +58,8 @@ func TestWorkspaceFoldersAreRoots(t *testing.T) {
 // TestForkAdditionalDirectories: tandem/forkSession without
 // additionalDirectories keeps the parent's roots (here a second workspace
 // folder); with some, the fork has exactly those; a bad one is refused as
-// a new session's would be, and leaves no copy behind.
+// a new session's would be, and leaves no copy behind. tandem/newSession
+// takes a list in place of the workspace folders too.
 func TestForkAdditionalDirectories(t *testing.T) {
 	t.Parallel()
 	var dirs [3]string
@@ -134,5 +135,16 @@ func TestForkAdditionalDirectories(t *testing.T) {
 	}
 	if after := count(); after != before {
 		t.Errorf("refused forks left copies: %d sessions listed, %d before", after, before)
+	}
+
+	// tandem/newSession takes a list instead of the workspace folders,
+	// checked the same way.
+	var own struct{ SessionID string }
+	c.mustCall("tandem/newSession", map[string]any{"additionalDirectories": []string{third}}, &own)
+	if got := listed()[own.SessionID]; got != third {
+		t.Errorf("a new session naming %s has the roots %q", third, got)
+	}
+	if _, err := c.call("tandem/newSession", map[string]any{"additionalDirectories": []string{"relative/dir"}}); err == nil || err.Code != -32602 {
+		t.Errorf("a new session with a relative additional directory: %v, want -32602", err)
 	}
 }

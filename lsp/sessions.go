@@ -41,6 +41,9 @@ type newSessionParams struct {
 	Cwd        string       `json:"cwd"`
 	Mode       string       `json:"mode"`
 	McpServers []mcp.Server `json:"mcpServers"` // ACP's shapes
+	// AdditionalDirectories, when non-empty, are the session's further
+	// roots instead of the client's other workspace folders.
+	AdditionalDirectories []string `json:"additionalDirectories"`
 }
 
 type newSessionResult struct {
@@ -57,7 +60,7 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 			return nil, err
 		}
 	}
-	ss, err := s.startSession(ctx, p.Cwd, p.Mode, p.McpServers)
+	ss, err := s.startSession(ctx, p.Cwd, p.Mode, p.McpServers, p.AdditionalDirectories)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,9 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 }
 
 // startSession creates a session; its updates are held until release.
-func (s *Server) startSession(ctx context.Context, cwd, mode string, servers []mcp.Server) (*session, error) {
+// Its further roots are dirs, or when dirs is empty the client's other
+// workspace folders.
+func (s *Server) startSession(ctx context.Context, cwd, mode string, servers []mcp.Server, dirs []string) (*session, error) {
 	a, err := s.agentFor(ctx)
 	if err != nil {
 		return nil, err
@@ -86,7 +91,10 @@ func (s *Server) startSession(ctx context.Context, cwd, mode string, servers []m
 	}
 	ss := &session{srv: s}
 	// The session outlives this request: it gets the connection's context.
-	sess, err := a.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, AdditionalRoots: s.additionalFolders(cwd), Mode: agent.Mode(mode), Host: ss, MCPServers: servers})
+	if len(dirs) == 0 {
+		dirs = s.additionalFolders(cwd)
+	}
+	sess, err := a.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, AdditionalRoots: dirs, Mode: agent.Mode(mode), Host: ss, MCPServers: servers})
 	if err != nil {
 		return nil, agentError(err)
 	}
