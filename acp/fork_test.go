@@ -128,3 +128,42 @@ func TestForkAdditionalDirectories(t *testing.T) {
 		t.Errorf("session/fork with a relative additional directory: %v, want -32602", err)
 	}
 }
+
+// TestLoadKeepsRootsUnlessNamed: session/load and session/resume with
+// additionalDirectories [] keep the stored roots, as an omitted list and
+// session/fork do; a non-empty list replaces them.
+func TestLoadKeepsRootsUnlessNamed(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: []string{"ok"}} })
+	home := t.TempDir()
+	primary, second, third := workspace(t, nil), workspace(t, nil), workspace(t, nil)
+	c := startRaw(t, home, srv.BaseURL(llmtest.Anthropic), map[string]any{})
+	var r struct {
+		SessionID string `json:"sessionId"`
+	}
+	answered(t, c.peer.Call("session/new", map[string]any{"cwd": primary, "additionalDirectories": []string{second}, "mcpServers": []any{}}, &r))
+	for i, step := range []struct {
+		method string
+		dirs   []string
+		want   string
+	}{
+		{"session/load", []string{}, second},
+		{"session/resume", []string{}, second},
+		{"session/resume", []string{third}, third},
+		{"session/load", []string{}, third},
+	} {
+		answered(t, c.peer.Call(step.method, map[string]any{"sessionId": r.SessionID, "cwd": primary, "additionalDirectories": step.dirs, "mcpServers": []any{}}, nil))
+		if stop := c.prompt(t, r.SessionID, "turn"); stop != "end_turn" {
+			t.Fatalf("step %d: prompt ended %q", i, stop)
+		}
+		reqs := srv.Requests()
+		sys := reqs[len(reqs)-1].System
+		other := second
+		if step.want == second {
+			other = third
+		}
+		if !strings.Contains(sys, step.want) || strings.Contains(sys, other) {
+			t.Errorf("step %d: %s with %v: the model is not told of %s alone:\n%s", i, step.method, step.dirs, step.want, sys)
+		}
+	}
+}

@@ -50,6 +50,11 @@ func (s *server) reopen(id sdk.SessionId, cwd string, dirs []string, mcp []sdk.M
 	if err := checkAdditionalDirs(dirs); err != nil {
 		return nil, err
 	}
+	if len(dirs) == 0 {
+		// Omitted or empty, the stored roots stay, as session/fork keeps
+		// the parent's: a client sending [] means "nothing to change".
+		dirs = nil
+	}
 	servers, err := mcpServers(mcp)
 	if err != nil {
 		return nil, err

@@ -147,12 +147,14 @@ func promptBlocks(in []sdk.ContentBlock) ([]agent.ContentBlock, error) {
 			}
 			out = append(out, agent.ContentBlock{Type: "resource", Resource: &e})
 		case b.Audio != nil:
-			// Neither provider sends audio to a model: Anthropic's
-			// Messages API takes none, and llm.Part has no audio kind for
-			// the OpenAI client to encode (OpenAI's chat API takes audio
-			// only on its audio models, local servers not at all). So the
+			// No audio reaches a model: llm.Part has no audio kind, so
+			// no provider encodes one (Gemini and OpenAI's audio models
+			// could take it; Anthropic's Messages API cannot). Offering
+			// it per provider is not possible either: initialize is
+			// answered before the configuration is read, and login or
+			// logout can change the provider afterwards. So the
 			// capability stays false and the refusal names it.
-			return nil, invalidParams("prompt block %d: audio is not supported: tandem's agentCapabilities.promptCapabilities.audio is false (no configured provider takes audio); send text, for instance a transcript, instead", i)
+			return nil, invalidParams("prompt block %d: audio is not supported: tandem's agentCapabilities.promptCapabilities.audio is false (tandem sends no audio to a model); send text, for instance a transcript, instead", i)
 		default:
 			return nil, invalidParams("prompt block %d: unknown content type", i)
 		}

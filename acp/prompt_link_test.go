@@ -13,8 +13,8 @@ import (
 
 // Through tandem acp: a resource_link with "#L2-3" or "#L4" sends only those
 // lines, a link to a directory sends its listing instead of failing the
-// prompt, and audio is refused with a message that says so (no provider
-// tandem speaks takes audio, so initialize does not offer it).
+// prompt, and audio is refused with a message that says so (tandem sends no
+// audio to a model, so initialize does not offer it).
 func TestPromptResourceLinkRangesAndDirectories(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Reply{Text: []string{"Seen."}})

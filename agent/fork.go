@@ -24,7 +24,16 @@ func (a *Agent) ForkSession(ctx context.Context, o SessionOptions) (*Session, er
 		return nil, fmt.Errorf("%w: %v", ErrNoSession, err)
 	}
 	o.ID = m.ID
-	return a.reopen(ctx, o, false)
+	sess, err := a.reopen(ctx, o, false)
+	if err != nil {
+		// A copy nobody can open (a bad cwd or directory in the request)
+		// would only clutter the session list.
+		if derr := a.cfg.Store.Delete(m.ID); derr != nil {
+			a.log.Warn("removing a fork that did not open", "session", m.ID, "err", derr)
+		}
+		return nil, err
+	}
+	return sess, nil
 }
 
 // DeleteSession closes session id if it is open in this process and removes

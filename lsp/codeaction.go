@@ -189,7 +189,7 @@ func (s *Server) sessionFor(ctx context.Context, id, path string) (*session, err
 		}
 	}
 	s.stateMu.Unlock()
-	ss, err := s.startSession(ctx, cwd, "", nil)
+	ss, err := s.startSession(ctx, cwd, "", nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,20 @@ type serverCapabilities struct {
 	// InlineCompletionProvider is advertised only when completions are
 	// configured, so an editor without them sends no request per keystroke.
 	InlineCompletionProvider bool `json:"inlineCompletionProvider,omitempty"`
+	// Experimental shadows the embedded field, whose type is any.
+	Experimental experimental `json:"experimental"`
+}
+
+// experimental is what tandem offers beyond LSP: prompts sent while a
+// turn runs are queued and steer it (agent/queue.go), as ACP's
+// _meta.tandem.promptQueueing says, so a client can tell tandem from an
+// older one that refused them.
+type experimental struct {
+	Tandem tandemCapabilities `json:"tandem"`
+}
+
+type tandemCapabilities struct {
+	PromptQueueing bool `json:"promptQueueing"`
 }
 
 type initializeResult struct {
@@ -132,6 +146,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 				},
 			},
 			PositionEncoding:         encName,
+			Experimental:             experimental{Tandem: tandemCapabilities{PromptQueueing: true}},
 			InlineCompletionProvider: s.complete != nil,
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "tandem", Version: s.version},

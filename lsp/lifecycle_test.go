@@ -30,6 +30,10 @@ func TestLifecycle(t *testing.T) {
 			t.Errorf("%s = %v, want true (the method is served)", p, caps[p])
 		}
 	}
+	// Queued prompts are offered as ACP offers them (_meta.tandem).
+	if exp, _ := caps["experimental"].(map[string]any); exp == nil || exp["tandem"] == nil || exp["tandem"].(map[string]any)["promptQueueing"] != true {
+		t.Errorf("experimental = %v, want tandem.promptQueueing true", caps["experimental"])
+	}
 	sync := caps["textDocumentSync"].(map[string]any)
 	if sync["change"] != 2.0 || sync["openClose"] != true {
 		t.Errorf("textDocumentSync = %v, want incremental with open/close", sync)

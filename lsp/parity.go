@@ -73,18 +73,30 @@ func (s *Server) configOptions(ctx context.Context, params json.RawMessage) (any
 }
 
 // setConfigOption serves tandem/setConfigOption {sessionId, configId,
-// value} and answers with every selector's new state.
+// value} and answers with every selector's new state. value is one of the
+// selector's values, or for a switch also a JSON boolean, as ACP's boolean
+// form sets it.
 func (s *Server) setConfigOption(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		sessionParams
-		ConfigID string `json:"configId"`
-		Value    string `json:"value"`
+		ConfigID string          `json:"configId"`
+		Value    json.RawMessage `json:"value"`
 	}
 	ss, err := s.decodeSession(params, &p, &p.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	if err := ss.sess.Select(p.ConfigID, p.Value); err != nil {
+	var on bool
+	var value string
+	switch {
+	case json.Unmarshal(p.Value, &on) == nil && string(p.Value) != "null":
+		err = ss.sess.SetToggle(p.ConfigID, on)
+	case json.Unmarshal(p.Value, &value) == nil && string(p.Value) != "null":
+		err = ss.sess.Select(p.ConfigID, value)
+	default:
+		return nil, invalidParams("value must be a string (a boolean for a switch), got %s", quote(string(p.Value)))
+	}
+	if err != nil {
 		return nil, agentError(err)
 	}
 	return s.configOptionsOf(ss), nil
@@ -137,13 +149,17 @@ func (s *Server) deleteSession(ctx context.Context, params json.RawMessage) (any
 	return struct{}{}, nil
 }
 
-// forkSession serves tandem/forkSession {sessionId, cwd, mcpServers}: a
-// copy of the stored session as it is now, opened under a new id.
+// forkSession serves tandem/forkSession {sessionId, cwd, mcpServers,
+// additionalDirectories}: a copy of the stored session as it is now, opened
+// under a new id. A non-empty additionalDirectories is the fork's whole list
+// of further roots (the agent checks it as a new session's); omitted or
+// empty, the fork keeps the parent's, as ACP's session/fork does.
 func (s *Server) forkSession(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		sessionParams
-		Cwd        string       `json:"cwd"`
-		McpServers []mcp.Server `json:"mcpServers"`
+		Cwd                   string       `json:"cwd"`
+		McpServers            []mcp.Server `json:"mcpServers"`
+		AdditionalDirectories []string     `json:"additionalDirectories"`
 	}
 	if err := decode(params, &p); err != nil {
 		return nil, err
@@ -155,8 +171,12 @@ func (s *Server) forkSession(ctx context.Context, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
+	var dirs []string // nil: the parent's
+	if len(p.AdditionalDirectories) > 0 {
+		dirs = p.AdditionalDirectories
+	}
 	ss := &session{srv: s, ready: true}
-	sess, err := a.ForkSession(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, Host: ss, MCPServers: p.McpServers})
+	sess, err := a.ForkSession(s.baseCtx, agent.SessionOptions{ID: p.SessionID, Cwd: p.Cwd, AdditionalRoots: dirs, Host: ss, MCPServers: p.McpServers})
 	if err != nil {
 		return nil, agentError(err)
 	}

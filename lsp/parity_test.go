@@ -117,6 +117,33 @@ func TestSessionOperationsOverLSP(t *testing.T) {
 	if _, err := f.c.call("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "auto_compact", "value": "maybe"}); err == nil || err.Code != -32602 {
 		t.Errorf("a switch set to neither on nor off: %v", err)
 	}
+	// A switch also takes a JSON boolean, as ACP's boolean form; a
+	// selector does not.
+	for _, on := range []bool{true, false} {
+		f.c.mustCall("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "auto_compact", "value": on}, &opts)
+		if last := opts.ConfigOptions[len(opts.ConfigOptions)-1]; last.ID != "auto_compact" || (last.CurrentValue == "on") != on {
+			t.Errorf("after setting auto_compact %v: %+v", on, opts.ConfigOptions)
+		}
+	}
+	// autoCompact is the switch's value in session id's tandem/configOptions.
+	autoCompact := func(id string) string {
+		t.Helper()
+		var o struct {
+			ConfigOptions []option `json:"configOptions"`
+		}
+		f.c.mustCall("tandem/configOptions", map[string]any{"sessionId": id}, &o)
+		for _, x := range o.ConfigOptions {
+			if x.ID == "auto_compact" {
+				return x.CurrentValue
+			}
+		}
+		return ""
+	}
+	for _, v := range []any{true, nil, 3} {
+		if _, err := f.c.call("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "thought_level", "value": v}); err == nil || err.Code != -32602 {
+			t.Errorf("thought_level set to %v: %v, want -32602", v, err)
+		}
+	}
 	if _, err := f.c.call("tandem/setConfigOption", map[string]any{"sessionId": f.session, "configId": "colour", "value": "red"}); err == nil || err.Code != -32602 {
 		t.Errorf("an unknown option: %v", err)
 	}
@@ -163,6 +190,9 @@ func TestSessionOperationsOverLSP(t *testing.T) {
 	if got := f.model.Requests()[1].Messages; !strings.Contains(jsonOf(got), "first answer") {
 		t.Errorf("the fork lacks the history: %s", jsonOf(got))
 	}
+	if got := autoCompact(fork.SessionID); got != "off" {
+		t.Errorf("the fork's auto_compact is %q, want the parent's off", got)
+	}
 	f.c.mustCall("tandem/closeSession", map[string]any{"sessionId": f.session}, nil)
 	if _, err := f.c.call("tandem/usage", map[string]any{"sessionId": f.session}); err == nil {
 		t.Error("a closed session still answers")
@@ -175,6 +205,9 @@ func TestSessionOperationsOverLSP(t *testing.T) {
 	f.c.mustCall("tandem/resumeSession", map[string]any{"sessionId": f.session, "cwd": f.root}, &resumed)
 	if resumed.Modes.CurrentModeID != "code" {
 		t.Errorf("resume: %+v", resumed)
+	}
+	if got := autoCompact(f.session); got != "off" {
+		t.Errorf("the resumed session's auto_compact is %q, want off as it was closed", got)
 	}
 	f.c.mustCall("tandem/deleteSession", map[string]any{"sessionId": fork.SessionID}, nil)
 	var list struct {

@@ -65,11 +65,31 @@ func (s *Server) prompt(ctx context.Context, params json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
+	if err := checkBlocks(p.Prompt); err != nil {
+		return nil, err
+	}
 	blocks, err := s.withContext(ctx, ss, p.Prompt, p.Context)
 	if err != nil {
 		return nil, err
 	}
 	return s.runPrompt(ctx, ss, blocks)
+}
+
+// checkBlocks refuses the prompt blocks the agent would drop unseen: audio
+// (no provider is sent audio, as ACP's promptCapabilities.audio: false
+// says; the provider is not known when a client asks what tandem takes)
+// and any type ACP does not define.
+func checkBlocks(prompt []agent.ContentBlock) error {
+	for i, b := range prompt {
+		switch b.Type {
+		case "text", "image", "resource_link", "resource":
+		case "audio":
+			return invalidParams("prompt block %d: audio is not supported: tandem sends no audio to a model (ACP's promptCapabilities.audio is false); send text, for instance a transcript, instead", i)
+		default:
+			return invalidParams("prompt block %d: unknown content type %s: send text, image, resource_link or resource", i, quote(b.Type))
+		}
+	}
+	return nil
 }
 
 // runPrompt runs one prompt with a progress indicator around it. The

@@ -261,3 +261,33 @@ func TestPermission(t *testing.T) {
 		})
 	}
 }
+
+// TestPromptRefusesAudio: an audio block (alone or beside text) and a
+// block of an unknown type are refused with -32602 naming what is wrong,
+// instead of being dropped unseen; nothing reaches the model, and the
+// session goes on.
+func TestPromptRefusesAudio(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil, "", llmtest.Reply{Text: []string{"heard text"}})
+	audio := map[string]string{"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}
+	text := map[string]string{"type": "text", "text": "transcribe this"}
+	for _, c := range []struct {
+		prompt []map[string]string
+		want   string
+	}{
+		{[]map[string]string{audio}, "promptCapabilities.audio is false"},
+		{[]map[string]string{text, audio}, "prompt block 1: audio is not supported"},
+		{[]map[string]string{text, {"type": "video", "data": "AAAA"}}, `unknown content type "video"`},
+	} {
+		_, err := f.c.call("tandem/prompt", map[string]any{"sessionId": f.session, "prompt": c.prompt})
+		if err == nil || err.Code != -32602 || !strings.Contains(err.Message, c.want) {
+			t.Errorf("prompt %v: %v, want -32602 saying %q", c.prompt, err, c.want)
+		}
+	}
+	if n := len(f.model.Requests()); n != 0 {
+		t.Errorf("%d model requests after refused prompts, want 0", n)
+	}
+	if stop, err := f.prompt("now in text"); err != nil || stop != "end_turn" {
+		t.Errorf("a text prompt after the refusals: %q, %v", stop, err)
+	}
+}

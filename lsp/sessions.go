@@ -41,6 +41,9 @@ type newSessionParams struct {
 	Cwd        string       `json:"cwd"`
 	Mode       string       `json:"mode"`
 	McpServers []mcp.Server `json:"mcpServers"` // ACP's shapes
+	// AdditionalDirectories, when non-empty, are the session's further
+	// roots instead of the client's other workspace folders.
+	AdditionalDirectories []string `json:"additionalDirectories"`
 }
 
 type newSessionResult struct {
@@ -57,7 +60,7 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 			return nil, err
 		}
 	}
-	ss, err := s.startSession(ctx, p.Cwd, p.Mode, p.McpServers)
+	ss, err := s.startSession(ctx, p.Cwd, p.Mode, p.McpServers, p.AdditionalDirectories)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,9 @@ func (s *Server) newSession(ctx context.Context, params json.RawMessage) (any, e
 }
 
 // startSession creates a session; its updates are held until release.
-func (s *Server) startSession(ctx context.Context, cwd, mode string, servers []mcp.Server) (*session, error) {
+// Its further roots are dirs, or when dirs is empty the client's other
+// workspace folders.
+func (s *Server) startSession(ctx context.Context, cwd, mode string, servers []mcp.Server, dirs []string) (*session, error) {
 	a, err := s.agentFor(ctx)
 	if err != nil {
 		return nil, err
@@ -86,7 +91,10 @@ func (s *Server) startSession(ctx context.Context, cwd, mode string, servers []m
 	}
 	ss := &session{srv: s}
 	// The session outlives this request: it gets the connection's context.
-	sess, err := a.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, AdditionalRoots: s.additionalFolders(cwd), Mode: agent.Mode(mode), Host: ss, MCPServers: servers})
+	if len(dirs) == 0 {
+		dirs = s.additionalFolders(cwd)
+	}
+	sess, err := a.NewSession(s.baseCtx, agent.SessionOptions{Cwd: cwd, AdditionalRoots: dirs, Mode: agent.Mode(mode), Host: ss, MCPServers: servers})
 	if err != nil {
 		return nil, agentError(err)
 	}
@@ -144,11 +152,14 @@ func (s *Server) reopen(ctx context.Context, params json.RawMessage, how func(*a
 }
 
 type sessionInfo struct {
-	SessionID string    `json:"sessionId"`
-	Cwd       string    `json:"cwd"`
-	Title     string    `json:"title,omitempty"`
-	Mode      string    `json:"mode,omitempty"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	// AdditionalDirectories are the session's further roots, as ACP's
+	// session/list gives them.
+	AdditionalDirectories []string  `json:"additionalDirectories,omitempty"`
+	Title                 string    `json:"title,omitempty"`
+	Mode                  string    `json:"mode,omitempty"`
+	UpdatedAt             time.Time `json:"updatedAt"`
 }
 
 func (s *Server) listSessions(ctx context.Context, params json.RawMessage) (any, error) {
@@ -170,7 +181,7 @@ func (s *Server) listSessions(ctx context.Context, params json.RawMessage) (any,
 	}
 	out := make([]sessionInfo, 0, len(metas))
 	for _, m := range metas {
-		out = append(out, sessionInfo{SessionID: m.ID, Cwd: m.Cwd, Title: m.Title, Mode: m.Mode, UpdatedAt: m.Updated})
+		out = append(out, sessionInfo{SessionID: m.ID, Cwd: m.Cwd, AdditionalDirectories: m.AdditionalDirectories, Title: m.Title, Mode: m.Mode, UpdatedAt: m.Updated})
 	}
 	return struct {
 		Sessions []sessionInfo `json:"sessions"`

@@ -92,18 +92,9 @@ func TestCustomModesOverLSP(t *testing.T) {
 // taskUpdates returns the tool-call updates of a session, as sent.
 func taskUpdates(t *testing.T, msgs []rpcMsg) []map[string]any {
 	var out []map[string]any
-	for _, m := range msgs {
-		if m.Method != "tandem/update" {
-			continue
-		}
-		var n struct {
-			Update map[string]any `json:"update"`
-		}
-		if err := json.Unmarshal(m.Params, &n); err != nil {
-			t.Fatal(err)
-		}
-		if k := n.Update["sessionUpdate"]; k == "tool_call" || k == "tool_call_update" {
-			out = append(out, n.Update)
+	for _, u := range sessionUpdates(t, msgs) {
+		if k := u["sessionUpdate"]; k == "tool_call" || k == "tool_call_update" {
+			out = append(out, u)
 		}
 	}
 	return out
