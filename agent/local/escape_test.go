@@ -8,7 +8,6 @@ package local
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,33 +61,8 @@ func runEscapes(t *testing.T, cases []escape) {
 			dir := t.TempDir()
 			ready := filepath.Join(dir, "ready")
 			mark := "TANDEM_ESCAPE_MARK=" + escapeMark(dir)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			type outcome struct {
-				res command.Result
-				err error
-			}
-			done := make(chan outcome, 1)
-			go func() {
-				res, err := Run(ctx, command.Spec{Command: "export " + mark + " READY=" + ready + "; " + c.script, Dir: dir, Timeout: c.timeout})
-				done <- outcome{res, err}
-			}()
-			waitFile(t, ready)
-			if c.cancel {
-				cancel()
-			}
-			var o outcome
-			select {
-			case o = <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("Run did not return")
-			}
-			if c.cancel != errors.Is(o.err, context.Canceled) || (!c.cancel && o.err != nil) {
-				t.Errorf("err = %v, cancelled %v", o.err, c.cancel)
-			}
-			if c.timeout > 0 && !o.res.TimedOut {
-				t.Errorf("TimedOut not set: %+v", o.res)
-			}
+			spec := command.Spec{Command: "export " + mark + " READY=" + ready + "; " + c.script, Dir: dir, Timeout: c.timeout}
+			runUntilEnd(t, spec, ready, nil, c.cancel, 10*time.Second)
 			testenv.WaitNoProcess(t, mark, 3*time.Second)
 		})
 	}

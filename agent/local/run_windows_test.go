@@ -4,7 +4,6 @@ package local
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -89,41 +88,17 @@ func TestRunLeavesNothingCmd(t *testing.T) {
 			dir := testenv.TempDir(t)
 			pidFile := filepath.Join(dir, "sleeper.pid")
 			script := `start /b "" "` + exe + `" ` + sleepArg + ` "` + pidFile + `" & "` + exe + `" ` + awaitArg + ` "` + pidFile + `"` + c.tail
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			type outcome struct {
-				res command.Result
-				err error
+			var pid int
+			readPid := func() {
+				b, err := os.ReadFile(pidFile)
+				if err == nil {
+					pid, err = strconv.Atoi(string(b))
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
 			}
-			done := make(chan outcome, 1)
-			go func() {
-				res, err := Run(ctx, command.Spec{Command: script, Dir: dir, Timeout: c.timeout})
-				done <- outcome{res, err}
-			}()
-			waitFile(t, pidFile)
-			b, err := os.ReadFile(pidFile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pid, err := strconv.Atoi(string(b))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.cancel {
-				cancel()
-			}
-			var o outcome
-			select {
-			case o = <-done:
-			case <-time.After(time.Minute):
-				t.Fatal("Run did not return")
-			}
-			if c.cancel != errors.Is(o.err, context.Canceled) || (!c.cancel && o.err != nil) {
-				t.Errorf("err = %v, cancelled %v", o.err, c.cancel)
-			}
-			if c.timeout > 0 && !o.res.TimedOut {
-				t.Errorf("TimedOut not set: %+v", o.res)
-			}
+			runUntilEnd(t, command.Spec{Command: script, Dir: dir, Timeout: c.timeout}, pidFile, readPid, c.cancel, time.Minute)
 			waitGone(t, pid)
 		})
 	}
