@@ -8,11 +8,12 @@ import (
 
 	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/hosttest"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 func tempRoot(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
+	root, err := filepath.EvalSymlinks(testenv.TempDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,9 +35,11 @@ func TestApplyEditKeepsModeAndLeavesNoTemp(t *testing.T) {
 	if err != nil || !res.Applied {
 		t.Fatalf("ApplyEdit = %+v, %v", res, err)
 	}
+	// On Windows only the read-only flag is kept: writable stays writable.
+	want := testenv.Perm(0o751)
 	fi, err := os.Stat(p)
-	if err != nil || fi.Mode().Perm() != 0o751 {
-		t.Fatalf("mode after the edit: %v %v, want 0751", fi.Mode().Perm(), err)
+	if err != nil || fi.Mode().Perm() != want {
+		t.Fatalf("mode after the edit: %v %v, want %v", fi.Mode().Perm(), err, want)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {

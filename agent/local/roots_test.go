@@ -1,3 +1,9 @@
+//go:build !windows
+
+// Unix only: these tests drive commands through sh, and Windows has no
+// kernel sandbox in this release (agent/sandbox); run_windows_test.go
+// holds the Windows counterparts of the process-tree checks.
+
 package local
 
 import (

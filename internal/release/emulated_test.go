@@ -37,21 +37,30 @@ var gaps = map[string]map[string]map[string]string{
 			"TestCommittedLocalFileNeedsConsent": "no git for Windows in the Wine prefix"},
 		// The cmd fallback is tested for real (TestCmdRunsScriptVerbatim).
 		"internal/shell": {"TestCommandRunsScript": winePowerShell, "TestCommandReportsExitCode": winePowerShell},
-		// Its tests are written for sh (setsid, nohup, signals, kill -9)
-		// and expect the kernel sandbox Windows does not have; they need
-		// Windows counterparts.
-		"agent/local": {"*": "tests written for sh and a kernel sandbox; " + winePowerShell},
+		// Its sh and sandbox tests are Unix-only; their Windows
+		// counterparts run in cmd (run_windows_test.go).
+		"agent/local": {"TestConformance": wineRemove + "; " + winePowerShell + " (the suite's sleep)",
+			"TestApplyEditSymlinkOut": wineSymlinks},
 	},
 	"linux-aarch64": {
 		"agent/sandbox": {"TestHelperRefusesMalformedArguments": qemuHelper, "TestHelperRunsAndConfines": qemuHelper,
 			"TestHelperFallsBackWithoutNamespaces": qemuHelper},
-		// Most of its tests confine commands with Landlock, which reads
-		// as absent (ABI 0) under qemu-user, or start the helper.
-		"agent/local": {"*": "Landlock's system calls do not pass through qemu-user; " + qemuHelper},
+		// Its other tests run Run without the helper (main_test.go).
+		"agent/local": {
+			"TestBlockedAndUnsandboxedRerun": qemuHelper, "TestSandboxReportsSignal": qemuHelper,
+			"TestRunLeavesNothingSetsid":  "only the helper's PID namespace holds what leaves the process group; " + qemuHelper,
+			"TestSandboxBuildsAndTestsGo": qemuLandlock, "TestSandboxRefusesWrites": qemuLandlock,
+			"TestSandboxNetworkDeny": qemuLandlock, "TestSandboxHides": qemuLandlock,
+			"TestSandboxProtectsSymlinkedEntries": qemuLandlock, "TestSandboxReportsCreatedProtectedEntries": qemuLandlock,
+			"TestSandboxProtectsExtraRoots": qemuLandlock, "TestSandboxWritesAdditionalRoots": qemuLandlock,
+			"TestSandboxProtectsAdditionalRoots": qemuLandlock, "TestBlockedNamesEveryRoot": qemuLandlock,
+		},
 	},
 }
 
 const (
+	qemuLandlock   = "Landlock's system calls do not pass through qemu-user: it reads as absent (ABI 0)"
+	wineRemove     = "Wine 8 does not implement FileDispositionInformationEx, the delete call of Go's os.Root (Remove fails: Invalid function)"
 	qemuHelper     = "the sandbox helper is the test binary, which the code under test starts itself: with no binfmt_misc here the kernel cannot run an arm64 binary"
 	wineSymlinks   = "Wine 8's CreateSymbolicLinkW is a stub: it reports success and makes no link"
 	winePowerShell = "Wine 8's powershell.exe is a stub that runs nothing and exits 0"

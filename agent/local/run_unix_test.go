@@ -1,3 +1,7 @@
+//go:build !windows
+
+// The sh scripts here have cmd counterparts in run_windows_test.go.
+
 package local
 
 import (
