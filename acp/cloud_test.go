@@ -5,9 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/coder/acp-go-sdk"
-
-	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/internal/testenv"
@@ -42,30 +39,7 @@ func TestBedrockEndToEnd(t *testing.T) {
 		p.initialize(t, true, true)
 		return p
 	}
-	p := start()
-	dir := workspace(t, nil)
-	sid := p.newSession(t, dir)
-	if _, err := p.prompt(t, sid, "think first"); err != nil {
-		t.Fatal(err)
-	}
-	var thought strings.Builder
-	for _, r := range p.ed.sessionUpdates(sid) {
-		if r.u.Type == agent.AgentThoughtChunk && r.u.Chunk != nil {
-			thought.WriteString(r.u.Chunk.Text)
-		}
-	}
-	if thought.String() != "weigh it" || p.ed.agentText(sid) != "first answer" {
-		t.Errorf("thought %q, message %q", thought.String(), p.ed.agentText(sid))
-	}
-	p.closeAndWait(t)
-
-	p2 := start()
-	if _, err := p2.conn.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sid, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p2.prompt(t, sid, "and now"); err != nil {
-		t.Fatal(err)
-	}
+	thinkAcrossRestart(t, start)
 	reqs := srv.Requests()
 	if len(reqs) != 2 || reqs[1].Model != "us.anthropic.claude-sonnet-4-20250514-v1:0" {
 		t.Fatalf("requests: %d", len(reqs))

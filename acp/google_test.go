@@ -17,6 +17,34 @@ import (
 )
 
 // thoughtText joins the thought chunks the editor got for sid.
+// thinkAcrossRestart is the providers' end-to-end round: in a process from
+// start, a new session's first prompt must show the editor the thought
+// "weigh it" and the answer "first answer"; then a second process loads the
+// session from its file and prompts it again, so the model's second request
+// shows what the session file carried. It returns the session's id.
+func thinkAcrossRestart(t *testing.T, start func() *tandemProcess) sdk.SessionId {
+	t.Helper()
+	p := start()
+	dir := workspace(t, nil)
+	sid := p.newSession(t, dir)
+	if _, err := p.prompt(t, sid, "think first"); err != nil {
+		t.Fatal(err)
+	}
+	if got := thoughtText(p, sid); got != "weigh it" || p.ed.agentText(sid) != "first answer" {
+		t.Errorf("thought %q, message %q", got, p.ed.agentText(sid))
+	}
+	p.closeAndWait(t)
+
+	p2 := start()
+	if _, err := p2.conn.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sid, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p2.prompt(t, sid, "and now"); err != nil {
+		t.Fatal(err)
+	}
+	return sid
+}
+
 func thoughtText(p *tandemProcess, sid sdk.SessionId) string {
 	var b strings.Builder
 	for _, r := range p.ed.sessionUpdates(sid) {
@@ -46,24 +74,7 @@ func TestGemini(t *testing.T) {
 		p.initialize(t, true, true)
 		return p
 	}
-	p := start()
-	dir := workspace(t, nil)
-	sid := p.newSession(t, dir)
-	if _, err := p.prompt(t, sid, "think first"); err != nil {
-		t.Fatal(err)
-	}
-	if got := thoughtText(p, sid); got != "weigh it" || p.ed.agentText(sid) != "first answer" {
-		t.Errorf("thought %q, message %q", got, p.ed.agentText(sid))
-	}
-	p.closeAndWait(t)
-
-	p2 := start()
-	if _, err := p2.conn.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sid, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p2.prompt(t, sid, "and now"); err != nil {
-		t.Fatal(err)
-	}
+	thinkAcrossRestart(t, start)
 	reqs := srv.Requests()
 	if len(reqs) != 2 || reqs[1].Path != "/v1beta/models/gemini-2.5-pro:streamGenerateContent" {
 		t.Fatalf("requests: %d, second to %s", len(reqs), reqs[len(reqs)-1].Path)

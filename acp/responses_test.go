@@ -3,12 +3,8 @@ package acp
 import (
 	"encoding/json"
 	"os/exec"
-	"strings"
 	"testing"
 
-	sdk "github.com/coder/acp-go-sdk"
-
-	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/internal/testenv"
 )
@@ -32,30 +28,7 @@ func TestOpenAIResponses(t *testing.T) {
 		p.initialize(t, true, true)
 		return p
 	}
-	p := start()
-	dir := workspace(t, nil)
-	sid := p.newSession(t, dir)
-	if _, err := p.prompt(t, sid, "think first"); err != nil {
-		t.Fatal(err)
-	}
-	var thought strings.Builder
-	for _, r := range p.ed.sessionUpdates(sid) {
-		if r.u.Type == agent.AgentThoughtChunk && r.u.Chunk != nil {
-			thought.WriteString(r.u.Chunk.Text)
-		}
-	}
-	if thought.String() != "weigh it" || p.ed.agentText(sid) != "first answer" {
-		t.Errorf("thought %q, message %q", thought.String(), p.ed.agentText(sid))
-	}
-	p.closeAndWait(t)
-
-	p2 := start()
-	if _, err := p2.conn.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sid, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p2.prompt(t, sid, "and now"); err != nil {
-		t.Fatal(err)
-	}
+	sid := thinkAcrossRestart(t, start)
 	reqs := srv.Requests()
 	if len(reqs) != 2 || reqs[0].Path != "/v1/responses" || reqs[1].Path != "/v1/responses" {
 		t.Fatalf("requests: %d, first to %s", len(reqs), reqs[0].Path)
