@@ -42,7 +42,7 @@ func (c *subagent) nesting() *Nesting {
 // offered narrows the session's catalog to what the child may call: the
 // groups its definition grants (read-only by default), never the task tool
 // itself, so children start no children. The mode's own limits apply on
-// top, in toolSpecs and at the call.
+// top, in the request (turn.Request) and at the call.
 func (c *subagent) offered(catalog []tools.Tool) []tools.Tool {
 	return slices.DeleteFunc(slices.Clone(catalog), func(tl tools.Tool) bool {
 		info := tl.Info()
@@ -53,7 +53,7 @@ func (c *subagent) offered(catalog []tools.Tool) []tools.Tool {
 // shape turns the session's request settings into the child's: its own
 // system prompt, its model when the definition names one, and its tools.
 // It does nothing for the session's own turn (c is nil).
-func (c *subagent) shape(t *turnRun, set *turn.Settings) {
+func (c *subagent) shape(set *turn.Settings) {
 	if c == nil {
 		return
 	}
@@ -61,7 +61,7 @@ func (c *subagent) shape(t *turnRun, set *turn.Settings) {
 	if c.def.Model != "" {
 		set.Model = c.def.Model
 	}
-	t.catalog = c.offered(t.catalog)
+	set.Tools = c.offered(set.Tools)
 }
 
 // childSystemPrompt is a child's system prompt: its definition's body, then

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/store"
-	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/agent/turn"
 	"github.com/tandemhq/tandem/internal/atomicfile"
 )
@@ -23,9 +22,7 @@ type turnRun struct {
 	prompt  []ContentBlock
 	history []llm.Message
 	instr   *instrState
-	catalog []tools.Tool // the session's tools at the latest request
-	mode    Mode         // the mode of the latest request: which of them were offered
-	sub     *subagent    // set when this is a child turn run by the task tool
+	sub     *subagent // set when this is a child turn run by the task tool
 	// cancelAll is Session.Cancel's: it also ends the prompts queued
 	// behind the turn (nextTurn).
 	cancelAll context.CancelFunc

@@ -24,8 +24,7 @@ func (t *turnRun) History() []llm.Message { return t.history }
 func (t *turnRun) Append(m llm.Message) { t.appendHistory(m) }
 
 // Settings is the snapshot the next request is built from: the model,
-// effort, system prompt and the mode's tools, shaped for a child. It
-// records the catalog and mode the response's calls are checked against.
+// effort, system prompt and the mode's tools, shaped for a child.
 func (t *turnRun) Settings() turn.Settings {
 	s := t.s
 	// The mode, model, effort and catalog are read from their mirrors,
@@ -33,9 +32,8 @@ func (t *turnRun) Settings() turn.Settings {
 	// trip a good share of the step's wall time.
 	mode, choice := s.Mode(), s.choice.Load()
 	model, effort := choice.model, choice.effort
-	t.catalog = s.st.catalog.List()
-	sortMCPTools(t.catalog)
-	t.mode = mode
+	catalog := s.st.catalog.List()
+	sortMCPTools(catalog)
 	if t.model != "" {
 		model = t.model
 	}
@@ -48,12 +46,13 @@ func (t *turnRun) Settings() turn.Settings {
 		System:   s.systemPrompt(),
 		CacheKey: s.id,
 		Mode:     string(mode),
+		Tools:    catalog,
 	}
-	t.sub.shape(t, &set)
+	t.sub.shape(&set)
 	// Never more output than the provider's listing says the model writes.
 	set.MaxTokens = s.a.cfg.Windows.MaxOutput(set.Model, s.a.cfg.MaxTokens)
 	modes := s.defs().modes
-	set.Tools, set.Exposes = t.catalog, func(g tools.Group) bool { return modes.exposes(mode, g) }
+	set.Exposes = func(g tools.Group) bool { return modes.exposes(mode, g) }
 	return set
 }
 
@@ -118,8 +117,6 @@ func (t *turnRun) Reached(touched []string) string {
 }
 
 func (t *turnRun) Steer() []llm.Part { return t.steer() }
-
-func (t *turnRun) RunTools(calls []llm.Part) ([]llm.Part, []string) { return t.runTools(calls) }
 
 // newMessageID names one message for messageId (turn.MessageID).
 func newMessageID() string { return turn.MessageID() }
