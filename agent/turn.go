@@ -11,8 +11,10 @@ import (
 	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
-// turnRun is one prompt turn. It runs on its own goroutine so the actor
-// stays free; history and instr are lent to it by the actor for its
+// turnRun is one prompt turn: its beginning and end on the actor (here),
+// and the session's side of the pipeline package turn runs
+// (turn_session.go, toolrun.go). It runs on its own goroutine so the
+// actor stays free; history and instr are lent to it by the actor for its
 // duration, everything else it asks the actor for.
 type turnRun struct {
 	s       *Session

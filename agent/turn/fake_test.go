@@ -73,6 +73,9 @@ func (s *session) Chunk(id, text string, thought bool) {
 	if id == "" {
 		s.t.Error("a chunk without a message id")
 	}
+	if thought {
+		text = "(" + text + ")"
+	}
 	s.mu.Lock()
 	s.chunks = append(s.chunks, text)
 	s.mu.Unlock()

@@ -19,7 +19,7 @@ import (
 func TestRunOnePrompt(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Reply{Text: []string{"look", "ing"}, ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "read", Args: `{"path":"a.go"}`}}},
+		llmtest.Reply{Reasoning: []string{"hmm"}, Text: []string{"look", "ing"}, ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "read", Args: `{"path":"a.go"}`}}},
 		llmtest.Reply{Text: []string{"done"}},
 	)
 	s := newSession(t, echo("read", tools.GroupRead))
@@ -44,11 +44,11 @@ func TestRunOnePrompt(t *testing.T) {
 	for _, m := range s.history {
 		got = append(got, string(m.Role)+": "+texts(m))
 	}
-	wantH := []string{"user: hi", "assistant: looking", "user: read a.go (seen)|rules for a.go|also this", "assistant: done"}
+	wantH := []string{"user: hi", "assistant: hmm|looking", "user: read a.go (seen)|rules for a.go|also this", "assistant: done"}
 	if !slices.Equal(got, wantH) {
 		t.Errorf("history\n got %q\nwant %q", got, wantH)
 	}
-	if strings.Join(s.chunks, "") != "lookingdone" {
+	if strings.Join(s.chunks, "") != "(hmm)lookingdone" {
 		t.Errorf("chunks %q", s.chunks)
 	}
 	reqs := srv.Requests()
