@@ -22,6 +22,10 @@ func (t *turnRun) Refuse(call llm.Part, input json.RawMessage, kind tools.Kind, 
 	t.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: t.callID(call.ToolCallID), Title: call.ToolName, Name: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
 }
 
+// NextGroup: the calls read the session's settings live, as the request
+// did (Settings).
+func (t *turnRun) NextGroup() {}
+
 // toolCall is one announced call (turn.Call).
 type toolCall struct {
 	t     *turnRun

@@ -141,6 +141,8 @@ func (s *session) Refuse(call llm.Part, input json.RawMessage, kind tools.Kind, 
 	s.note("refuse %s", call.ToolName)
 }
 
+func (s *session) NextGroup() { s.note("group") }
+
 func (s *session) Open(call llm.Part, tool tools.Tool, input json.RawMessage) turn.Call {
 	s.note("open %s", call.ToolCallID)
 	return &call1{s: s, id: call.ToolCallID}

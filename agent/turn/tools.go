@@ -20,6 +20,10 @@ type Calls interface {
 	// Open announces a call about to run and returns the session's side
 	// of it. Calls may be open concurrently (see runTools).
 	Open(call llm.Part, tool tools.Tool, input json.RawMessage) Call
+	// NextGroup is called before each group of calls starts (a run of
+	// reads, or one other call), when none of the turn's calls runs: the
+	// session may bring what its calls read up to date there.
+	NextGroup()
 }
 
 // Call is one announced tool call as the session sees it.
@@ -60,6 +64,7 @@ type outcome struct {
 func (r *run) runTools(calls []llm.Part) ([]llm.Part, []string) {
 	outs := make([]outcome, len(calls))
 	for i := 0; i < len(calls); {
+		r.s.NextGroup()
 		j := i + 1
 		if r.readOnly(calls[i]) {
 			for j < len(calls) && r.readOnly(calls[j]) {

@@ -82,9 +82,19 @@ func TestReadsRunTogether(t *testing.T) {
 		t.Errorf("results %q, want %q", got, want)
 	}
 	// A call that may ask is started by its own ask or progress, not by
-	// the stage.
-	if steps := s.steps(); slices.Contains(steps, "start e1") || !slices.Contains(steps, "start r3") {
+	// the stage; three groups: the two reads, the edit, the last read.
+	steps := s.steps()
+	if slices.Contains(steps, "start e1") || !slices.Contains(steps, "start r3") {
 		t.Errorf("steps %q", steps)
+	}
+	groups := 0
+	for _, st := range steps {
+		if st == "group" {
+			groups++
+		}
+	}
+	if groups != 3 {
+		t.Errorf("%d groups, want 3: %q", groups, steps)
 	}
 }
 

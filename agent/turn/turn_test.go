@@ -34,7 +34,7 @@ func TestRunOnePrompt(t *testing.T) {
 	}
 	want := []string{
 		"request 1 tools", "response tool_use",
-		"open c1", "before c1", "start c1", "report c1",
+		"group", "open c1", "before c1", "start c1", "report c1",
 		"request 1 tools", "response end_turn", "stop seam 0",
 	}
 	if got := s.steps(); !slices.Equal(got, want) {
