@@ -14,8 +14,11 @@ import (
 // caller's children.
 func WaitExited(pid int, d time.Duration) bool {
 	fd, err := unix.PidfdOpen(pid, 0)
-	if err != nil {
-		return errors.Is(err, unix.ESRCH) // gone already
+	switch {
+	case errors.Is(err, unix.ESRCH):
+		return true // gone already
+	case err != nil:
+		return pollExited(pid, d) // no pidfds here (an old kernel, qemu-user)
 	}
 	defer unix.Close(fd)
 	deadline := time.Now().Add(d)

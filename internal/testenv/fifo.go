@@ -2,20 +2,18 @@ package testenv
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"sync"
 	"testing"
 	"time"
 )
 
-// FifoLines makes a named pipe at path and returns the lines written to
-// it, so a test waits for a child process to say it got somewhere (`echo
-// ready > path`) instead of polling for a file. The pipe is held open for
-// reading and writing (opening it so never waits for a writer, and a
-// writer that closes does not end it) until the test ends, which closes
-// the channel. Not on Windows, whose named pipes live outside the file
-// system.
-func FifoLines(t testing.TB, path string) <-chan string {
+// openFifo makes a named pipe at path and holds it open for reading and
+// writing until the test ends: opening it so never waits for a writer,
+// and a writer that closes does not end what reads it. Not on Windows,
+// whose named pipes live outside the file system.
+func openFifo(t testing.TB, path string) *os.File {
 	t.Helper()
 	if err := Mkfifo(path); err != nil {
 		t.Fatalf("testenv: mkfifo %s: %v", path, err)
@@ -24,6 +22,16 @@ func FifoLines(t testing.TB, path string) <-chan string {
 	if err != nil {
 		t.Fatalf("testenv: open %s: %v", path, err)
 	}
+	return f
+}
+
+// FifoLines makes a named pipe at path and returns the lines written to
+// it, so a test waits for a child process to say it got somewhere (`echo
+// ready > path`) instead of polling for a file. The channel closes when
+// the test ends.
+func FifoLines(t testing.TB, path string) <-chan string {
+	t.Helper()
+	f := openFifo(t, path)
 	lines := make(chan string, 64)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -42,6 +50,25 @@ func FifoLines(t testing.TB, path string) <-chan string {
 		wg.Wait()
 	})
 	return lines
+}
+
+// FifoLog makes a named pipe at path and collects what is written to it,
+// so a test can wait for a child process's log to say something
+// (SyncBuffer.Await) instead of polling a file.
+func FifoLog(t testing.TB, path string) *SyncBuffer {
+	t.Helper()
+	f := openFifo(t, path)
+	log := &SyncBuffer{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = io.Copy(log, f)
+	}()
+	t.Cleanup(func() {
+		f.Close() // ends the read in flight
+		<-done
+	})
+	return log
 }
 
 // NextLine returns the next line from lines; d only bounds a failure,
