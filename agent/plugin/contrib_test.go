@@ -37,7 +37,9 @@ func TestContributionsGatedAndFallback(t *testing.T) {
 	must(t, st.Disable("reviews"))
 	// The runtime notices in the background; the session announces its
 	// way back to code mode.
-	h.awaitUpdate(func(u agent.Update) bool { return u.Type == agent.CurrentModeUpdate && u.ModeID == string(agent.ModeCode) })
+	h.awaitUpdate(func(u agent.Update) bool {
+		return u.Type == agent.CurrentModeUpdate && u.ModeID == string(agent.ModeCode)
+	})
 	if s.Mode() != agent.ModeCode {
 		t.Fatalf("mode after disable: %s", s.Mode())
 	}
