@@ -74,7 +74,8 @@ func TestAgentCloseLeavesNothing(t *testing.T) {
 	if c := children(); len(c) > 0 {
 		t.Errorf("child processes outlived Close: %v", c)
 	}
-	// Goroutines take a moment to unwind after they were told to stop.
+	// Goroutines take a moment to unwind after they were told to stop; a
+	// goroutine's exit has no event to wait on, so this one check polls.
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		left := ownGoroutines()

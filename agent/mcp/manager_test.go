@@ -282,9 +282,9 @@ func TestNoCallbackAfterClose(t *testing.T) {
 	}
 }
 
-// running reports whether pid is a live process (not gone, not a zombie).
-func running(pid int) bool { return testenv.Alive(pid) }
-
+// waitFor asks cond again every 20 ms until it holds. Only for a state
+// the test cannot be told about: what an outside server (server-everything)
+// holds, which shows only in its answers. Everything else waits on events.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
