@@ -48,7 +48,8 @@ type Message struct {
 // request's handler may block, holding an answer, without stopping the
 // stream). A Call returns only after every message the server wrote before
 // its answer was delivered, so a test reads what it recorded without
-// waiting. A notification handler therefore must not Call the peer itself
+// waiting. A notification handler holds up every later message while it
+// runs, so it must not wait on the test (a full channel) nor Call the peer
 // (the answer would wait for the handler): it hands such work to a
 // goroutine of its own.
 type Handler func(method string, params json.RawMessage) (any, *RPCError)
