@@ -186,7 +186,7 @@ func fake(t *testing.T, name, mode string) (Server, *fakeLog) {
 }
 
 // fakeLog is what fake servers logged so far.
-type fakeLog struct{ *testenv.SyncBuffer }
+type fakeLog struct{ *testenv.PipeLog }
 
 // await waits until the log says want (5 s bounds a failure).
 func (l *fakeLog) await(t *testing.T, want string) {

@@ -2,8 +2,8 @@ package testenv
 
 import (
 	"bufio"
-	"io"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -52,23 +52,63 @@ func FifoLines(t testing.TB, path string) <-chan string {
 	return lines
 }
 
-// FifoLog makes a named pipe at path and collects what is written to it,
-// so a test can wait for a child process's log to say something
-// (SyncBuffer.Await) instead of polling a file.
-func FifoLog(t testing.TB, path string) *SyncBuffer {
+// FifoLog makes a named pipe at path for a child process's log, so a
+// test can wait for the log to say something instead of polling a file.
+// What the log holds is read from the pipe when asked for: what a child
+// wrote before it answered the test is there, without a reader racing.
+func FifoLog(t testing.TB, path string) *PipeLog {
 	t.Helper()
-	f := openFifo(t, path)
-	log := &SyncBuffer{}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = io.Copy(log, f)
-	}()
-	t.Cleanup(func() {
-		f.Close() // ends the read in flight
-		<-done
-	})
-	return log
+	l := &PipeLog{f: openFifo(t, path)}
+	t.Cleanup(func() { l.f.Close() })
+	return l
+}
+
+// PipeLog is what was written to a FifoLog's pipe.
+type PipeLog struct {
+	mu sync.Mutex // guards f's reads and b
+	f  *os.File
+	b  []byte
+}
+
+// String is everything written so far.
+func (l *PipeLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.read(time.Now().Add(time.Millisecond)) // what is in the pipe now
+	return string(l.b)
+}
+
+// Await reports whether the log comes to contain want, reading the pipe as
+// it is written to; d only bounds a failure.
+func (l *PipeLog) Await(d time.Duration, want string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	deadline := time.Now().Add(d)
+	for !strings.Contains(string(l.b), want) {
+		if !l.read(deadline) {
+			return strings.Contains(string(l.b), want)
+		}
+	}
+	return true
+}
+
+// read appends what arrives before deadline: the first piece, and what
+// follows it at once. It reports whether anything came. l.mu is held.
+func (l *PipeLog) read(deadline time.Time) bool {
+	got := false
+	var buf [4096]byte
+	for {
+		if l.f.SetReadDeadline(deadline) != nil {
+			return got
+		}
+		n, err := l.f.Read(buf[:])
+		l.b = append(l.b, buf[:n]...)
+		got = got || n > 0
+		if err != nil || n < len(buf) {
+			return got
+		}
+		deadline = time.Now().Add(time.Millisecond) // the rest, if any, is there already
+	}
 }
 
 // NextLine returns the next line from lines; d only bounds a failure,

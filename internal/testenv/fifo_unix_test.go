@@ -26,3 +26,22 @@ func TestFifoLines(t *testing.T) {
 		}
 	}
 }
+
+func TestFifoLog(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "log")
+	log := FifoLog(t, p)
+	if err := exec.Command("sh", "-c", "echo one > "+p).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got := log.String(); got != "one\n" { // written before Run returned: there at once
+		t.Fatalf("log %q", got)
+	}
+	later := exec.Command("sh", "-c", "echo two > "+p)
+	if err := later.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer later.Wait()
+	if !log.Await(10*time.Second, "two") || log.String() != "one\ntwo\n" {
+		t.Fatalf("log %q", log.String())
+	}
+}
