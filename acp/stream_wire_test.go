@@ -264,3 +264,50 @@ func TestStreamKill9MidStream(t *testing.T) {
 	reqs := srv.Requests()
 	checkPaired(t, reqs[len(reqs)-1].Messages)
 }
+
+// TestStreamCloseMidStream: the editor closes tandem's stdin while a reply
+// streams; tandem ends the turn and exits, and a new process replays
+// exactly the text that reached the editor, nothing lost and nothing
+// added.
+func TestStreamCloseMidStream(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	words := make([]string, 3000)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%d ", i)
+	}
+	srv.Enqueue(llmtest.Reply{Text: words, Delay: llmtest.Duration(time.Millisecond)})
+	home, ws := t.TempDir(), workspace(t, nil)
+	url := srv.BaseURL(llmtest.Anthropic)
+	c := startRaw(t, home, url, map[string]any{})
+	sid := c.newSession(t, ws)
+	from := c.count()
+	go func() {
+		var r map[string]any
+		_ = c.peer.Call("session/prompt", map[string]any{"sessionId": sid,
+			"prompt": []any{map[string]any{"type": "text", "text": "talk at length"}}}, &r) // ends with the process
+	}()
+	c.await(t, from, "the reply's 50th word", func(m wireMsg) bool { return strings.Contains(chunkText(m), "w50 ") })
+	c.stop() // stdin closed; tandem exits
+	var seen strings.Builder
+	for _, m := range c.since(from) {
+		if streamLabel(m, sid) == "agent_message_chunk" {
+			seen.WriteString(chunkText(m))
+		}
+	}
+
+	r := startRaw(t, home, url, map[string]any{})
+	replayFrom := r.count()
+	answered(t, r.peer.Call("session/load", map[string]any{"sessionId": sid, "cwd": ws, "mcpServers": []any{}}, nil))
+	var replayed strings.Builder
+	for _, m := range r.since(replayFrom) {
+		if streamLabel(m, sid) == "agent_message_chunk" {
+			replayed.WriteString(chunkText(m))
+		}
+	}
+	if !strings.HasPrefix(strings.Join(words, ""), seen.String()) || !strings.Contains(seen.String(), "w50 ") {
+		t.Fatalf("the editor saw %.80q…, want the reply's beginning", seen.String())
+	}
+	if replayed.String() != seen.String() {
+		t.Errorf("replayed %d bytes of text (%.60q…), the editor saw %d (%.60q…): want the same", replayed.Len(), replayed.String(), seen.Len(), seen.String())
+	}
+}
