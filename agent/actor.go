@@ -69,9 +69,21 @@ func (s *Session) Prompt(ctx context.Context, prompt []ContentBlock) (StopReason
 
 // Cancel ends the running turn, if any, with StopCancelled, and with it
 // every prompt queued behind it. It never blocks: it is the one call that
-// does not go through the actor.
+// does not go through the actor, a message to the turn (watchCancel).
 func (s *Session) Cancel() {
-	if f := s.cancelTurn.Load(); f != nil {
-		(*f)()
+	select {
+	case s.cancels <- struct{}{}:
+	default: // one is on its way already
+	}
+}
+
+// watchCancel ends t with Cancel's cause when Cancel is called while it
+// runs; it returns when the turn ends. A request made while no turn ran
+// was taken away when the turn began (beginTurn).
+func (t *turnRun) watchCancel() {
+	select {
+	case <-t.s.cancels:
+		t.cancelAll()
+	case <-t.ctx.Done():
 	}
 }

@@ -16,7 +16,13 @@ type slash struct {
 	run func(t *turnRun, arg string) (StopReason, error)
 }
 
-func (s *Session) commands() map[string]slash {
+// commands are the built-in slash commands; d names the modes /mode
+// offers (nil when only the names are wanted).
+func (s *Session) commands(d *definitions) map[string]slash {
+	var modes, hint string
+	if d != nil {
+		modes, hint = d.modes.choices(), strings.Join(d.modes.ids(), " | ")
+	}
 	return map[string]slash{
 		"compact": {
 			description: "Summarise the conversation so far to free context",
@@ -40,8 +46,8 @@ func (s *Session) commands() map[string]slash {
 			},
 		},
 		"mode": {
-			description: "Switch mode: " + s.defs().modes.choices(),
-			hint:        strings.Join(s.defs().modes.ids(), " | "),
+			description: "Switch mode: " + modes,
+			hint:        hint,
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
 				if arg == "" {
@@ -87,7 +93,7 @@ func (s *Session) commands() map[string]slash {
 // prompts (session_mcpoffers.go).
 func (s *Session) Commands() []Command {
 	var out []Command
-	for name, c := range s.commands() {
+	for name, c := range s.commands(s.defs()) {
 		cmd := Command{Name: name, Description: c.description}
 		if c.hint != "" {
 			cmd.Input = &CommandInput{Hint: c.hint}

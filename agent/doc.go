@@ -13,10 +13,13 @@
 // else — front doors, the running turn, MCP connections, the index
 // builder — sends it a message (Session.do) and waits for the answer, so
 // the actor stays free to answer State, Mode or SetMode while a turn runs.
-// What every tool step reads (the mode, model, effort, rules in force and
-// built code indexes) the actor also publishes in atomic mirrors whenever
-// it changes, so a step makes no round trip to the actor for them; they
-// are still changed only through it. The usage totals are plain actor
+// What every tool step reads (the mode, model, effort, switches,
+// definitions, rules in force and built code indexes) the actor hands a
+// turn as one value when it begins (turnView), and sends it again, as a
+// message on the turn's channel, whenever one of them changes while the
+// turn runs; the turn takes the newest before each request, group of tool
+// calls and permission decision, so a step makes no round trip to the
+// actor for them and nothing else shares them. The usage totals are plain actor
 // state: a turn adds each response's tokens through the actor, and
 // Session.Usage reads a copy through it.
 //
@@ -24,7 +27,8 @@
 // the turn's duration it owns the history and the instructions tracker,
 // which the actor hands it at the start and takes back at the end; for
 // everything else it asks the actor. Cancel is the one out-of-band signal:
-// it calls the running turn's context.CancelFunc without a message.
+// a token on a channel the running turn watches, not a message to the
+// actor.
 //
 // Updates leave through one FIFO per session (outbox): one goroutine at a
 // time hands each one to Host.Send and passes it on to the log, which the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/mcp"
+	"github.com/tandemhq/tandem/codeindex"
 )
 
 // extraState holds the per-session services beside the conversation:
@@ -21,6 +22,9 @@ type extraState struct {
 
 	// indexes holds each root's code index by root; nil: not started.
 	indexes map[string]*rootIndex
+	// built is every root's index once built, in allRoots order (nil
+	// entries until then); replaced whole, for the turns' views.
+	built []*codeindex.Index
 
 	mcp []*mcp.Manager
 	// projectMCP are servers of <root>/.tandem/mcp.json waiting for the
@@ -91,7 +95,6 @@ func (s *Session) stopExtras() {
 			s.a.log.Warn("closing MCP servers", "session", s.id, "err", err)
 		}
 	}
-	s.indexes.Store(nil) // they are released now
 	stopIndexes(s.retired.indexes)
 	s.retired = retiredServices{}
 }

@@ -48,8 +48,8 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	if o.Mode == "" && meta.Mode != "" {
 		// A custom mode whose file is gone since leaves the session in
 		// the default mode rather than unloadable.
-		if m, err := s.defs().modes.parse(meta.Mode); err == nil {
-			s.setMode(m)
+		if m, err := s.st.defs.modes.parse(meta.Mode); err == nil {
+			s.st.mode = m // the actor is not running yet
 		} else {
 			a.log.Warn("stored session mode is gone; using the default", "session", meta.ID, "err", err)
 		}
@@ -57,8 +57,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	s.id = meta.ID
 	s.st.title.text, s.st.title.by = meta.Title, meta.TitleBy
 	s.st.effort, _ = llm.ParseEffort(meta.Effort) // an unknown level falls back to the default
-	s.publishChoice()
-	s.setToggles(Toggles{SandboxOff: meta.SandboxOff, AutoCompactOff: meta.AutoCompactOff})
+	s.st.toggles = Toggles{SandboxOff: meta.SandboxOff, AutoCompactOff: meta.AutoCompactOff}
 	s.created = meta.Created
 	var instr []json.RawMessage
 	open := map[string]bool{}        // tool calls (and compactions) the replay started and never ended

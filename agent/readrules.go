@@ -42,8 +42,8 @@ func (s *Session) checkRead(mode Mode, e ToolCallEvent, rs policy.Rules) error {
 // hidden when a deny rule refuses reading it with this tool or with
 // read_file (searching a file reads it), under the rules rs. Nil when no
 // deny rule names a read tool, which is the common case and costs nothing
-// per file.
-func (s *Session) readHidden(info tools.Info, rs policy.Rules) func(string) bool {
+// per file. m is the session's mode.
+func (s *Session) readHidden(m Mode, info tools.Info, rs policy.Rules) func(string) bool {
 	if info.Group != tools.GroupRead {
 		return nil
 	}
@@ -51,7 +51,7 @@ func (s *Session) readHidden(info tools.Info, rs policy.Rules) func(string) bool
 		return nil
 	}
 	home, _ := os.UserHomeDir()
-	mode := policy.Mode(s.Mode())
+	mode := policy.Mode(m)
 	return func(abs string) bool {
 		paths := []string{abs}
 		if real, err := s.resolve(abs); err != nil {

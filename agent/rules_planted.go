@@ -16,12 +16,13 @@ import (
 type commandWatch struct {
 	tools.Host
 	s *Session
+	t *turnRun // whose view has the sandbox switch
 }
 
 func (h commandWatch) RunCommand(ctx context.Context, spec tools.CommandSpec) (tools.CommandResult, error) {
 	// The sandbox switch off runs every command the way an approved
 	// unsandboxed one runs; the policy already asked as for unconfined ones.
-	if h.s.unconfined() == toggleSandboxOff {
+	if h.s.unconfined(h.t.view().toggles) == toggleSandboxOff {
 		spec.Unsandboxed = true
 	}
 	before := settings.ReadLocal(h.s.root)

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tandemhq/tandem/codeindex"
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/command"
@@ -55,37 +53,18 @@ type Session struct {
 	liveOutput bool
 	log        *store.Log
 	out        *outbox
-	// current holds the session's modes, subagents and rules: an immutable
-	// snapshot, replaced whole when its plugins change (see defs); tasks
-	// bounds how many subagents run at once.
-	current atomic.Pointer[definitions]
-	tasks   chan struct{}
-	// mode mirrors st.mode, stored by whoever sets it (setMode): every
-	// permission decision reads the mode, and a trip to the actor for
-	// it cost each tool step a goroutine round trip or two.
-	mode atomic.Pointer[Mode]
-	// indexes is what rootIndexes returns, published by the actor as each
-	// root's code index is built (see publishIndexes); nil before.
-	indexes atomic.Pointer[[]*codeindex.Index]
-	// rulesNow is what rules returns until the settings files change (see
-	// publishRules); nil until they are first loaded.
-	rulesNow atomic.Pointer[rulesSnapshot]
-	// choice mirrors st.model and st.effort, stored by the actor whenever
-	// either changes (publishChoice): every request reads them, and the
-	// round trip to the actor cost each tool step a goroutine handoff.
-	choice atomic.Pointer[modelChoice]
-	// toggles mirrors st.toggles (setToggles): every request and command
-	// reads them; nil is the defaults.
-	toggles atomic.Pointer[Toggles]
+	// tasks bounds how many subagents run at once.
+	tasks chan struct{}
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
-	// cancelTurn holds the running turn's cancel func: Cancel's out-of-band
-	// path, which must work while the actor waits on that very turn.
-	cancelTurn atomic.Pointer[context.CancelFunc]
-	turns      sync.WaitGroup // turn and title request goroutines; Close waits for them
-	closeOnce  sync.Once
-	closeErr   error
+	// cancels is Session.Cancel's out-of-band path: the running turn
+	// watches it (watchCancel), so Cancel needs neither the actor nor
+	// anything shared with the turn. It holds one request.
+	cancels   chan struct{}
+	turns     sync.WaitGroup // turn and title request goroutines; Close waits for them
+	closeOnce sync.Once
+	closeErr  error
 	// retired is what the actor handed shutdown as it returned (retire).
 	retired retiredServices
 
@@ -100,8 +79,9 @@ type Session struct {
 // instructions tracker (see turnRun) and gives them back when it ends.
 type actorState struct {
 	mode      Mode
-	roleMode  Mode   // the mode whose role the history last stated (see modeRole)
-	roleText  string // and the role text it stated
+	defs      *definitions // modes, subagents and rules; replaced whole (mode_refresh.go)
+	roleMode  Mode         // the mode whose role the history last stated (see modeRole)
+	roleText  string       // and the role text it stated
 	model     string
 	effort    llm.Effort // "" until chosen: the agent's default applies
 	toggles   Toggles
@@ -116,9 +96,13 @@ type actorState struct {
 	history []llm.Message
 	grants  policy.Rules // "always" answers that could not be saved to a file
 	rules   rulesState   // the settings files' rules
-	// catalog is set once and never replaced; the Registry is safe for
-	// concurrent use, so a turn lists it without the actor (baseRequest),
-	// while changes to it are made on the actor.
+	// rulesNow is the rules in force and the settings they came from, as
+	// of the last change (publishRules); nil until first read.
+	rulesNow *rulesSnapshot
+	// watchers are the running turns' view channels (turnview.go).
+	watchers []chan turnView
+	// catalog is the session's tools, changed on the actor; turns get its
+	// list in their view.
 	catalog *tools.Registry
 	extra   extraState
 	custom  customState
@@ -190,24 +174,23 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		reg.Add(t)
 	}
 	s := &Session{
-		a:     a,
-		cwd:   filepath.Clean(o.Cwd),
-		root:  root,
-		roots: roots,
-		host:  o.Host,
-		tasks: make(chan struct{}, a.maxParallelTasks()),
-		inbox: make(chan func()),
-		done:  make(chan struct{}),
+		a:       a,
+		cwd:     filepath.Clean(o.Cwd),
+		root:    root,
+		roots:   roots,
+		host:    o.Host,
+		tasks:   make(chan struct{}, a.maxParallelTasks()),
+		cancels: make(chan struct{}, 1),
+		inbox:   make(chan func()),
+		done:    make(chan struct{}),
 		st: actorState{
 			mode:      mode,
+			defs:      &defs,
 			model:     model,
 			lifecycle: Idle,
 			catalog:   reg,
 		},
 	}
-	s.current.Store(&defs)
-	s.setMode(mode)
-	s.publishChoice()
 	s.st.extra.instr = s.newInstrState()
 	s.addTaskTool()
 	return s, nil
@@ -268,12 +251,9 @@ func (s *Session) State() (l Lifecycle, o Outcome) {
 }
 
 // Mode returns the current mode.
-func (s *Session) Mode() Mode { return *s.mode.Load() }
-
-// setMode sets the mode and its mirror; on the actor, or before it runs.
-func (s *Session) setMode(m Mode) {
-	s.st.mode = m
-	s.mode.Store(&m)
+func (s *Session) Mode() (m Mode) {
+	s.read(func() { m = s.st.mode })
+	return m
 }
 
 // Model returns the current model id.
@@ -290,13 +270,15 @@ func (s *Session) setLifecycle(l Lifecycle) {
 // It takes effect at once, even mid-turn: the next permission decision
 // uses the new mode.
 func (s *Session) SetMode(m Mode) error {
-	if _, err := s.defs().modes.parse(string(m)); err != nil || m == "" {
-		return fmt.Errorf("%w %q: use %s", ErrUnknownMode, m, s.defs().modes.choices())
+	d := s.defs()
+	if _, err := d.modes.parse(string(m)); err != nil || m == "" {
+		return fmt.Errorf("%w %q: use %s", ErrUnknownMode, m, d.modes.choices())
 	}
 	var meta *store.Meta
 	err := s.change(func() {
 		if s.st.mode != m {
-			s.setMode(m)
+			s.st.mode = m
+			s.viewChanged()
 			meta = s.meta()
 		}
 	})
@@ -318,7 +300,7 @@ func (s *Session) SetModel(id string) error {
 	var meta *store.Meta
 	err := s.change(func() {
 		s.st.model = id
-		s.publishChoice()
+		s.viewChanged()
 		meta = s.meta()
 	})
 	if err == nil {
@@ -342,6 +324,7 @@ func (s *Session) updateCatalog(add []tools.Tool, remove []string) {
 		for _, t := range add {
 			s.st.catalog.Add(t)
 		}
+		s.viewChanged()
 	})
 }
 

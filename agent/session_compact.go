@@ -39,7 +39,7 @@ func (a *Agent) compactAt() float64 {
 // have changed). Only a cancellation stops the request. A session whose
 // auto-compact switch is off never does: the request goes as it is.
 func (t *turnRun) compactIfFull(model string, estimate int) (bool, error) {
-	if t.s.Toggles().AutoCompactOff {
+	if t.view().toggles.AutoCompactOff {
 		return false, nil
 	}
 	if float64(estimate) <= t.s.a.compactAt()*float64(t.s.a.window(model)) {

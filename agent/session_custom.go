@@ -72,7 +72,7 @@ func (a *Agent) realHome() (string, bool) {
 
 // builtinCommand reports whether name is one of tandem's own slash commands.
 func (s *Session) builtinCommand(name string) bool {
-	_, ok := s.commands()[name]
+	_, ok := s.commands(nil)[name]
 	return ok
 }
 
@@ -133,6 +133,7 @@ func (t *turnRun) refreshCustom() {
 		if len(set.Skills) > 0 {
 			if _, ok := s.st.catalog.Get(tools.SkillName); !ok {
 				s.st.catalog.Add(tools.NewSkill(s.customSet))
+				s.viewChanged()
 			}
 		}
 	})

@@ -56,23 +56,24 @@ func (s *Session) buildIndex(ctx context.Context, root string, done chan struct{
 	if s.change(func() {
 		ri := s.st.extra.indexes[root]
 		ri.ix, ri.release = ix, release
-		s.publishIndexes()
+		s.builtIndexes()
 	}) != nil {
 		release() // the session closed meanwhile
 	}
 }
 
-// publishIndexes stores a fresh copy of the built indexes for rootIndexes
-// to read without a trip to the actor; on the actor. A published slice is
-// never changed afterwards.
-func (s *Session) publishIndexes() {
+// builtIndexes records a fresh copy of the built indexes for the turns'
+// views and sends it to the running turns; on the actor. A slice once
+// recorded is never changed: turns read it without the actor.
+func (s *Session) builtIndexes() {
 	out := make([]*codeindex.Index, 1+len(s.roots))
 	for i, root := range s.allRoots() {
 		if ri := s.st.extra.indexes[root]; ri != nil {
 			out[i] = ri.ix
 		}
 	}
-	s.indexes.Store(&out)
+	s.st.extra.built = out
+	s.viewChanged()
 }
 
 // indexesDone returns the channels that close when the roots' builders
@@ -88,14 +89,13 @@ func (s *Session) indexesDone() (done []chan struct{}) {
 	return done
 }
 
-// rootIndexes returns every root's code index, primary root first, in the
-// order of allRoots; an entry is nil while that root's index is not built
-// (a tool then parses what it lists on its own). Every tool call asks, so
-// it reads what the actor published rather than asking the actor; the
-// caller must not change the slice.
-func (s *Session) rootIndexes() []*codeindex.Index {
-	if p := s.indexes.Load(); p != nil {
-		return *p
+// rootIndexes returns every root's code index from v, primary root first,
+// in the order of allRoots; an entry is nil while that root's index is not
+// built (a tool then parses what it lists on its own). The caller must not
+// change the slice.
+func (s *Session) rootIndexes(v turnView) []*codeindex.Index {
+	if v.indexes != nil {
+		return v.indexes
 	}
 	return make([]*codeindex.Index, 1+len(s.roots))
 }

@@ -33,6 +33,7 @@ func (s *Session) mcpOffersChanged() {
 				for _, t := range mcp.ResourceTools(s.mcpManagers) {
 					s.st.catalog.Add(t)
 				}
+				s.viewChanged()
 			}
 		})
 	}

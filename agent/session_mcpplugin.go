@@ -35,14 +35,15 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 		return tools.Result{}, fmt.Errorf("%w: %s of server %s", ErrNoMCPTool, tool, server)
 	}
 	info := tl.Info()
-	if mode := s.Mode(); !s.defs().modes.exposes(mode, info.Group) {
+	now := s.viewNow()
+	if mode := now.mode; !now.defs.modes.exposes(mode, info.Group) {
 		return tools.Result{}, fmt.Errorf("%w: MCP tools are not available in %s mode", tools.ErrRejected, mode)
 	}
 	id := "mcp_call_" + newMessageID()
 	var refused error
 	env := &tools.Env{Root: s.root, Roots: s.roots, CallID: id, Ask: func(ctx context.Context, a tools.Ask) error {
 		a.Title = caller + ": " + a.Title // the question says whose call it is
-		err := s.judgeAsk(ctx, ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false, false)
+		err := s.judgeAsk(ctx, s.viewNow(), ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false, false)
 		if errors.Is(err, tools.ErrRejected) {
 			refused = err
 		}

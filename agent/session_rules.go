@@ -67,11 +67,14 @@ func (s *Session) refreshRules(ctx context.Context, force bool) {
 
 // rules are the rules in force: the settings files' (with the project's
 // allow rules only once accepted) and the session's own grants.
-func (s *Session) rules(ctx context.Context) policy.Rules {
-	// No trip to the actor when nothing changed, the common case: every
-	// tool call asks for the rules, some twice.
-	if p := s.rulesNow.Load(); p != nil && !p.set.Stale() {
-		return p.rules
+func (s *Session) rules(ctx context.Context) policy.Rules { return s.rulesIn(ctx, nil) }
+
+// rulesIn is rules for a turn: those its view carries while the settings
+// files stay as they were, the common case (every tool call asks for the
+// rules, some twice), with no trip to the actor; v is nil outside a turn.
+func (s *Session) rulesIn(ctx context.Context, v *turnView) policy.Rules {
+	if v != nil && v.rules != nil && !v.rules.set.Stale() {
+		return v.rules.rules
 	}
 	s.refreshRules(ctx, false)
 	var rs policy.Rules
@@ -86,11 +89,13 @@ type rulesSnapshot struct {
 	rules policy.Rules
 }
 
-// publishRules stores what rules returns while the settings files stay
-// as they are; on the actor, after every change to the settings rules,
-// their acceptance or the session's grants.
+// publishRules records what rulesIn returns while the settings files stay
+// as they are, and sends it to the running turns; on the actor, after
+// every change to the settings rules, their acceptance or the session's
+// grants.
 func (s *Session) publishRules() {
-	s.rulesNow.Store(&rulesSnapshot{set: s.st.rules.set, rules: s.st.rules.set.Rules().Merge(s.st.grants)})
+	s.st.rulesNow = &rulesSnapshot{set: s.st.rules.set, rules: s.st.rules.set.Rules().Merge(s.st.grants)}
+	s.viewChanged()
 }
 
 // remember keeps an "always" answer: saved to the project's

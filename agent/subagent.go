@@ -84,6 +84,12 @@ func (s *Session) delegate(ctx context.Context, def custom.Subagent, parentCall,
 		return "", ErrNotConfigured
 	}
 	t := &turnRun{s: s, ctx: ctx, sub: &subagent{def: def, system: s.childSystemPrompt(def), parentCall: parentCall}}
+	// The child follows the session's settings as its parent does, with
+	// its own view (its calls run beside the parent's other calls).
+	if s.do(ctx, func() { t.feed = s.watch() }) != nil {
+		t.feed.cur = s.viewNow()
+	}
+	defer s.do(context.Background(), func() { s.unwatch(t.feed) })
 	t.appendHistory(llm.Text(llm.RoleUser, prompt))
 	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
 		resp, err := t.request(p)

@@ -31,10 +31,10 @@ func (a *Agent) maxParallelTasks() int {
 }
 
 // addTaskTool offers the task tool with the session's agents (replacing
-// the one offered before, in place).
+// the one offered before, in place); on the actor, or before it runs.
 func (s *Session) addTaskTool() {
-	list := make([]tools.TaskAgent, len(s.defs().agents))
-	for i, d := range s.defs().agents {
+	list := make([]tools.TaskAgent, len(s.st.defs.agents))
+	for i, d := range s.st.defs.agents {
 		list[i] = tools.TaskAgent{Name: d.Name, Description: d.Description}
 	}
 	s.st.catalog.Add(tools.NewTask(list, s.runTask))
@@ -78,8 +78,9 @@ func (s *Session) agentNamed(name string) (custom.Subagent, bool) {
 }
 
 func (s *Session) agentNames() []string {
-	names := make([]string, len(s.defs().agents))
-	for i, d := range s.defs().agents {
+	agents := s.defs().agents
+	names := make([]string, len(agents))
+	for i, d := range agents {
 		names[i] = d.Name
 	}
 	return names

@@ -52,6 +52,7 @@ type toolOutcome struct {
 func (t *turnRun) runTools(calls []llm.Part) ([]llm.Part, []string) {
 	outs := make([]toolOutcome, len(calls))
 	for i := 0; i < len(calls); {
+		t.refreshView() // no call of the turn runs now
 		j := i + 1
 		if t.readOnly(calls[i]) {
 			for j < len(calls) && t.readOnly(calls[j]) {
@@ -110,7 +111,7 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		return refuse(tools.KindOther, fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", call.ToolName))
 	}
 	info := tool.Info()
-	if !s.defs().modes.exposes(t.mode, info.Group) {
+	if !t.view().defs.modes.exposes(t.mode, info.Group) {
 		return refuse(info.Kind, fmt.Sprintf("%s is not available in %s mode. Use one of the tools you were given.", info.Name, t.mode))
 	}
 	if !llm.IsObject(input) {
@@ -140,9 +141,9 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 	// file it lists or searches: the rules are fetched once for both.
 	var rs policy.Rules
 	if info.Group == tools.GroupRead {
-		rs = s.rules(ctx)
+		rs = t.rules()
 	}
-	input, err := s.beforeToolCall(ctx, ev, rs)
+	input, err := s.beforeToolCall(ctx, t.view(), ev, rs)
 	if err != nil {
 		return fail(fmt.Sprintf("%s was not run: %v.", info.Name, err))
 	}
@@ -243,8 +244,8 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 	// the terminal itself, so repeating the same content says nothing new.
 	var termMu sync.Mutex
 	var announced string
-	ixs := s.rootIndexes()
-	var host tools.Host = commandWatch{Host: t.host(), s: s}
+	ixs := s.rootIndexes(t.view())
+	var host tools.Host = commandWatch{Host: t.host(), s: s, t: t}
 	if live != nil {
 		host = liveHost{Host: host, lt: live}
 	}
@@ -259,7 +260,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 			if a.Edit != nil {
 				shown.add(*a.Edit)
 			}
-			err := s.beforeAsk(ctx, AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
+			err := s.beforeAsk(ctx, t.refreshView(), AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
 			if err == nil {
 				start()
 			}
@@ -284,6 +285,6 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 			u.Content = []ToolContent{TextContent(p.Output)}
 			t.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
-		Hidden: s.readHidden(info, rs),
+		Hidden: s.readHidden(t.view().mode, info, rs),
 	}
 }

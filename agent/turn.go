@@ -30,6 +30,7 @@ type turnRun struct {
 	catalog []tools.Tool // the session's tools at the latest request
 	mode    Mode         // the mode of the latest request: which of them were offered
 	sub     *subagent    // set when this is a child turn run by the task tool
+	feed    viewFeed     // the session's settings as this turn sees them (turnview.go)
 	// cancelAll is Session.Cancel's: it also ends the prompts queued
 	// behind the turn (nextTurn).
 	cancelAll context.CancelFunc
@@ -68,6 +69,11 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 		answering: w, after: after, delivered: make(chan struct{}), closing: make(chan struct{})}
 	t.cancel = func() { stop(context.Canceled) }
 	t.cancelAll = func() { stop(errCancelAll) }
+	t.feed = s.watch()
+	select {
+	case <-s.cancels: // a Cancel while no turn ran is not for this one
+	default:
+	}
 	s.st.history, s.st.extra.instr = nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
@@ -76,15 +82,15 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 	if s.st.title.text == "" {
 		s.st.title.text = store.Title(promptText(prompt))
 	}
-	s.cancelTurn.Store(&t.cancelAll)
-	s.turns.Add(1)
+	s.turns.Add(2)
 	go t.run()
+	go func() { defer s.turns.Done(); t.watchCancel() }()
 }
 
 // endTurn runs on the actor: it takes back what the turn borrowed and
 // records how the turn ended. It returns the sidecar to save.
 func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
-	s.cancelTurn.CompareAndSwap(&t.cancelAll, nil)
+	s.unwatch(t.feed)
 	s.st.turn = nil
 	s.st.history, s.st.extra.instr = t.history, t.instr
 	switch {
@@ -177,7 +183,7 @@ func (t *turnRun) steps() (StopReason, error) {
 	t.logPrompt(t.prompt)
 	t.refreshCustom()
 	if name, arg, ok := slashCommand(t.prompt); ok {
-		if c, ok := t.s.commands()[name]; ok {
+		if c, ok := t.s.commands(t.view().defs)[name]; ok {
 			return c.run(t, arg)
 		}
 		if run, ok := t.customRunner(name); ok {
@@ -322,13 +328,12 @@ func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
 // tool calls of the response will be checked against.
 func (t *turnRun) baseRequest() *llm.Request {
 	s := t.s
-	// The mode, model, effort and catalog are read from their mirrors,
-	// not through the actor: a request per tool step made that round
-	// trip a good share of the step's wall time.
-	mode, choice := s.Mode(), s.choice.Load()
-	model, effort := choice.model, choice.effort
-	t.catalog = s.st.catalog.List()
-	sortMCPTools(t.catalog)
+	// The settings come with the turn's view, not through the actor: a
+	// request per tool step made that round trip a good share of the
+	// step's wall time.
+	v := t.refreshView()
+	mode, model, effort := v.mode, v.model, v.effort
+	t.catalog = v.catalog
 	t.mode = mode
 	if t.model != "" {
 		model = t.model
@@ -337,7 +342,7 @@ func (t *turnRun) baseRequest() *llm.Request {
 		effort = s.a.cfg.Effort
 	}
 	req := &llm.Request{
-		Model:    s.modeModel(mode, model),
+		Model:    v.defs.modeModel(mode, model),
 		Effort:   effort,
 		System:   s.systemPrompt(),
 		CacheKey: s.id,
@@ -345,7 +350,7 @@ func (t *turnRun) baseRequest() *llm.Request {
 	t.sub.shape(t, req)
 	// Never more output than the provider's listing says the model writes.
 	req.MaxTokens = s.a.cfg.Windows.MaxOutput(req.Model, s.a.cfg.MaxTokens)
-	req.Tools = toolSpecs(s.defs().modes, mode, t.catalog)
+	req.Tools = toolSpecs(v.defs.modes, mode, t.catalog)
 	return req
 }
 
