@@ -26,9 +26,9 @@
 // A turn runs on its own goroutine, started and awaited by the actor. For
 // the turn's duration it owns the history and the instructions tracker,
 // which the actor hands it at the start and takes back at the end; for
-// everything else it asks the actor. Cancel is the one out-of-band signal:
-// a token on a channel the running turn watches, not a message to the
-// actor.
+// everything else it asks the actor. Cancel is the one call that never
+// waits: it leaves a token the actor takes before its next message, and
+// the actor never waits on a turn, so the turn's context ends at once.
 //
 // Updates leave through one FIFO per session (outbox): one goroutine at a
 // time hands each one to Host.Send and passes it on to the log, which the

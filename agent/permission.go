@@ -58,7 +58,10 @@ func (s *Session) judgeAsk(ctx context.Context, now turnView, tc ToolCall, info 
 	case d.Cancelled:
 		// The editor withdrew the question: the user cancelled the turn.
 		if inTurn {
+			// The actor ends the turn at once (it never waits on one);
+			// nothing of the turn goes on before it has.
 			s.Cancel()
+			<-ctx.Done()
 		}
 		return context.Canceled
 	}

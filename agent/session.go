@@ -58,9 +58,8 @@ type Session struct {
 
 	inbox chan func()
 	done  chan struct{} // closed when run returns; st is then readable by anyone
-	// cancels is Session.Cancel's out-of-band path: the running turn
-	// watches it (watchCancel), so Cancel needs neither the actor nor
-	// anything shared with the turn. It holds one request.
+	// cancels is Session.Cancel's path: a token the actor takes before
+	// any message (run), so Cancel never waits for it. It holds one.
 	cancels   chan struct{}
 	turns     sync.WaitGroup // turn and title request goroutines; Close waits for them
 	closeOnce sync.Once

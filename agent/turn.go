@@ -70,10 +70,6 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 	t.cancel = func() { stop(context.Canceled) }
 	t.cancelAll = func() { stop(errCancelAll) }
 	t.feed = s.watch()
-	select {
-	case <-s.cancels: // a Cancel while no turn ran is not for this one
-	default:
-	}
 	s.st.history, s.st.extra.instr = nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
@@ -82,9 +78,8 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 	if s.st.title.text == "" {
 		s.st.title.text = store.Title(promptText(prompt))
 	}
-	s.turns.Add(2)
+	s.turns.Add(1)
 	go t.run()
-	go func() { defer s.turns.Done(); t.watchCancel() }()
 }
 
 // endTurn runs on the actor: it takes back what the turn borrowed and
