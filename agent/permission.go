@@ -24,12 +24,13 @@ import (
 //
 // now is the session's settings as the caller found them: a turn's view,
 // or the actor's (viewNow) for a call outside a turn.
-func (s *Session) judgeAsk(ctx context.Context, now turnView, tc ToolCall, info tools.Info, a tools.Ask, inTurn, approved bool) error {
+func (p *permissions) judgeAsk(ctx context.Context, now turnView, tc ToolCall, info tools.Info, a tools.Ask, inTurn, approved bool) error {
+	s := p.s
 	root := s.RootOf(a.Path)
 	call := policy.Call{Tool: info.Name, Group: info.Group, Root: root, Path: a.Path, Command: a.Command,
 		Protected:   a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path)),
-		Unsandboxed: a.Unsandboxed, Unconfined: s.unconfined(now.toggles)}
-	v := judgeWith(policy.Mode(now.mode), call, s.rulesIn(context.Background(), &now))
+		Unsandboxed: a.Unsandboxed, Unconfined: p.unconfined(now.toggles)}
+	v := judgeWith(policy.Mode(now.mode), call, p.rulesIn(context.Background(), &now))
 	switch v.Decision {
 	case policy.Allow:
 		return nil
@@ -70,13 +71,13 @@ func (s *Session) judgeAsk(ctx context.Context, now turnView, tc ToolCall, info 
 		return nil
 	case AllowAlways:
 		if v.AllowAlways != nil {
-			s.remember(ctx, policy.Allow, v.AllowAlways.Rules)
-			s.denyStillWins(now.mode, call, v.AllowAlways)
+			p.remember(ctx, policy.Allow, v.AllowAlways.Rules)
+			p.denyStillWins(now.mode, call, v.AllowAlways)
 		}
 		return nil
 	case RejectAlways:
 		if v.RejectAlways != nil {
-			s.remember(ctx, policy.Deny, v.RejectAlways.Rules)
+			p.remember(ctx, policy.Deny, v.RejectAlways.Rules)
 		}
 	}
 	return tools.ErrRejected
@@ -133,8 +134,9 @@ func judgeWith(m policy.Mode, call policy.Call, rs policy.Rules) policy.Verdict 
 // reject" saved while this question was open, say), and deny comes first.
 // This call goes ahead, since it was the answer to it; later ones are
 // refused until the deny is removed.
-func (s *Session) denyStillWins(m Mode, call policy.Call, g *policy.Grant) {
-	after := judgeWith(policy.Mode(m), call, s.rules(context.Background()))
+func (p *permissions) denyStillWins(m Mode, call policy.Call, g *policy.Grant) {
+	s := p.s
+	after := judgeWith(policy.Mode(m), call, p.rules(context.Background()))
 	if after.Decision != policy.Deny || after.Denier == nil {
 		return
 	}
@@ -143,6 +145,7 @@ func (s *Session) denyStillWins(m Mode, call policy.Call, g *policy.Grant) {
 }
 
 // grant remembers an "always" answer for the rest of the session only.
-func (s *Session) grant(d policy.Decision, rules []policy.Rule) {
-	s.do(context.Background(), func() { s.st.grants.Add(d, rules...); s.publishRules() })
+func (p *permissions) grant(d policy.Decision, rules []policy.Rule) {
+	s := p.s
+	s.do(context.Background(), func() { p.grants.Add(d, rules...); p.publishRules() })
 }

@@ -18,7 +18,8 @@ func confinementOf(h Host) command.Confinement {
 // unconfined is why this session's commands would run outside the
 // sandbox, for the policy; "" when they run inside or the host cannot tell.
 // t are the session's switches.
-func (s *Session) unconfined(t Toggles) string {
+func (p *permissions) unconfined(t Toggles) string {
+	s := p.s
 	if t.SandboxOff && s.sandboxToggle() {
 		return toggleSandboxOff
 	}

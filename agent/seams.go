@@ -61,7 +61,7 @@ func (s *Session) beforeToolCall(ctx context.Context, now turnView, e ToolCallEv
 			e.Input = in
 		}
 	}
-	if err := s.checkRead(mode, e, rs); err != nil {
+	if err := s.perms.checkRead(mode, e, rs); err != nil {
 		return nil, err
 	}
 	return e.Input, nil
@@ -93,7 +93,7 @@ func (s *Session) beforeAsk(ctx context.Context, now turnView, e AskEvent) error
 			// An approval does not stop the others: a later refusal wins.
 			approved = approved || a == AskApprove
 		}
-		return s.judgeAsk(ctx, now, e.Call, e.Tool, e.Ask, true, approved)
+		return s.perms.judgeAsk(ctx, now, e.Call, e.Tool, e.Ask, true, approved)
 	}()
 	for _, f := range p.AfterAsk {
 		f(ctx, e, err)

@@ -12,7 +12,6 @@ import (
 	"github.com/tandemhq/tandem/agent/command"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
-	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
 )
@@ -67,6 +66,10 @@ type Session struct {
 	// retired is what the actor handed shutdown as it returned (retire).
 	retired retiredServices
 
+	// The parts: state the actor owns, grouped with what uses it. Their
+	// fields other than s are the actor's, like st.
+	perms permissions // permission rules, grants and decisions
+
 	// skillIndex is the system prompt's skill list, fixed when the
 	// session starts (see session_custom.go).
 	skillIndex string
@@ -93,11 +96,6 @@ type actorState struct {
 	unsaved   bool      // the last turn's log could not be saved, and the user was told (reportSave)
 
 	history []llm.Message
-	grants  policy.Rules // "always" answers that could not be saved to a file
-	rules   rulesState   // the settings files' rules
-	// rulesNow is the rules in force and the settings they came from, as
-	// of the last change (publishRules); nil until first read.
-	rulesNow *rulesSnapshot
 	// watchers are the running turns' view channels (turnview.go).
 	watchers []chan turnView
 	// catalog is the session's tools, changed on the actor; turns get its
@@ -190,6 +188,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			catalog:   reg,
 		},
 	}
+	s.perms.s = s
 	s.st.extra.instr = s.newInstrState()
 	s.addTaskTool()
 	return s, nil

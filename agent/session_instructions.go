@@ -31,7 +31,7 @@ func (t *turnRun) prepare() error {
 		s.a.log.Warn("asking to start project MCP servers", "session", s.id, "err", err)
 	}
 	t.awaitMCP()
-	if err := s.askProjectRules(ctx); err != nil {
+	if err := s.perms.askProjectRules(ctx); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -43,7 +43,7 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 	var refused error
 	env := &tools.Env{Root: s.root, Roots: s.roots, CallID: id, Ask: func(ctx context.Context, a tools.Ask) error {
 		a.Title = caller + ": " + a.Title // the question says whose call it is
-		err := s.judgeAsk(ctx, s.viewNow(), ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false, false)
+		err := s.perms.judgeAsk(ctx, s.viewNow(), ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false, false)
 		if errors.Is(err, tools.ErrRejected) {
 			refused = err
 		}

@@ -43,7 +43,7 @@ func (t *turnRun) addRepoMap() {
 		return
 	}
 	// The files a deny rule keeps the model from reading stay out of the map.
-	hidden := s.readHidden(v.mode, tools.Info{Name: tools.RepoMapName, Group: tools.GroupRead}, t.rules())
+	hidden := s.perms.readHidden(v.mode, tools.Info{Name: tools.RepoMapName, Group: tools.GroupRead}, t.rules())
 	m, err := codeindex.MapRoots(ctx, parts, codeindex.MapOptions{Tokens: tokens, Hidden: hidden})
 	if err != nil && ctx.Err() == nil {
 		s.a.log.Warn("repository map", "session", s.id, "err", err)

@@ -285,6 +285,6 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 			u.Content = []ToolContent{TextContent(p.Output)}
 			t.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
-		Hidden: s.readHidden(t.view().mode, info, rs),
+		Hidden: s.perms.readHidden(t.view().mode, info, rs),
 	}
 }

@@ -43,7 +43,7 @@ func (s *Session) view() turnView {
 	catalog := s.st.catalog.List()
 	sortMCPTools(catalog)
 	return turnView{mode: s.st.mode, model: s.st.model, effort: s.st.effort, toggles: s.st.toggles,
-		defs: s.st.defs, rules: s.st.rulesNow, indexes: s.st.extra.built, catalog: catalog}
+		defs: s.st.defs, rules: s.perms.now, indexes: s.st.extra.built, catalog: catalog}
 }
 
 // watch subscribes a turn to the view; on the actor. unwatch ends it.
@@ -102,5 +102,5 @@ func (s *Session) viewNow() (v turnView) {
 // rules are the rules in force for the turn's current step.
 func (t *turnRun) rules() policy.Rules {
 	v := t.view()
-	return t.s.rulesIn(t.ctx, &v)
+	return t.s.perms.rulesIn(t.ctx, &v)
 }
