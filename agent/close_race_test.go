@@ -21,7 +21,7 @@ func TestQueriesWhileTheAgentCloses(t *testing.T) {
 		go func() { closed <- a.Close(context.Background()) }()
 		for asking := true; asking; {
 			s.Commands()
-			s.indexesDone()
+			s.index.done()
 			select {
 			case err := <-closed:
 				if err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/mcp"
-	"github.com/tandemhq/tandem/codeindex"
 )
 
 // extraState holds the per-session services beside the conversation:
@@ -19,12 +18,6 @@ type extraState struct {
 	instr    *instrState
 	scopes   []instructions.Scope
 	baseline bool
-
-	// indexes holds each root's code index by root; nil: not started.
-	indexes map[string]*rootIndex
-	// built is every root's index once built, in allRoots order (nil
-	// entries until then); replaced whole, for the turns' views.
-	built []*codeindex.Index
 
 	mcp []*mcp.Manager
 	// projectMCP are servers of <root>/.tandem/mcp.json waiting for the
@@ -83,8 +76,8 @@ type retiredServices struct {
 // time, relies on that) and stopExtras need not write it.
 func (s *Session) retire() {
 	x := &s.st.extra
-	s.retired = retiredServices{mcp: x.mcp, indexes: x.indexes}
-	x.mcp, x.indexes = nil, nil
+	s.retired = retiredServices{mcp: x.mcp, indexes: s.index.roots}
+	x.mcp, s.index.roots = nil, nil
 }
 
 // stopExtras stops the services the actor retired, once it has returned

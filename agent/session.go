@@ -69,6 +69,7 @@ type Session struct {
 	// The parts: state the actor owns, grouped with what uses it. Their
 	// fields other than s are the actor's, like st.
 	perms permissions // permission rules, grants and decisions
+	index codeIndexes // the roots' code indexes
 
 	// skillIndex is the system prompt's skill list, fixed when the
 	// session starts (see session_custom.go).
@@ -188,7 +189,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			catalog:   reg,
 		},
 	}
-	s.perms.s = s
+	s.perms.s, s.index.s = s, s
 	s.st.extra.instr = s.newInstrState()
 	s.addTaskTool()
 	return s, nil

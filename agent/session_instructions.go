@@ -23,7 +23,7 @@ func (a *Agent) instructionsConfig() instructions.Config {
 // one; on a resumed session it appends what changed while tandem was away.
 func (t *turnRun) prepare() error {
 	s, ctx := t.s, t.ctx
-	s.warmIndex()
+	s.index.warm()
 	if err := s.askProjectMCP(ctx); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

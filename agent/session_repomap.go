@@ -29,7 +29,7 @@ func (t *turnRun) addRepoMap() {
 		return
 	}
 	wait, cancel := context.WithTimeout(ctx, repoMapWait)
-	for _, done := range s.indexesDone() {
+	for _, done := range s.index.done() {
 		select {
 		case <-done:
 		case <-wait.Done():
@@ -37,7 +37,7 @@ func (t *turnRun) addRepoMap() {
 	}
 	cancel()
 	v := t.refreshView() // the indexes just built
-	parts := tools.MapParts(s.root, s.roots, s.rootIndexes(v))
+	parts := tools.MapParts(s.root, s.roots, s.index.list(v))
 	if len(parts) == 0 {
 		s.a.log.Debug("repository map skipped: no code index is ready", "session", s.id)
 		return

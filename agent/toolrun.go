@@ -244,7 +244,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 	// the terminal itself, so repeating the same content says nothing new.
 	var termMu sync.Mutex
 	var announced string
-	ixs := s.rootIndexes(t.view())
+	ixs := s.index.list(t.view())
 	var host tools.Host = commandWatch{Host: t.host(), s: s, t: t}
 	if live != nil {
 		host = liveHost{Host: host, lt: live}
