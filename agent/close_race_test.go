@@ -31,7 +31,7 @@ func TestQueriesWhileTheAgentCloses(t *testing.T) {
 			default:
 			}
 		}
-		if ms := s.mcpManagers(); len(ms) != 0 {
+		if ms := s.mcp.list(); len(ms) != 0 {
 			t.Fatalf("a closed session still holds %d MCP connections", len(ms))
 		}
 		if len(s.Commands()) == 0 {

@@ -101,7 +101,7 @@ func (s *Session) Commands() []Command {
 		out = append(out, cmd)
 	}
 	out = append(out, customCommands(s.customSet())...)
-	out = append(out, mcpCommands(s.mcpManagers())...)
+	out = append(out, mcpCommands(s.mcp.list())...)
 	taken := make(map[string]bool, len(out))
 	for _, c := range out {
 		taken[c.Name] = true

@@ -46,7 +46,7 @@ func (s *Session) promptParts(ctx context.Context, prompt []ContentBlock) ([]llm
 			parts = append(parts, llm.Image(b.MimeType, b.Data))
 		case "resource_link":
 			if _, ok := fileURIPath(b.URI); !ok {
-				parts = append(parts, llm.Part{Type: llm.PartText, Text: s.linkedResource(ctx, b)})
+				parts = append(parts, llm.Part{Type: llm.PartText, Text: s.mcp.linked(ctx, b)})
 				continue
 			}
 			part, err := s.linkedFile(ctx, b.URI)

@@ -70,6 +70,7 @@ type Session struct {
 	// fields other than s are the actor's, like st.
 	perms permissions // permission rules, grants and decisions
 	index codeIndexes // the roots' code indexes
+	mcp   mcpServers  // MCP connections
 
 	// skillIndex is the system prompt's skill list, fixed when the
 	// session starts (see session_custom.go).
@@ -189,7 +190,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			catalog:   reg,
 		},
 	}
-	s.perms.s, s.index.s = s, s
+	s.perms.s, s.index.s, s.mcp.s = s, s, s
 	s.st.extra.instr = s.newInstrState()
 	s.addTaskTool()
 	return s, nil
@@ -213,7 +214,7 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
 	s.reportProblems(s.defs().problems)
-	s.startExtras(ctx, servers)
+	s.mcp.start(ctx, servers)
 	// Registered last, so whoever finds the session (Close, fork, delete)
 	// finds it whole; an agent already closing gets it closed again here.
 	if err := s.a.track(s); err != nil {

@@ -24,7 +24,7 @@ func (a *Agent) instructionsConfig() instructions.Config {
 func (t *turnRun) prepare() error {
 	s, ctx := t.s, t.ctx
 	s.index.warm()
-	if err := s.askProjectMCP(ctx); err != nil {
+	if err := s.mcp.askProject(ctx); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -79,7 +79,7 @@ func (s *Session) MCPOptions(o mcp.Options) mcp.Options {
 	if o.OnTools == nil {
 		o.OnTools = s.updateCatalog
 	}
-	o.OnNotice, o.OnOffers = s.notice, s.mcpOffersChanged
+	o.OnNotice, o.OnOffers = s.notice, s.mcp.offersChanged
 	o.OnElicit, o.OnElicitDone = s.elicit, s.elicitDone
 	if o.OAuthFile == "" {
 		o.OAuthFile = oauthFile(s.a.cfg.Home)
@@ -93,19 +93,19 @@ func (s *Session) MCPOptions(o mcp.Options) mcp.Options {
 // each shown as a tool call), and their instructions reach the model with
 // the session's. detach takes it out again; the caller still closes m.
 func (s *Session) AttachMCP(m *mcp.Manager) (detach func()) {
-	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
+	if s.change(func() { s.mcp.running = append(s.mcp.running, m) }) != nil {
 		return func() {}
 	}
 	// A server that came up before m joined the session announced its
 	// prompts or resources to a session that did not list m yet.
 	if len(m.Prompts()) > 0 || m.HasResources() {
-		s.mcpOffersChanged()
+		s.mcp.offersChanged()
 	}
 	return func() {
 		if s.change(func() {
-			s.st.extra.mcp = slices.DeleteFunc(s.st.extra.mcp, func(x *mcp.Manager) bool { return x == m })
+			s.mcp.running = slices.DeleteFunc(s.mcp.running, func(x *mcp.Manager) bool { return x == m })
 		}) == nil {
-			s.mcpOffersChanged()
+			s.mcp.offersChanged()
 		}
 	}
 }
