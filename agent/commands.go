@@ -41,7 +41,7 @@ func (s *Session) commands(d *definitions) map[string]slash {
 			description: "Show which workspace instruction files this session has loaded",
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
-				s.say(s.describeInstructions())
+				s.say(s.custom.describeInstructions())
 				return StopEndTurn, nil
 			},
 		},
@@ -51,7 +51,7 @@ func (s *Session) commands(d *definitions) map[string]slash {
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
 				if arg == "" {
-					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), s.defs().modes.choices()))
+					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), s.custom.current().modes.choices()))
 					return StopEndTurn, nil
 				}
 				m := Mode(arg)
@@ -93,14 +93,14 @@ func (s *Session) commands(d *definitions) map[string]slash {
 // prompts (session_mcpoffers.go).
 func (s *Session) Commands() []Command {
 	var out []Command
-	for name, c := range s.commands(s.defs()) {
+	for name, c := range s.commands(s.custom.current()) {
 		cmd := Command{Name: name, Description: c.description}
 		if c.hint != "" {
 			cmd.Input = &CommandInput{Hint: c.hint}
 		}
 		out = append(out, cmd)
 	}
-	out = append(out, customCommands(s.customSet())...)
+	out = append(out, customCommands(s.custom.set())...)
 	out = append(out, mcpCommands(s.mcp.list())...)
 	taken := make(map[string]bool, len(out))
 	for _, c := range out {

@@ -5,19 +5,6 @@ import (
 	"github.com/tandemhq/tandem/agent/mcp"
 )
 
-// extraState holds the per-session services beside the conversation:
-// the workspace instructions (the code indexes and MCP connections are parts
-// of their own: session_index.go, session_mcp.go). It is part
-// of the actor's state; goroutines that build these services hand their
-// results to the actor in a message.
-type extraState struct {
-	// instr is lent to the running turn (nil meanwhile); scopes and
-	// baseline are what the turn last published, for front doors.
-	instr    *instrState
-	scopes   []instructions.Scope
-	baseline bool
-}
-
 // instrState is the instructions tracker and what the session did with it.
 type instrState struct {
 	tr         *instructions.Tracker

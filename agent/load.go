@@ -48,7 +48,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	if o.Mode == "" && meta.Mode != "" {
 		// A custom mode whose file is gone since leaves the session in
 		// the default mode rather than unloadable.
-		if m, err := s.st.defs.modes.parse(meta.Mode); err == nil {
+		if m, err := s.custom.defs.modes.parse(meta.Mode); err == nil {
 			s.st.mode = m // the actor is not running yet
 		} else {
 			a.log.Warn("stored session mode is gone; using the default", "session", meta.ID, "err", err)
@@ -108,8 +108,8 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	if invented > 0 {
 		a.log.Warn("session log: tool calls without a result were marked interrupted", "session", s.id, "calls", invented)
 	}
-	s.restoreInstructions(instr)
-	s.loadCustom()
+	s.custom.restoreInstructions(instr)
+	s.custom.load()
 	l, err := a.cfg.Store.OpenLog(s.id)
 	if err != nil {
 		return nil, err

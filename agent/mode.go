@@ -138,6 +138,6 @@ func (a *Agent) ParseModeAt(root, id string) (Mode, error) {
 // $TANDEM_HOME/modes, and the enabled plugins' modes (<plugin>:<name>).
 // A private plugin mode is listed only while the session is in it.
 func (s *Session) Modes() (out []ModeInfo) {
-	s.read(func() { out = s.st.defs.modes.infos(s.st.mode) })
+	s.read(func() { out = s.custom.defs.modes.infos(s.st.mode) })
 	return out
 }

@@ -27,8 +27,9 @@ type definitions struct {
 
 // defs returns the session's current definitions; not on the actor,
 // which reads st.defs.
-func (s *Session) defs() (d *definitions) {
-	s.read(func() { d = s.st.defs })
+func (p *customization) current() (d *definitions) {
+	s := p.s
+	s.read(func() { d = p.defs })
 	return d
 }
 
@@ -106,7 +107,8 @@ func builtinToolGroup(name string) (string, bool) {
 }
 
 // reportProblems tells the user which definition files were skipped.
-func (s *Session) reportProblems(problems []error) {
+func (p *customization) reportProblems(problems []error) {
+	s := p.s
 	for _, err := range problems {
 		s.notice(fmt.Sprintf("custom modes and agents: %v", err))
 	}
@@ -125,7 +127,7 @@ func (t *turnRun) modeRole() []llm.Part {
 		stated    string
 		d         *definitions
 	)
-	s.read(func() { cur, last, stated, d = s.st.mode, s.st.roleMode, s.st.roleText, s.st.defs })
+	s.read(func() { cur, last, stated, d = s.st.mode, s.st.roleMode, s.st.roleText, s.custom.defs })
 	now, text := d.role(cur)
 	if cur == last && text == stated {
 		return nil
@@ -152,7 +154,7 @@ func (t *turnRun) restateRole() []llm.Part {
 	s := t.s
 	var cur Mode
 	var defs *definitions
-	s.read(func() { cur, defs = s.st.mode, s.st.defs })
+	s.read(func() { cur, defs = s.st.mode, s.custom.defs })
 	d, text := defs.role(cur)
 	s.do(context.WithoutCancel(t.ctx), func() { s.st.roleMode, s.st.roleText = cur, text })
 	if text != "" {

@@ -15,7 +15,7 @@ import (
 // code, and the user is told. The plugin runtime calls it when the set of
 // enabled plugins changes; when nothing changed it does nothing.
 func (s *Session) RefreshDefinitions() {
-	old := s.defs()
+	old := s.custom.current()
 	d := s.a.loadDefinitions(s.root)
 	if d.same(old) {
 		return
@@ -27,8 +27,8 @@ func (s *Session) RefreshDefinitions() {
 	}
 	var mode Mode
 	if s.change(func() {
-		s.st.defs = &d
-		s.addTaskTool()
+		s.custom.defs = &d
+		s.custom.addTaskTool()
 		s.viewChanged()
 		mode = s.st.mode
 	}) != nil {

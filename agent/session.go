@@ -68,13 +68,10 @@ type Session struct {
 
 	// The parts: state the actor owns, grouped with what uses it. Their
 	// fields other than s are the actor's, like st.
-	perms permissions // permission rules, grants and decisions
-	index codeIndexes // the roots' code indexes
-	mcp   mcpServers  // MCP connections
-
-	// skillIndex is the system prompt's skill list, fixed when the
-	// session starts (see session_custom.go).
-	skillIndex string
+	perms  permissions   // permission rules, grants and decisions
+	index  codeIndexes   // the roots' code indexes
+	mcp    mcpServers    // MCP connections
+	custom customization // commands, skills, modes, agents, instructions
 
 	st actorState
 }
@@ -83,9 +80,8 @@ type Session struct {
 // instructions tracker (see turnRun) and gives them back when it ends.
 type actorState struct {
 	mode      Mode
-	defs      *definitions // modes, subagents and rules; replaced whole (mode_refresh.go)
-	roleMode  Mode         // the mode whose role the history last stated (see modeRole)
-	roleText  string       // and the role text it stated
+	roleMode  Mode   // the mode whose role the history last stated (see modeRole)
+	roleText  string // and the role text it stated
 	model     string
 	effort    llm.Effort // "" until chosen: the agent's default applies
 	toggles   Toggles
@@ -103,8 +99,6 @@ type actorState struct {
 	// catalog is the session's tools, changed on the actor; turns get its
 	// list in their view.
 	catalog *tools.Registry
-	extra   extraState
-	custom  customState
 	marks   timelineState
 	usage   usageState
 }
@@ -120,7 +114,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 		s.id = store.NewID()
 	}
 	s.created = time.Now().UTC()
-	s.loadCustom()
+	s.custom.load()
 	if a.cfg.Store != nil {
 		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {
@@ -184,15 +178,15 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		done:    make(chan struct{}),
 		st: actorState{
 			mode:      mode,
-			defs:      &defs,
 			model:     model,
 			lifecycle: Idle,
 			catalog:   reg,
 		},
 	}
-	s.perms.s, s.index.s, s.mcp.s = s, s, s
-	s.st.extra.instr = s.newInstrState()
-	s.addTaskTool()
+	s.perms.s, s.index.s, s.mcp.s, s.custom.s = s, s, s, s
+	s.custom.defs = &defs
+	s.custom.instr = s.custom.newInstr()
+	s.custom.addTaskTool()
 	return s, nil
 }
 
@@ -213,7 +207,7 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 	s.noticeSandbox()
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
-	s.reportProblems(s.defs().problems)
+	s.custom.reportProblems(s.custom.current().problems)
 	s.mcp.start(ctx, servers)
 	// Registered last, so whoever finds the session (Close, fork, delete)
 	// finds it whole; an agent already closing gets it closed again here.
@@ -270,7 +264,7 @@ func (s *Session) setLifecycle(l Lifecycle) {
 // It takes effect at once, even mid-turn: the next permission decision
 // uses the new mode.
 func (s *Session) SetMode(m Mode) error {
-	d := s.defs()
+	d := s.custom.current()
 	if _, err := d.modes.parse(string(m)); err != nil || m == "" {
 		return fmt.Errorf("%w %q: use %s", ErrUnknownMode, m, d.modes.choices())
 	}

@@ -110,10 +110,10 @@ func (s *Session) applyRewind(marker string) *TimelineRewindEvent {
 	}
 	removed := len(s.st.history) - n
 	s.cutTimeline(n)
-	if n == 0 && s.st.extra.instr != nil {
+	if n == 0 && s.custom.instr != nil {
 		// Nothing the instructions tracker sent is left: send it again.
-		s.st.extra.instr.tr.Reset()
-		for _, rt := range s.st.extra.instr.roots {
+		s.custom.instr.tr.Reset()
+		for _, rt := range s.custom.instr.roots {
 			rt.tr.Reset()
 		}
 	}

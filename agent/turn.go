@@ -65,12 +65,12 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 	edited := &atomicfile.Batch{}
 	ctx, stop := context.WithCancelCause(atomicfile.WithBatch(context.WithoutCancel(w.ctx), edited))
 	t := &turnRun{s: s, ctx: ctx, prompt: prompt, edits: edited,
-		history: s.st.history, instr: s.st.extra.instr,
+		history: s.st.history, instr: s.custom.instr,
 		answering: w, after: after, delivered: make(chan struct{}), closing: make(chan struct{})}
 	t.cancel = func() { stop(context.Canceled) }
 	t.cancelAll = func() { stop(errCancelAll) }
 	t.feed = s.watch()
-	s.st.history, s.st.extra.instr = nil, nil
+	s.st.history, s.custom.instr = nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
 	s.st.usage.turn = UsageTotals{}
@@ -87,7 +87,7 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
 	s.unwatch(t.feed)
 	s.st.turn = nil
-	s.st.history, s.st.extra.instr = t.history, t.instr
+	s.st.history, s.custom.instr = t.history, t.instr
 	switch {
 	case r.reason == StopCancelled:
 		s.st.lifecycle = Cancelled

@@ -43,7 +43,7 @@ func (s *Session) view() turnView {
 	catalog := s.st.catalog.List()
 	sortMCPTools(catalog)
 	return turnView{mode: s.st.mode, model: s.st.model, effort: s.st.effort, toggles: s.st.toggles,
-		defs: s.st.defs, rules: s.perms.now, indexes: s.index.built, catalog: catalog}
+		defs: s.custom.defs, rules: s.perms.now, indexes: s.index.built, catalog: catalog}
 }
 
 // watch subscribes a turn to the view; on the actor. unwatch ends it.
