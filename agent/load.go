@@ -72,16 +72,16 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 				a.log.Warn("session log: bad message skipped", "session", s.id, "err", err)
 				continue
 			}
-			s.st.history = append(s.st.history, m)
+			s.hist.msgs = append(s.hist.msgs, m)
 		case recInstructions:
 			instr = append(instr, r.Data)
 		case recUsage:
 			s.restoreUsage(r.Data)
 		case recCompaction:
-			s.restoreCompaction(r.Data, &instr)
-			s.forgetMarkers()
+			s.hist.restoreCompaction(r.Data, &instr)
+			s.hist.forgetMarkers()
 		case recMarker, recRewind:
-			s.restoreTimeline(r.Kind, r.Data)
+			s.hist.restoreMark(r.Kind, r.Data)
 		case recUpdate:
 			var u Update
 			if err := json.Unmarshal(r.Data, &u); err != nil {
@@ -104,7 +104,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		}
 	}
 	var invented int
-	s.st.history, invented = repairHistory(s.st.history)
+	s.hist.msgs, invented = repairHistory(s.hist.msgs)
 	if invented > 0 {
 		a.log.Warn("session log: tool calls without a result were marked interrupted", "session", s.id, "calls", invented)
 	}

@@ -72,11 +72,13 @@ type Session struct {
 	index  codeIndexes   // the roots' code indexes
 	mcp    mcpServers    // MCP connections
 	custom customization // commands, skills, modes, agents, instructions
+	hist   historyLog    // the model history, its markers, the log's health
 
 	st actorState
 }
 
-// actorState is what the actor owns. A running turn borrows history and the
+// actorState is what the actor owns beside the parts (Session's perms,
+// index, mcp, custom and hist). A running turn borrows the history and the
 // instructions tracker (see turnRun) and gives them back when it ends.
 type actorState struct {
 	mode      Mode
@@ -91,15 +93,12 @@ type actorState struct {
 	closed    bool
 	turn      *turnRun  // non-nil while a turn runs
 	queued    []*waiter // prompts waiting behind the turn (queue.go); empty when turn is nil
-	unsaved   bool      // the last turn's log could not be saved, and the user was told (reportSave)
 
-	history []llm.Message
 	// watchers are the running turns' view channels (turnview.go).
 	watchers []chan turnView
 	// catalog is the session's tools, changed on the actor; turns get its
 	// list in their view.
 	catalog *tools.Registry
-	marks   timelineState
 	usage   usageState
 }
 
@@ -183,7 +182,7 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			catalog:   reg,
 		},
 	}
-	s.perms.s, s.index.s, s.mcp.s, s.custom.s = s, s, s, s
+	s.perms.s, s.index.s, s.mcp.s, s.custom.s, s.hist.s = s, s, s, s, s
 	s.custom.defs = &defs
 	s.custom.instr = s.custom.newInstr()
 	s.custom.addTaskTool()

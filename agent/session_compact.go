@@ -112,7 +112,7 @@ func (t *turnRun) compactHistory(reason, focus string) (compact.Result, error) {
 	rec.History, rec.Before, rec.After, rec.Stubbed, rec.Summarized = r.History, r.Before, r.After, r.Stubbed, r.Summarized
 	s.record(recCompaction, rec)
 	t.history = r.History
-	s.do(context.Background(), s.forgetMarkers)
+	s.do(context.Background(), s.hist.forgetMarkers)
 	if rec.InstructionsReset {
 		t.publishInstructions()
 	}

@@ -65,16 +65,16 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 	edited := &atomicfile.Batch{}
 	ctx, stop := context.WithCancelCause(atomicfile.WithBatch(context.WithoutCancel(w.ctx), edited))
 	t := &turnRun{s: s, ctx: ctx, prompt: prompt, edits: edited,
-		history: s.st.history, instr: s.custom.instr,
+		history: s.hist.msgs, instr: s.custom.instr,
 		answering: w, after: after, delivered: make(chan struct{}), closing: make(chan struct{})}
 	t.cancel = func() { stop(context.Canceled) }
 	t.cancelAll = func() { stop(errCancelAll) }
 	t.feed = s.watch()
-	s.st.history, s.custom.instr = nil, nil
+	s.hist.msgs, s.custom.instr = nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
 	s.st.usage.turn = UsageTotals{}
-	s.st.marks.base = len(t.history)
+	s.hist.marks.base = len(t.history)
 	if s.st.title.text == "" {
 		s.st.title.text = store.Title(promptText(prompt))
 	}
@@ -87,7 +87,7 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
 	s.unwatch(t.feed)
 	s.st.turn = nil
-	s.st.history, s.custom.instr = t.history, t.instr
+	s.hist.msgs, s.custom.instr = t.history, t.instr
 	switch {
 	case r.reason == StopCancelled:
 		s.st.lifecycle = Cancelled
@@ -136,11 +136,11 @@ func (t *turnRun) run() {
 	var titling *titleRequest
 	s.do(context.Background(), func() { // the actor waits for this turn, so it answers
 		meta, usage = s.endTurn(t, r), s.st.usage.turn
-		rewound = s.endTurnRewind()
+		rewound = s.hist.endTurnRewind()
 		titling = s.wantTitle()
 		s.nextTurn(t)
 	})
-	s.fireRewind(context.WithoutCancel(t.ctx), rewound)
+	s.hist.fireRewind(context.WithoutCancel(t.ctx), rewound)
 	// Live only: a replay is followed by session/list's own title and time.
 	t.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
@@ -164,7 +164,7 @@ func (t *turnRun) run() {
 			r.err = fmt.Errorf("could not save the edited files: %w", err)
 		}
 	}
-	if s.reportSave(flushed) {
+	if s.hist.reportSave(flushed) {
 		// The notice leaves before the prompt's answer; its own failure
 		// to save is the one it reports.
 		s.out.flush()
