@@ -16,9 +16,9 @@ type slash struct {
 	run func(t *turnRun, arg string) (StopReason, error)
 }
 
-// commands are the built-in slash commands; d names the modes /mode
+// builtins are the built-in slash commands; d names the modes /mode
 // offers (nil when only the names are wanted).
-func (s *Session) commands(d *definitions) map[string]slash {
+func (p *customization) builtins(d *definitions) map[string]slash {
 	var modes, hint string
 	if d != nil {
 		modes, hint = d.modes.choices(), strings.Join(d.modes.ids(), " | ")
@@ -41,7 +41,7 @@ func (s *Session) commands(d *definitions) map[string]slash {
 			description: "Show which workspace instruction files this session has loaded",
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
-				s.say(s.custom.describeInstructions())
+				s.say(p.describeInstructions())
 				return StopEndTurn, nil
 			},
 		},
@@ -51,7 +51,7 @@ func (s *Session) commands(d *definitions) map[string]slash {
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
 				if arg == "" {
-					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), s.custom.current().modes.choices()))
+					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), p.current().modes.choices()))
 					return StopEndTurn, nil
 				}
 				m := Mode(arg)
@@ -93,7 +93,7 @@ func (s *Session) commands(d *definitions) map[string]slash {
 // prompts (session_mcpoffers.go).
 func (s *Session) Commands() []Command {
 	var out []Command
-	for name, c := range s.commands(s.custom.current()) {
+	for name, c := range s.custom.builtins(s.custom.current()) {
 		cmd := Command{Name: name, Description: c.description}
 		if c.hint != "" {
 			cmd.Input = &CommandInput{Hint: c.hint}
@@ -106,7 +106,7 @@ func (s *Session) Commands() []Command {
 	for _, c := range out {
 		taken[c.Name] = true
 	}
-	out = append(out, extCommandList(s.extCommands(), taken)...)
+	out = append(out, extCommandList(s.custom.extCommands(), taken)...)
 	// The first of a name is the one a prompt runs (a command file in a
 	// folder named mcp/ before a server's prompt); list only that one.
 	seen := map[string]bool{}

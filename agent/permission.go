@@ -28,7 +28,7 @@ func (p *permissions) judgeAsk(ctx context.Context, now turnView, tc ToolCall, i
 	s := p.s
 	root := s.RootOf(a.Path)
 	call := policy.Call{Tool: info.Name, Group: info.Group, Root: root, Path: a.Path, Command: a.Command,
-		Protected:   a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path)),
+		Protected:   a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.custom.inTandemHome(a.Path)),
 		Unsandboxed: a.Unsandboxed, Unconfined: p.unconfined(now.toggles)}
 	v := judgeWith(policy.Mode(now.mode), call, p.rulesIn(context.Background(), &now))
 	switch v.Decision {

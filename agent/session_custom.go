@@ -60,7 +60,8 @@ func (p *customization) sources() []custom.Source {
 // skills, MCP servers and settings steer every session: protected like
 // .tandem/ when a workspace happens to contain it (a session opened in
 // the home directory with TANDEM_HOME elsewhere below it).
-func (s *Session) inTandemHome(path string) bool {
+func (p *customization) inTandemHome(path string) bool {
+	s := p.s
 	if s.a.cfg.Home == "" {
 		return false
 	}
@@ -92,8 +93,7 @@ func (a *Agent) realHome() (string, bool) {
 
 // builtin reports whether name is one of tandem's own slash commands.
 func (p *customization) builtin(name string) bool {
-	s := p.s
-	_, ok := s.commands(nil)[name]
+	_, ok := p.builtins(nil)[name]
 	return ok
 }
 

@@ -80,7 +80,7 @@ func (s *Session) MCPOptions(o mcp.Options) mcp.Options {
 		o.OnTools = s.updateCatalog
 	}
 	o.OnNotice, o.OnOffers = s.notice, s.mcp.offersChanged
-	o.OnElicit, o.OnElicitDone = s.elicit, s.elicitDone
+	o.OnElicit, o.OnElicitDone = s.mcp.elicit, s.mcp.elicitDone
 	if o.OAuthFile == "" {
 		o.OAuthFile = oauthFile(s.a.cfg.Home)
 	}

@@ -178,7 +178,7 @@ func (t *turnRun) steps() (StopReason, error) {
 	t.logPrompt(t.prompt)
 	t.refreshCustom()
 	if name, arg, ok := slashCommand(t.prompt); ok {
-		if c, ok := t.s.commands(t.view().defs)[name]; ok {
+		if c, ok := t.s.custom.builtins(t.view().defs)[name]; ok {
 			return c.run(t, arg)
 		}
 		if run, ok := t.customRunner(name); ok {
