@@ -260,7 +260,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 			if a.Edit != nil {
 				shown.add(*a.Edit)
 			}
-			err := s.beforeAsk(ctx, t.refreshView(), AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
+			err := s.beforeAsk(ctx, t.askView(info.Group), AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
 			if err == nil {
 				start()
 			}

@@ -92,6 +92,16 @@ func (t *turnRun) refreshView() turnView {
 	return t.feed.cur
 }
 
+// askView is the view for a permission decision of a call of group g: the
+// newest, since a call that may ask runs alone (runTools); the current one
+// for any other, which may run beside its group.
+func (t *turnRun) askView(g tools.Group) turnView {
+	if mayAsk(g) {
+		return t.refreshView()
+	}
+	return t.view()
+}
+
 // viewNow is the actor's current view, for a decision outside any turn
 // (a plugin's MCP call); not on the actor.
 func (s *Session) viewNow() (v turnView) {
