@@ -8,13 +8,17 @@
 // # The session model
 //
 // A session is an actor. One goroutine (Session.run) owns all of its state:
-// mode, model, title, lifecycle, the tool catalog, remembered answers,
-// workspace instructions, the code index and MCP connections. Everyone
+// mode, model, title, lifecycle and the tool catalog (Session.st), and the
+// session's parts, each a type with its fields and a few methods: the
+// history and its markers (historyLog), the permission rules and grants
+// (permissions), the MCP connections (mcpServers), the code indexes
+// (codeIndexes), and the commands, skills, modes, agent definitions and
+// workspace instructions (customization). Everyone
 // else — front doors, the running turn, MCP connections, the index
 // builder — sends it a message (Session.do) and waits for the answer, so
 // the actor stays free to answer State, Mode or SetMode while a turn runs.
 // What every tool step reads (the mode, model, effort, switches,
-// definitions, rules in force and built code indexes) the actor hands a
+// definitions, rules in force, built code indexes and tool list) the actor hands a
 // turn as one value when it begins (turnView), and sends it again, as a
 // message on the turn's channel, whenever one of them changes while the
 // turn runs; the turn takes the newest before each request, group of tool
