@@ -26,6 +26,18 @@ func (s *Server) decodeSession(params json.RawMessage, p any, id *string) (*sess
 	return s.session(*id)
 }
 
+// decodeStored decodes params into p, which names by *id a session that
+// need not be open on this connection, and returns the agent keeping it.
+func (s *Server) decodeStored(ctx context.Context, params json.RawMessage, p any, id *string) (*agent.Agent, error) {
+	if err := decode(params, p); err != nil {
+		return nil, err
+	}
+	if *id == "" {
+		return nil, invalidParams("sessionId is required")
+	}
+	return s.agentFor(ctx)
+}
+
 // setModel serves tandem/setModel {sessionId, modelId}.
 func (s *Server) setModel(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
@@ -161,13 +173,7 @@ func (s *Server) forkSession(ctx context.Context, params json.RawMessage) (any, 
 		McpServers            []mcp.Server `json:"mcpServers"`
 		AdditionalDirectories []string     `json:"additionalDirectories"`
 	}
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	if p.SessionID == "" {
-		return nil, invalidParams("sessionId is required")
-	}
-	a, err := s.agentFor(ctx)
+	a, err := s.decodeStored(ctx, params, &p, &p.SessionID)
 	if err != nil {
 		return nil, err
 	}

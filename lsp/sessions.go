@@ -128,13 +128,7 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 // or resume), replacing one this connection has open under that id.
 func (s *Server) reopen(ctx context.Context, params json.RawMessage, how func(*agent.Agent, context.Context, agent.SessionOptions) (*agent.Session, error)) (*session, error) {
 	var p loadSessionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	if p.SessionID == "" {
-		return nil, invalidParams("sessionId is required")
-	}
-	a, err := s.agentFor(ctx)
+	a, err := s.decodeStored(ctx, params, &p, &p.SessionID)
 	if err != nil {
 		return nil, err
 	}

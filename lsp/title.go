@@ -14,13 +14,7 @@ func (s *Server) renameSession(ctx context.Context, params json.RawMessage) (any
 		sessionParams
 		Title string `json:"title"`
 	}
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	if p.SessionID == "" {
-		return nil, invalidParams("sessionId is required")
-	}
-	a, err := s.agentFor(ctx)
+	a, err := s.decodeStored(ctx, params, &p, &p.SessionID)
 	if err != nil {
 		return nil, err
 	}
