@@ -35,8 +35,8 @@ type Outcome struct {
 }
 
 // Session is one conversation in one working directory, run as an actor
-// (see the package doc): the fields in st belong to the goroutine in run,
-// and every other goroutine reaches them through do.
+// (see the package doc): the fields in st and the parts' state belong to
+// the goroutine in run, and every other goroutine reaches them through do.
 type Session struct {
 	a       *Agent
 	id      string
@@ -56,7 +56,7 @@ type Session struct {
 	tasks chan struct{}
 
 	inbox chan func()
-	done  chan struct{} // closed when run returns; st is then readable by anyone
+	done  chan struct{} // closed when run returns; st and the parts are then readable by anyone
 	// cancels is Session.Cancel's path: a token the actor takes before
 	// any message (run), so Cancel never waits for it. It holds one.
 	cancels   chan struct{}

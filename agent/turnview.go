@@ -21,7 +21,7 @@ type turnView struct {
 	toggles Toggles
 	defs    *definitions
 	// rules are the rules in force as last read, nil before the settings
-	// files were first read; stale once a file changed (see rulesIn).
+	// files were first read; stale once a file changed (see permissions.rulesIn).
 	rules *rulesSnapshot
 	// indexes are the roots' code indexes in allRoots order, an entry nil
 	// while that root's is not built. Never changed once sent.
