@@ -8,24 +8,25 @@
 // # The session model
 //
 // A session is an actor. One goroutine (Session.run) owns all of its state:
-// mode, model, title, lifecycle and the tool catalog (Session.st), and the
-// session's parts, each a type with its fields and a few methods: the
+// the mode, model, title, lifecycle and tool catalog (Session.st), and the
+// session's parts, each a type with its own fields and a few methods: the
 // history and its markers (historyLog), the permission rules and grants
 // (permissions), the MCP connections (mcpServers), the code indexes
 // (codeIndexes), and the commands, skills, modes, agent definitions and
-// workspace instructions (customization). Everyone
-// else — front doors, the running turn, MCP connections, the index
-// builder — sends it a message (Session.do) and waits for the answer, so
-// the actor stays free to answer State, Mode or SetMode while a turn runs.
+// workspace instructions (customization). Everyone else — front doors,
+// the running turn, MCP connections, the index builder — sends it a
+// message (Session.do) and waits for the answer, so the actor stays free
+// to answer State, Mode or SetMode while a turn runs.
+//
 // What every tool step reads (the mode, model, effort, switches,
-// definitions, rules in force, built code indexes and tool list) the actor hands a
-// turn as one value when it begins (turnView), and sends it again, as a
-// message on the turn's channel, whenever one of them changes while the
-// turn runs; the turn takes the newest before each request, group of tool
-// calls and permission decision, so a step makes no round trip to the
-// actor for them and nothing else shares them. The usage totals are plain actor
-// state: a turn adds each response's tokens through the actor, and
-// Session.Usage reads a copy through it.
+// definitions, rules in force, built code indexes and tool list) the actor
+// hands a turn as one value when it begins (turnView), and sends again, as
+// a message on the turn's one-slot channel, whenever one of them changes
+// while the turn runs; the turn takes the newest before each request,
+// group of tool calls and permission decision. So a step makes no round
+// trip to the actor for them, and no mirror of them is shared. The usage
+// totals are plain actor state: a turn adds each response's tokens through
+// the actor, and Session.Usage reads a copy through it.
 //
 // A turn runs on its own goroutine, started and awaited by the actor. For
 // the turn's duration it owns the history and the instructions tracker,
