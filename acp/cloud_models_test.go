@@ -31,7 +31,7 @@ func TestBedrockModelsOffered(t *testing.T) {
 	cmd.Env = append(bedrockEnv(home, srv.URL, ""), "AWS_ENDPOINT_URL_BEDROCK="+srv.URL)
 	p := startCmd(t, cmd, srv, home, newEditor(t))
 	p.initialize(t, true, true)
-	ns := p.sessionOffering(t, workspace(t, nil), "amazon.nova-pro-v1:0")
+	ns := p.sessionOffering(t, workspace(t, nil))
 	want := []string{"us.anthropic.claude-sonnet-4-20250514-v1:0", "us.anthropic.claude-opus-4-1-20250805-v1:0", "amazon.nova-pro-v1:0"}
 	if got := modelValues(ns.ConfigOptions); !slices.Equal(got, want) {
 		t.Fatalf("models offered: %s", strings.Join(got, ","))
@@ -57,7 +57,7 @@ func TestAzureDeploymentsOffered(t *testing.T) {
 		"TANDEM_OPENAI_API=", "AZURE_OPENAI_AD_TOKEN=", "AZURE_CLIENT_SECRET=")
 	p := startCmd(t, cmd, srv, home, newEditor(t))
 	p.initialize(t, true, true)
-	ns := p.sessionOffering(t, workspace(t, nil), "gpt5-prod")
+	ns := p.sessionOffering(t, workspace(t, nil))
 	if got := modelValues(ns.ConfigOptions); !slices.Equal(got, []string{"o4-mini-prod", "gpt5-prod"}) {
 		t.Fatalf("models offered: %s", strings.Join(got, ","))
 	}
@@ -94,7 +94,7 @@ func TestListedOutputLimitCapsTheRequest(t *testing.T) {
 		"GEMINI_API_KEY=AIzaSyTANDEM-limit-test-0123", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "TANDEM_MODEL=gemini-2.5-pro")
 	p := startCmd(t, cmd, srv, home, newEditor(t))
 	p.initialize(t, true, true)
-	ns := p.sessionOffering(t, workspace(t, nil), "gemini-2.5-flash-lite")
+	ns := p.sessionOffering(t, workspace(t, nil))
 	if _, err := p.conn.SetSessionConfigOption(ctxT(t), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
 		SessionId: ns.SessionId, ConfigId: "model", Value: "gemini-2.5-flash-lite"}}); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,9 @@
 package acp
 
 import (
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,10 +75,17 @@ func TestCompactOverACP(t *testing.T) {
 func TestKill9DuringCompaction(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	home, dir := t.TempDir(), workspace(t, nil)
-	srv.Enqueue(
-		llmtest.Reply{Text: []string{"first answer"}},
-		llmtest.Reply{Text: []string{"a summary that never finishes"}, Hang: true},
-	)
+	srv.Enqueue(llmtest.Reply{Text: []string{"first answer"}})
+	// The summary request hangs once it has said it arrived.
+	summaryAsked := make(chan struct{})
+	var once sync.Once
+	srv.Handle(func(r *llmtest.Request) llmtest.Reply {
+		if r.System != compact.SummarySystem {
+			return llmtest.Reply{Status: http.StatusBadRequest}
+		}
+		once.Do(func() { close(summaryAsked) })
+		return llmtest.Reply{Text: []string{"a summary that never finishes"}, Hang: true}
+	})
 	ed1 := newEditor(t)
 	p1 := startTandem(t, srv, home, ed1)
 	p1.initialize(t, true, false)
@@ -85,12 +94,10 @@ func TestKill9DuringCompaction(t *testing.T) {
 		t.Fatalf("first prompt: %q, %v", r, err)
 	}
 	go p1.prompt(t, sid, "/compact the first answer") // the process dies under it
-	deadline := time.Now().Add(15 * time.Second)
-	for !summaryAsked(srv) {
-		if time.Now().After(deadline) {
-			t.Fatal("the compaction never asked for its summary")
-		}
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-summaryAsked:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the compaction never asked for its summary")
 	}
 	p1.kill9(t)
 
@@ -122,13 +129,4 @@ func TestKill9DuringCompaction(t *testing.T) {
 	if !strings.Contains(sent, "first answer") || strings.Contains(sent, "compacted to fit") {
 		t.Errorf("the next request does not carry the history from before the compaction: %s", sent)
 	}
-}
-
-func summaryAsked(srv *llmtest.Server) bool {
-	for _, r := range srv.Requests() {
-		if r.System == compact.SummarySystem {
-			return true
-		}
-	}
-	return false
 }

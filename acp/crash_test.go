@@ -1,7 +1,6 @@
 package acp
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // kill9 ends the process the way a crash does: no flush, no goodbye.
@@ -65,10 +65,11 @@ func TestKill9(t *testing.T) {
 		// arm sets the editor up and returns a channel closed at the
 		// instant to kill.
 		arm func(ed *editor) <-chan struct{}
-		// ran, when set, is a file the tool makes in the workspace once it
-		// acts: the kill waits for it too. An update the editor sees may
-		// not be in the log yet (it is written behind the wire); the tool
-		// call is, once the session acts on the world.
+		// ran, when set, is a named pipe in the workspace the tool writes
+		// a line to once it acts: the kill waits for that line too. An
+		// update the editor sees may not be in the log yet (it is written
+		// behind the wire); the tool call is, once the session acts on the
+		// world.
 		ran string
 		// wantFailed is whether the replay must end a tool call failed.
 		wantFailed bool
@@ -83,11 +84,11 @@ func TestKill9(t *testing.T) {
 		{
 			name:  "during a running command",
 			mode:  "full-auto",
-			reply: llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"touch ran && sleep 30"}`}}},
+			reply: llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo ran > ran.fifo && sleep 30"}`}}},
 			arm: func(ed *editor) <-chan struct{} {
 				return onUpdate(ed, func(r recorded) bool { return r.u.Tool != nil && r.u.Tool.Status == agent.ToolInProgress })
 			},
-			ran:        "ran",
+			ran:        "ran.fifo",
 			wantFailed: true,
 		},
 		{
@@ -121,6 +122,10 @@ func TestKill9(t *testing.T) {
 			if r, err := p1.prompt(t, sid, "first"); err != nil || r != sdk.StopReasonEndTurn {
 				t.Fatalf("first prompt: %q, %v", r, err)
 			}
+			var ran <-chan string
+			if tt.ran != "" {
+				ran = testenv.FifoLines(t, filepath.Join(dir, tt.ran))
+			}
 			ed1.mu.Lock()
 			now := tt.arm(ed1) // only now: the first turn streams too
 			ed1.mu.Unlock()
@@ -130,13 +135,8 @@ func TestKill9(t *testing.T) {
 			case <-time.After(15 * time.Second):
 				t.Fatal("the turn never reached the instant to kill")
 			}
-			for deadline := time.Now().Add(15 * time.Second); tt.ran != ""; time.Sleep(5 * time.Millisecond) {
-				if _, err := os.Stat(filepath.Join(dir, tt.ran)); err == nil {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the tool never made %s", tt.ran)
-				}
+			if ran != nil {
+				testenv.NextLine(t, ran, 15*time.Second, "the tool's line in "+tt.ran)
 			}
 			p1.kill9(t)
 

@@ -51,7 +51,7 @@ func TestCustomCommandsAndSkills(t *testing.T) {
 	// Advertised: built-ins, project, user and Claude Code commands, and
 	// skills; never the broken file or the one that clashes with /init.
 	var cmds []agent.Command
-	waitFor(t, func() bool {
+	ed.await(t, "available_commands_update", func() bool {
 		for _, r := range ed.sessionUpdates(sid) {
 			if r.u.Type == agent.AvailableCommandsUpdate {
 				cmds = r.u.Commands
@@ -153,15 +153,11 @@ func TestCustomCommandsAndSkills(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, ok func() bool) {
+// await waits until ok holds, checking it again at each update,
+// withdrawal or elicitation the editor records.
+func (e *editor) await(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := timeoutC()
-	for !ok() {
-		select {
-		case <-deadline:
-			t.Fatal("timed out waiting")
-		default:
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !e.changes.Wait(10*time.Second, ok) {
+		t.Fatalf("timed out waiting for %s", what)
 	}
 }

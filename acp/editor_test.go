@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,6 +53,7 @@ type editor struct {
 	wire      []string
 	withdrawn int
 	killed    []string
+	changes   testenv.Changes // something above was recorded
 
 	// elicit answers elicitation/create (mcp_server_features_test.go).
 	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
@@ -129,6 +131,7 @@ func (e *editor) RequestPermission(ctx context.Context, p sdk.RequestPermissionR
 		e.mu.Lock()
 		e.withdrawn++
 		e.mu.Unlock()
+		e.changes.Changed()
 		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}, nil
 	}
 	return sdk.RequestPermissionResponse{Outcome: answer(p)}, nil
@@ -152,6 +155,7 @@ func (e *editor) SessionUpdate(ctx context.Context, n sdk.SessionNotification) e
 	e.updates[string(n.SessionId)] = append(e.updates[string(n.SessionId)], r)
 	hook := e.onUpdate
 	e.mu.Unlock()
+	e.changes.Changed()
 	if hook != nil {
 		hook(string(n.SessionId), r)
 	}
@@ -291,7 +295,10 @@ func startTandem(t *testing.T, srv *llmtest.Server, home string, ed *editor) *ta
 func startCmd(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server, home string, ed *editor) *tandemProcess {
 	t.Helper()
 	if cmd.Env == nil {
-		cmd.Env = append(testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic)), "TANDEM_LOG=debug")
+		cmd.Env = testenv.ModelEnv(home, srv.BaseURL(llmtest.Anthropic))
+	}
+	if !slices.ContainsFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "TANDEM_LOG=") }) {
+		cmd.Env = append(cmd.Env, "TANDEM_LOG=debug") // steps the wire does not show, for tests to wait on
 	}
 	p := &tandemProcess{cmd: cmd, stderr: &testenv.SyncBuffer{}, ed: ed}
 	stdin, stdout := testenv.Start(t, cmd, p.stderr)

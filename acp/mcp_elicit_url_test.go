@@ -59,6 +59,7 @@ func (e *editor) UnstableCompleteElicitation(_ context.Context, p sdk.UnstableCo
 		c.mu.Lock()
 		c.ids = append(c.ids, string(p.ElicitationId))
 		c.mu.Unlock()
+		e.changes.Changed()
 	}
 	return nil
 }
@@ -112,7 +113,7 @@ func TestMCPURLElicitationCompletes(t *testing.T) {
 			return sdk.UnstableCreateElicitationResponse{Accept: &sdk.UnstableCreateElicitationAccept{Action: "accept"}}
 		}
 		run(t, sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Url: &sdk.ElicitationUrlCapabilities{}}}, ed)
-		waitFor(t, func() bool { return len(done.list()) > 0 })
+		ed.await(t, "elicitation/complete", func() bool { return len(done.list()) > 0 })
 		ed.mu.Lock()
 		defer ed.mu.Unlock()
 		if len(created) != 1 || created[0].Url == nil || created[0].Url.Url != signinURL || created[0].Url.ElicitationId != "el-42" {
@@ -135,7 +136,7 @@ func TestMCPURLElicitationCompletes(t *testing.T) {
 		}
 		sid := run(t, sdk.ClientCapabilities{}, ed)
 		want := "MCP server auth reports that the step at " + signinURL + " is complete."
-		waitFor(t, func() bool { return strings.Contains(ed.agentText(sid), want) })
+		ed.await(t, "the completion message", func() bool { return strings.Contains(ed.agentText(sid), want) })
 		if n := strings.Count(ed.agentText(sid), "reports that the step"); n != 1 {
 			t.Errorf("%d completion messages, want 1:\n%s", n, ed.agentText(sid))
 		}

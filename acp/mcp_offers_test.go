@@ -58,7 +58,7 @@ func TestMCPPromptsAndResources(t *testing.T) {
 	}
 	sid := r.SessionId
 	var hint string
-	waitFor(t, func() bool {
+	ed.await(t, "the review-pr command with its hint", func() bool {
 		for _, u := range ed.sessionUpdates(sid) {
 			for _, c := range u.u.Commands {
 				if u.u.Type == agent.AvailableCommandsUpdate && c.Name == "mcp:gh:review-pr" && c.Input != nil {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,8 +25,9 @@ const ttInstructions = "Use the tt tools only in tests. INSTR-7731"
 // ttServer is an MCP server over real HTTP, made with the MCP Go SDK, that
 // has instructions, grows a tool when "unlock" is called (so it sends
 // notifications/tools/list_changed) and asks the user a question from
-// "confirm" (elicitation/create). listed counts tools/list answers sent.
-func ttServer(t *testing.T) (url string, listed *atomic.Int32) {
+// "confirm" (elicitation/create). listed receives a value for each
+// tools/list answer sent.
+func ttServer(t *testing.T) (url string, listed <-chan struct{}) {
 	t.Helper()
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "tt", Version: "1"}, &mcpsdk.ServerOptions{Instructions: ttInstructions})
 	noArgs := func(text string) *mcpsdk.CallToolResult {
@@ -52,17 +54,17 @@ func ttServer(t *testing.T) (url string, listed *atomic.Int32) {
 			return noArgs(fmt.Sprintf("action=%s confirm=%v", res.Action, res.Content["confirm"])), nil, nil
 		})
 	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
-	listed = new(atomic.Int32)
+	lists := make(chan struct{}, 64)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		h.ServeHTTP(w, r)
 		if bytes.Contains(body, []byte(`"method":"tools/list"`)) {
-			listed.Add(1) // counted once the answer is written
+			lists <- struct{}{} // once the answer is written
 		}
 	}))
 	t.Cleanup(ts.Close)
-	return ts.URL, listed
+	return ts.URL, lists
 }
 
 // An MCP server's instructions reach the model once, with the first
@@ -103,7 +105,13 @@ func TestMCPListChangedInstructionsElicitation(t *testing.T) {
 	if reason, err := p.prompt(t, sid, "go"); err != nil || reason != sdk.StopReasonEndTurn {
 		t.Fatalf("first prompt: %q, %v", reason, err)
 	}
-	waitFor(t, func() bool { return listed.Load() >= 2 }) // listed again after the change
+	for i := range 2 { // listed again after the change
+		select {
+		case <-listed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("tools/list answered %d times, want 2", i)
+		}
+	}
 	declineNext.Store(true)
 	if reason, err := p.prompt(t, sid, "again"); err != nil || reason != sdk.StopReasonEndTurn {
 		t.Fatalf("second prompt: %q, %v", reason, err)

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,22 +24,19 @@ func modelValues(opts []sdk.SessionConfigOption) []string {
 	return ids
 }
 
-// sessionOffering opens sessions until one's model selector offers id
-// (the provider's listing is asked in the background after initialize),
-// for at most ten seconds, and returns the last.
-func (p *tandemProcess) sessionOffering(t *testing.T, dir, id string) sdk.NewSessionResponse {
+// sessionOffering opens a session once the provider's listing, asked in
+// the background after initialize, has arrived (tandem logs it at debug
+// level), and returns it; the caller checks what it offers.
+func (p *tandemProcess) sessionOffering(t *testing.T, dir string) sdk.NewSessionResponse {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ns, err := p.conn.NewSession(ctxT(t), sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if slices.Contains(modelValues(ns.ConfigOptions), id) || time.Now().After(deadline) {
-			return ns
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !p.stderr.Await(10*time.Second, "models discovered") {
+		t.Errorf("tandem never logged the provider's models")
 	}
+	ns, err := p.conn.NewSession(ctxT(t), sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ns
 }
 
 // TestModelsFromProvider: the model selector offers what the provider's
@@ -54,7 +50,7 @@ func TestModelsFromProvider(t *testing.T) {
 	p := startTandem(t, srv, t.TempDir(), ed)
 	p.initialize(t, true, true)
 	dir := workspace(t, nil)
-	ns := p.sessionOffering(t, dir, "claude-haiku-4-5")
+	ns := p.sessionOffering(t, dir)
 	if got := strings.Join(modelValues(ns.ConfigOptions), ","); got != "claude-sonnet-4-5,claude-opus-4-5,claude-haiku-4-5" {
 		t.Fatalf("models offered: %s", got)
 	}

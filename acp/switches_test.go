@@ -1,7 +1,6 @@
 package acp
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os/exec"
@@ -42,18 +41,15 @@ func TestSwitchesOverACP(t *testing.T) {
 }
 
 // switchClient answers tandem's permission requests (allowing once) and
-// records the updates and the asks' titles. The peer hands each
-// notification to it on a goroutine of its own, so take first waits
-// until every session/update tandem wrote so far has been recorded.
+// records the updates and the asks' titles. The peer hands it messages in
+// wire order and a Call returns after those written before its answer, so
+// what take returns after a Call is complete.
 type switchClient struct {
 	mu      sync.Mutex
 	updates []map[string]any
 	asks    []string
-	written int           // session/update lines tandem wrote (counted by the tap)
-	handled int           // and those recorded
-	changed chan struct{} // a session/update was recorded
-	echoes  chan []any    // each config_option_update's options
-	titles  chan string   // each session_info_update's title
+	echoes  chan []any  // each config_option_update's options
+	titles  chan string // each session_info_update's title
 }
 
 func (c *switchClient) handle(method string, params json.RawMessage) (any, *testenv.RPCError) {
@@ -71,11 +67,6 @@ func (c *switchClient) handle(method string, params json.RawMessage) (any, *test
 	switch method {
 	case "session/update":
 		c.updates = append(c.updates, p.Update)
-		c.handled++
-		select {
-		case c.changed <- struct{}{}:
-		default:
-		}
 		if p.Update["sessionUpdate"] == "config_option_update" {
 			opts, _ := p.Update["configOptions"].([]any)
 			c.echoes <- opts
@@ -92,31 +83,8 @@ func (c *switchClient) handle(method string, params json.RawMessage) (any, *test
 	return nil, &testenv.RPCError{Code: -32601, Message: "the test client does not serve " + method}
 }
 
-// wrote counts a line tandem wrote, before the peer reads it.
-func (c *switchClient) wrote(line []byte) {
-	if bytes.Contains(line, []byte(`"method":"session/update"`)) {
-		c.mu.Lock()
-		c.written++
-		c.mu.Unlock()
-	}
-}
-
-// take returns the updates and asks so far and forgets them, once every
-// update written before it was called is recorded (or after 20 s).
+// take returns the updates and asks so far and forgets them.
 func (c *switchClient) take() ([]map[string]any, []string) {
-	deadline := time.After(20 * time.Second)
-	for settled := false; !settled; {
-		c.mu.Lock()
-		settled = c.handled >= c.written
-		c.mu.Unlock()
-		if !settled {
-			select {
-			case <-c.changed:
-			case <-deadline:
-				settled = true
-			}
-		}
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	u, a := c.updates, c.asks
@@ -141,9 +109,8 @@ func peerTandem(t *testing.T, home, url string, caps map[string]any, env ...stri
 	stdin, stdout := testenv.Start(t, cmd, stderr)
 	tap := newRequestTap(stdin)
 	check := loadWireSchema(t).async(t, tap)
-	client := &switchClient{echoes: make(chan []any, 64), titles: make(chan string, 256), changed: make(chan struct{}, 1)}
-	count := func(line []byte) { client.wrote(line); check(line) }
-	peer := testenv.NewPeer(t, &wireTap{r: stdout, check: count}, tap, testenv.Lines, client.handle)
+	client := &switchClient{echoes: make(chan []any, 64), titles: make(chan string, 256)}
+	peer := testenv.NewPeer(t, &wireTap{r: stdout, check: check}, tap, testenv.Lines, client.handle)
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {

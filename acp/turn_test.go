@@ -99,19 +99,11 @@ func TestCancelWithdrawsPermissionRequest(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the prompt did not end after session/cancel")
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	ed.await(t, "the pending permission request's withdrawal", func() bool {
 		ed.mu.Lock()
-		w := ed.withdrawn
-		ed.mu.Unlock()
-		if w == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the pending permission request was not withdrawn")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer ed.mu.Unlock()
+		return ed.withdrawn == 1
+	})
 	if _, err := os.Stat(filepath.Join(dir, "new.txt")); err == nil {
 		t.Error("the file was created although the turn was cancelled")
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,13 +13,14 @@ import (
 
 // wireClient is a raw JSON-RPC editor over a real `tandem acp`: every line
 // tandem writes is checked against the ACP schema and recorded in wire
-// order (the peer serves each message on a goroutine of its own, so the
-// handler's order is not the wire's); ask answers permission requests.
+// order, responses among them; ask answers permission requests.
 type wireClient struct {
 	peer *testenv.Peer
 	ask  func(params json.RawMessage) any // nil: allow once
+	cmd  *exec.Cmd
 
-	stop func() // ends tandem (also at cleanup)
+	stop   func()      // ends tandem (also at cleanup)
+	killed atomic.Bool // kill9 ended it: its exit is no failure
 
 	mu      sync.Mutex
 	lines   []wireMsg
@@ -51,7 +53,7 @@ func startRaw(t *testing.T, home, url string, caps map[string]any, env ...string
 	stdin, stdout := testenv.Start(t, cmd, stderr)
 	tap := newRequestTap(stdin)
 	check := loadWireSchema(t).async(t, tap)
-	c := &wireClient{arrived: make(chan struct{})}
+	c := &wireClient{arrived: make(chan struct{}), cmd: cmd}
 	record := func(line []byte) {
 		check(line)
 		m := wireMsg{raw: append([]byte(nil), line...)}
@@ -69,7 +71,7 @@ func startRaw(t *testing.T, home, url string, caps map[string]any, env ...string
 	c.stop = func() {
 		once.Do(func() {
 			c.peer.Close()
-			if err := testenv.WaitExit(cmd, 10*time.Second); err != nil {
+			if err := testenv.WaitExit(cmd, 10*time.Second); err != nil && !c.killed.Load() {
 				t.Errorf("tandem acp: %v", err)
 			}
 			if t.Failed() {
@@ -93,6 +95,22 @@ func (c *wireClient) handle(method string, params json.RawMessage) (any, *testen
 		return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "allow_once"}}, nil
 	}
 	return nil, &testenv.RPCError{Code: -32601, Message: "the test client does not serve " + method}
+}
+
+// kill9 ends tandem the way a crash does (no flush, no goodbye) and waits
+// until its output has ended.
+func (c *wireClient) kill9(t *testing.T) {
+	t.Helper()
+	c.killed.Store(true)
+	if err := c.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.peer.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("tandem still writing after kill -9")
+	}
+	c.stop()
 }
 
 // newSession opens a session in ws and returns its id.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -25,7 +24,7 @@ func TestCancelMidStream(t *testing.T) {
 		}
 		done <- r
 	}()
-	waitFor(t, func() bool { return h.text() == "thinking about it" })
+	h.await(t, func() bool { return h.text() == "thinking about it" })
 	start := time.Now()
 	s.Cancel()
 	select {
@@ -59,23 +58,18 @@ func TestCancelMidStream(t *testing.T) {
 func TestCancelMidCommand(t *testing.T) {
 	f := newFixture(t)
 	s, _, dir := f.session(ModeFullAuto, nil)
-	pidFile := filepath.Join(dir, "child.pid")
+	pids := testenv.FifoLines(t, filepath.Join(dir, "child.fifo"))
 	f.srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "run_command",
-		Args: `{"command":"sleep 60 & echo $! > child.pid; wait"}`}}})
+		Args: `{"command":"sleep 60 & echo $! > child.fifo; wait"}`}}})
 	done := make(chan StopReason, 1)
 	go func() {
 		r, _ := s.Prompt(context.Background(), prompt("run"))
 		done <- r
 	}()
-	var pid int
-	waitFor(t, func() bool {
-		b, err := os.ReadFile(pidFile)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil
-	})
+	pid, err := strconv.Atoi(testenv.NextLine(t, pids, 10*time.Second, "the child's pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	s.Cancel()
 	select {
 	case r := <-done:
@@ -85,7 +79,9 @@ func TestCancelMidCommand(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("cancel did not end the turn")
 	}
-	waitFor(t, func() bool { return !alive(pid) })
+	if !testenv.WaitExited(pid, 10*time.Second) {
+		t.Fatal("the command's child outlived the cancel")
+	}
 	// The cancelled call still gets a result, so the history stays valid.
 	f.srv.Enqueue(llmtest.Reply{Text: []string{"ok"}})
 	if r, err := s.Prompt(context.Background(), prompt("next")); err != nil || r != StopEndTurn {

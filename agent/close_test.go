@@ -41,19 +41,18 @@ func TestAgentCloseLeavesNothing(t *testing.T) {
 	}
 	// A turn still running a command.
 	busy, _, dir := f.session(ModeFullAuto, nil)
+	pids := testenv.FifoLines(t, filepath.Join(dir, "child.fifo"))
 	f.srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "run_command",
-		Args: `{"command":"sleep 60 & echo $! > child.pid; wait"}`}}})
+		Args: `{"command":"sleep 60 & echo $! > child.fifo; wait"}`}}})
 	returned := make(chan StopReason, 1)
 	go func() {
 		r, _ := busy.Prompt(context.Background(), prompt("run"))
 		returned <- r
 	}()
-	var pid int
-	waitFor(t, func() bool {
-		b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil
-	})
+	pid, err := strconv.Atoi(testenv.NextLine(t, pids, 10*time.Second, "the child's pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -74,7 +73,8 @@ func TestAgentCloseLeavesNothing(t *testing.T) {
 	if c := children(); len(c) > 0 {
 		t.Errorf("child processes outlived Close: %v", c)
 	}
-	// Goroutines take a moment to unwind after they were told to stop.
+	// Goroutines take a moment to unwind after they were told to stop; a
+	// goroutine's exit has no event to wait on, so this one check polls.
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		left := ownGoroutines()
@@ -92,7 +92,8 @@ func TestAgentCloseLeavesNothing(t *testing.T) {
 }
 
 // ownGoroutines returns the stacks of goroutines started by tandem's
-// packages, MCP clients or os/exec, except the calling test's own.
+// packages, MCP clients or os/exec, except the calling test's own (and
+// its doubles': llmtest, testenv).
 func ownGoroutines() []string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
@@ -102,7 +103,7 @@ func ownGoroutines() []string {
 		if i == 0 { // the calling goroutine
 			continue
 		}
-		if strings.Contains(s, "testing.tRunner") || strings.Contains(s, "llmtest.") {
+		if strings.Contains(s, "testing.tRunner") || strings.Contains(s, "llmtest.") || strings.Contains(s, "internal/testenv.") {
 			continue
 		}
 		for _, mark := range []string{"tandemhq/tandem/", "modelcontextprotocol", "os/exec."} {

@@ -3,8 +3,11 @@ package agent
 import (
 	"context"
 	"sync"
+	"testing"
+	"time"
 
 	"github.com/tandemhq/tandem/agent/local"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // testHost plays the editor: it records every update and permission
@@ -18,6 +21,7 @@ type testHost struct {
 	answer  func(PermissionRequest) (Decision, error) // nil: allow once
 	// readHook runs before every ReadFile; an error fails the read.
 	readHook func() error
+	changes  testenv.Changes // an update was recorded
 }
 
 func (h *testHost) ReadFile(ctx context.Context, path string) (string, error) {
@@ -31,8 +35,18 @@ func (h *testHost) ReadFile(ctx context.Context, path string) (string, error) {
 
 func (h *testHost) Send(u Update) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.updates = append(h.updates, u)
+	h.mu.Unlock()
+	h.changes.Changed()
+}
+
+// await waits until cond holds, checking it at each update the host is
+// sent (10 s bounds a failure).
+func (h *testHost) await(t *testing.T, cond func() bool) {
+	t.Helper()
+	if !h.changes.Wait(10*time.Second, cond) {
+		t.Fatal("condition not met in 10s")
+	}
 }
 
 func (h *testHost) RequestPermission(ctx context.Context, req PermissionRequest) (Decision, error) {

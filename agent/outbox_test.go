@@ -52,9 +52,11 @@ func TestOutboxDrainSendsAllQueuedBefore(t *testing.T) {
 	for _, text := range []string{"one ", "two ", "sk-outbox"} {
 		o.put(outItem{op: opSend, u: &Update{Type: AgentMessageChunk, MessageID: "m1", Chunk: &ContentBlock{Type: "text", Text: text}}})
 	}
-	for !o.settled() { // handled, the tail held back
-		time.Sleep(time.Millisecond)
+	o.mu.Lock()
+	for o.busy || len(o.q) > 0 { // handled, the tail held back
+		o.await() // until the handler's next batch is done
 	}
+	o.mu.Unlock()
 	o.drain()
 	// Chunks queued while a Send is in flight may leave joined.
 	if got, want := strings.ReplaceAll(h.got(), " agent_message_chunk:", ""), "agent_message_chunk:one two sk-outbox"; got != want {
@@ -72,13 +74,6 @@ func TestOutboxDrainSendsAllQueuedBefore(t *testing.T) {
 	if d := time.Since(start); d > 100*time.Millisecond {
 		t.Errorf("100 drains of an idle outbox took %v", d)
 	}
-}
-
-// settled reports whether nothing is queued and nobody is handling.
-func (o *outbox) settled() bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return !o.busy && len(o.q) == 0
 }
 
 // orderHost records the updates it is sent, by producer and sequence

@@ -247,7 +247,7 @@ func TestStreamCancelMidStream(t *testing.T) {
 		}
 		done <- r
 	}()
-	waitFor(t, func() bool { return strings.Contains(h.text(), "w20 ") })
+	h.await(t, func() bool { return strings.Contains(h.text(), "w20 ") })
 	s.Cancel()
 	if r := <-done; r != StopCancelled {
 		t.Fatalf("stop reason %q, want cancelled", r)

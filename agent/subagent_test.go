@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // finderFile is an agent definition in Claude Code's format.
@@ -297,22 +297,18 @@ func TestCancelKillsSubagentCommand(t *testing.T) {
 	s, _, dir := f.session(ModeFullAuto, map[string]string{".claude/agents/shell.md": shellFile})
 	scriptSubagent(f.srv, "shell", []string{"run it"}, func(r *llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "run_command",
-			Args: `{"command":"sleep 60 & echo $! > child.pid; wait"}`}}}
+			Args: `{"command":"sleep 60 & echo $! > child.fifo; wait"}`}}}
 	})
+	pids := testenv.FifoLines(t, filepath.Join(dir, "child.fifo"))
 	done := make(chan StopReason, 1)
 	go func() {
 		r, _ := s.Prompt(context.Background(), prompt("go"))
 		done <- r
 	}()
-	var pid int
-	waitFor(t, func() bool {
-		b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil
-	})
+	pid, err := strconv.Atoi(testenv.NextLine(t, pids, 10*time.Second, "the child's pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	s.Cancel()
 	select {
 	case r := <-done:
@@ -322,5 +318,7 @@ func TestCancelKillsSubagentCommand(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("cancel did not end the turn")
 	}
-	waitFor(t, func() bool { return !alive(pid) })
+	if !testenv.WaitExited(pid, 10*time.Second) {
+		t.Fatal("the child's command outlived the cancel")
+	}
 }

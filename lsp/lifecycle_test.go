@@ -147,15 +147,13 @@ func TestBadFrames(t *testing.T) {
 func TestSIGTERMWithStdinOpen(t *testing.T) {
 	cmd := exec.Command(testenv.Tandem(t), "lsp")
 	cmd.Env = append(os.Environ(), "TANDEM_HOME="+t.TempDir())
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testenv.Start(t, cmd, nil)
 	defer stdin.Close()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	// Answered, it is back in its read of stdin.
+	peer := testenv.NewPeer(t, stdout, stdin, testenv.ContentLength, nil)
+	if err := peer.Call("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}, nil); err != nil {
+		t.Fatalf("initialize: %v", err)
 	}
-	time.Sleep(200 * time.Millisecond) // let it reach the read
 	cmd.Process.Signal(syscall.SIGTERM)
 	if errors.Is(testenv.WaitExit(cmd, 5*time.Second), testenv.ErrNoExit) {
 		t.Fatal("tandem lsp ignored SIGTERM while its stdin was open")

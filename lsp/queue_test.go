@@ -68,8 +68,8 @@ func TestQueuedPromptsOverLSP(t *testing.T) {
 		default:
 		}
 	}
-	// The peer handles each notification on a goroutine of its own: the
-	// order tandem wrote things in is read off the stream itself.
+	// Answers never reach the peer's handler, so the order tandem wrote
+	// updates and answers in is read off the stream itself.
 	tap := &frameTap{r: stdout, frame: func(body []byte) {
 		var m struct {
 			ID     json.RawMessage `json:"id"`

@@ -115,7 +115,8 @@ func TestCancelRequestStringID(t *testing.T) {
 }
 
 // slowReader hands over a few bytes at a time with a pause, like a client
-// busy rendering, so the server's outbox fills and senders wait.
+// busy rendering, so the server's outbox fills and senders wait (the pause
+// is the slow client under test, not a poll).
 type slowReader struct{ r io.Reader }
 
 func (s slowReader) Read(p []byte) (int, error) {

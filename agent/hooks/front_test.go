@@ -30,11 +30,6 @@ type editor struct {
 	asked  []string
 	agent  strings.Builder
 	stderr *testenv.SyncBuffer
-
-	// spoke is signalled after each message chunk is recorded: the peer
-	// handles notifications on goroutines of their own, so one written
-	// before a prompt's answer may still be unrecorded when Call returns.
-	spoke chan struct{}
 }
 
 func startACP(t *testing.T, home, root string, srv *llmtest.Server, answer string, env ...string) *editor {
@@ -46,7 +41,7 @@ func startACP(t *testing.T, home, root string, srv *llmtest.Server, answer strin
 func startFront(t *testing.T, kind, home, root string, srv *llmtest.Server, answer string, env ...string) *editor {
 	t.Helper()
 	testenv.Program(t, "sh")
-	e := &editor{kind: kind, answer: answer, stderr: &testenv.SyncBuffer{}, spoke: make(chan struct{}, 1)}
+	e := &editor{kind: kind, answer: answer, stderr: &testenv.SyncBuffer{}}
 	cmd := exec.Command(testenv.Tandem(t), kind)
 	cmd.Env = append(testenv.ModelEnv(home, srv.URL), env...)
 	cmd.Dir = root
@@ -103,10 +98,6 @@ func (e *editor) handle(method string, params json.RawMessage) (any, *testenv.RP
 	case "session/update":
 		if p.Update.SessionUpdate == "agent_message_chunk" {
 			e.agent.WriteString(p.Update.Content.Text)
-			select {
-			case e.spoke <- struct{}{}:
-			default:
-			}
 		}
 	}
 	return nil, nil
@@ -116,20 +107,6 @@ func (e *editor) said() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.agent.String()
-}
-
-// saidSoon reports whether the agent's messages come to contain want,
-// waiting for the chunks already sent to be recorded (10 s at most).
-func (e *editor) saidSoon(want string) bool {
-	deadline := time.After(10 * time.Second)
-	for !strings.Contains(e.said(), want) {
-		select {
-		case <-e.spoke:
-		case <-deadline:
-			return false
-		}
-	}
-	return true
 }
 
 func (e *editor) titles() []string {

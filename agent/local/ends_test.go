@@ -1,37 +1,41 @@
 package local
 
 import (
+	"bytes"
 	"context"
 	"errors"
-	"os"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/command"
 )
 
-// waitFile waits until a command under test has made path, the sign
-// that what it started is running.
-func waitFile(t *testing.T, path string) {
-	t.Helper()
-	for i := 0; i < 500; i++ {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("the command never got ready")
-}
-
 // runUntilEnd runs spec with Run in the background and, once the command
-// has made ready, cancels it if asked; it checks that Run returns within
-// the given time with context.Canceled exactly when cancelled and
-// TimedOut when spec has a timeout. ready is handed to onReady first, so
-// the caller can read what the command wrote there.
+// has printed ready (the sign that what it started is running, seen as
+// its output arrives), cancels it if asked; it checks that Run returns
+// within the given time with context.Canceled exactly when cancelled and
+// TimedOut when spec has a timeout. onReady runs first, so the caller can
+// read what the command left.
 func runUntilEnd(t *testing.T, spec command.Spec, ready string, onReady func(), cancelIt bool, within time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	var (
+		mu      sync.Mutex // guards out; OnData runs on Run's copying goroutine
+		out     []byte
+		once    sync.Once
+		printed = make(chan struct{})
+	)
+	spec.OnData = func(p []byte) {
+		mu.Lock()
+		out = append(out, p...)
+		seen := bytes.Contains(out, []byte(ready))
+		mu.Unlock()
+		if seen {
+			once.Do(func() { close(printed) })
+		}
+	}
 	type outcome struct {
 		res command.Result
 		err error
@@ -41,7 +45,11 @@ func runUntilEnd(t *testing.T, spec command.Spec, ready string, onReady func(), 
 		res, err := Run(ctx, spec)
 		done <- outcome{res, err}
 	}()
-	waitFile(t, ready)
+	select {
+	case <-printed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command never got ready")
+	}
 	if onReady != nil {
 		onReady()
 	}

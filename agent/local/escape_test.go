@@ -20,7 +20,7 @@ import (
 // escape is a script that tries to outlive Run.
 type escape struct {
 	name    string
-	script  string // touches $READY once its escapes run
+	script  string // prints $READY once its escapes run
 	cancel  bool
 	timeout time.Duration
 }
@@ -30,14 +30,14 @@ type escape struct {
 // test's marker may run once Run has returned.
 func TestRunLeavesNothing(t *testing.T) {
 	runEscapes(t, []escape{
-		{name: "cancel", script: `sleep 300 & touch "$READY"; wait`, cancel: true},
-		{name: "cancel, TERM ignored", script: `trap "" TERM; sleep 300 & touch "$READY"; wait`, cancel: true},
-		{name: "timeout", script: `sleep 300 & touch "$READY"; wait`, timeout: 500 * time.Millisecond},
-		{name: "left running in the background", script: `sleep 300 >/dev/null 2>&1 & touch "$READY"`},
-		{name: "background child holding the pipe", script: `sleep 300 & touch "$READY"`},
-		{name: "double fork", script: `(sh -c 'sleep 300' >/dev/null 2>&1 &) ; sleep 0.2; touch "$READY"`},
-		{name: "nohup", script: `nohup sleep 300 >/dev/null 2>&1 & sleep 0.2; touch "$READY"`},
-		{name: "disown", script: `bash -c 'sleep 300 >/dev/null 2>&1 & disown; touch "$READY"'`},
+		{name: "cancel", script: `sleep 300 & echo "$READY"; wait`, cancel: true},
+		{name: "cancel, TERM ignored", script: `trap "" TERM; sleep 300 & echo "$READY"; wait`, cancel: true},
+		{name: "timeout", script: `sleep 300 & echo "$READY"; wait`, timeout: 500 * time.Millisecond},
+		{name: "left running in the background", script: `sleep 300 >/dev/null 2>&1 & echo "$READY"`},
+		{name: "background child holding the pipe", script: `sleep 300 & echo "$READY"`},
+		{name: "double fork", script: `(sh -c 'sleep 300' >/dev/null 2>&1 &) ; sleep 0.2; echo "$READY"`},
+		{name: "nohup", script: `nohup sleep 300 >/dev/null 2>&1 & sleep 0.2; echo "$READY"`},
+		{name: "disown", script: `bash -c 'sleep 300 >/dev/null 2>&1 & disown; echo "$READY"'`},
 	})
 }
 
@@ -46,9 +46,9 @@ func TestRunLeavesNothing(t *testing.T) {
 // namespace holds.
 func TestRunLeavesNothingSetsid(t *testing.T) {
 	runEscapes(t, []escape{
-		{name: "setsid", script: `setsid sleep 300 >/dev/null 2>&1 < /dev/null & sleep 0.2; touch "$READY"`},
-		{name: "setsid, cancelled", script: `setsid sleep 300 >/dev/null 2>&1 < /dev/null & sleep 0.2; touch "$READY"; sleep 300`, cancel: true},
-		{name: "command killed with -9", script: `setsid sleep 300 >/dev/null 2>&1 < /dev/null & sleep 0.2; touch "$READY"; kill -9 $$`},
+		{name: "setsid", script: `setsid sleep 300 >/dev/null 2>&1 < /dev/null & sleep 0.2; echo "$READY"`},
+		{name: "setsid, cancelled", script: `setsid sleep 300 >/dev/null 2>&1 < /dev/null & sleep 0.2; echo "$READY"; sleep 300`, cancel: true},
+		{name: "command killed with -9", script: `setsid sleep 300 >/dev/null 2>&1 < /dev/null & sleep 0.2; echo "$READY"; kill -9 $$`},
 	})
 }
 
@@ -59,7 +59,7 @@ func runEscapes(t *testing.T, cases []escape) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			ready := filepath.Join(dir, "ready")
+			ready := "ready-" + escapeMark(dir)
 			mark := "TANDEM_ESCAPE_MARK=" + escapeMark(dir)
 			spec := command.Spec{Command: "export " + mark + " READY=" + ready + "; " + c.script, Dir: dir, Timeout: c.timeout}
 			runUntilEnd(t, spec, ready, nil, c.cancel, 10*time.Second)

@@ -87,7 +87,7 @@ func TestRunLeavesNothingCmd(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := testenv.TempDir(t)
 			pidFile := filepath.Join(dir, "sleeper.pid")
-			script := `start /b "" "` + exe + `" ` + sleepArg + ` "` + pidFile + `" & "` + exe + `" ` + awaitArg + ` "` + pidFile + `"` + c.tail
+			script := `start /b "" "` + exe + `" ` + sleepArg + ` "` + pidFile + `" & "` + exe + `" ` + awaitArg + ` "` + pidFile + `" & echo tandem-ready` + c.tail
 			var pid int
 			readPid := func() {
 				b, err := os.ReadFile(pidFile)
@@ -98,7 +98,7 @@ func TestRunLeavesNothingCmd(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			runUntilEnd(t, command.Spec{Command: script, Dir: dir, Timeout: c.timeout}, pidFile, readPid, c.cancel, time.Minute)
+			runUntilEnd(t, command.Spec{Command: script, Dir: dir, Timeout: c.timeout}, "tandem-ready", readPid, c.cancel, time.Minute)
 			waitGone(t, pid)
 		})
 	}

@@ -42,7 +42,9 @@ func TestSandboxReportsCreatedProtectedEntries(t *testing.T) {
 	dir := workspace(t)
 	os.Remove(filepath.Join(dir, "AGENTS.md"))
 	os.RemoveAll(filepath.Join(dir, ".vscode"))
-	// Files made within a clock tick of the command count as its own.
+	// Files made within a clock tick of the command count as its own; a
+	// ctime cannot be set back, so the clock must move (the age is under
+	// test, not something polled for).
 	time.Sleep(50 * time.Millisecond)
 	res := runSandboxed(t, command.Spec{Dir: dir,
 		Command: "echo obey > AGENTS.md && mkdir .vscode && echo '{}' > .vscode/tasks.json && echo '{}' > new.code-workspace && echo fine > notes.txt"})

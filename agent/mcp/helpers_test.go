@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // recorder collects what a Manager announces and lets a test wait for it.
@@ -55,7 +56,8 @@ func (r *recorder) poke() {
 	}
 }
 
-// wait polls cond (under the lock) until it holds or the deadline passes.
+// wait checks cond (under the lock) at each change until it holds or the
+// deadline passes.
 func (r *recorder) wait(t *testing.T, what string, d time.Duration, cond func(r *recorder) bool) {
 	t.Helper()
 	deadline := time.After(d)
@@ -68,7 +70,6 @@ func (r *recorder) wait(t *testing.T, what string, d time.Duration, cond func(r 
 		}
 		select {
 		case <-r.changed:
-		case <-time.After(50 * time.Millisecond):
 		case <-deadline:
 			r.mu.Lock()
 			defer r.mu.Unlock()
@@ -173,18 +174,26 @@ func run(t *testing.T, tl tools.Tool, input string) tools.Result {
 }
 
 // fake is the test binary serving as an MCP server in the given mode; its
-// log file records the calls and cancellations it saw.
-func fake(t *testing.T, name, mode string) (Server, string) {
+// log records the calls and cancellations it saw, line by line as it sees
+// them (a named pipe the test reads), so a test can wait for one.
+func fake(t *testing.T, name, mode string) (Server, *fakeLog) {
 	t.Helper()
 	logPath := filepath.Join(t.TempDir(), "fake.log")
+	log := &fakeLog{testenv.FifoLog(t, logPath)}
 	return Server{Name: name, Type: TypeStdio, Command: os.Args[0], Args: []string{"-test.run=^$"},
 		// A race-enabled binary sleeps a second on exit unless told not to.
-		Env: []NameValue{{"TANDEM_MCP_FAKE", mode}, {"TANDEM_MCP_FAKE_LOG", logPath}, {"GORACE", "atexit_sleep_ms=0"}}}, logPath
+		Env: []NameValue{{"TANDEM_MCP_FAKE", mode}, {"TANDEM_MCP_FAKE_LOG", logPath}, {"GORACE", "atexit_sleep_ms=0"}}}, log
 }
 
-func readLog(path string) string {
-	b, _ := os.ReadFile(path)
-	return string(b)
+// fakeLog is what fake servers logged so far.
+type fakeLog struct{ *testenv.PipeLog }
+
+// await waits until the log says want (5 s bounds a failure).
+func (l *fakeLog) await(t *testing.T, want string) {
+	t.Helper()
+	if !l.Await(5*time.Second, want) {
+		t.Fatalf("the fake server never logged %q:\n%s", want, l.String())
+	}
 }
 
 // descendants lists the processes below this one (zombies included, since
@@ -230,15 +239,22 @@ func descendants(t testing.TB) []int {
 	return out
 }
 
-// waitDescendants waits for the process count to fall back to want.
-func waitDescendants(t *testing.T, want int, d time.Duration) int {
+// waitDescendants waits for the processes below this one that were not in
+// before to end (d bounds a failure), and returns how many of them are
+// left. A zombie counts: whoever started it should have reaped it by then.
+func waitDescendants(t *testing.T, before []int, d time.Duration) int {
 	t.Helper()
 	deadline := time.Now().Add(d)
-	for {
-		n := len(descendants(t))
-		if n <= want || time.Now().After(deadline) {
-			return n
+	for _, pid := range descendants(t) {
+		if !slices.Contains(before, pid) {
+			testenv.WaitExited(pid, time.Until(deadline))
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
+	n := 0
+	for _, pid := range descendants(t) {
+		if !slices.Contains(before, pid) {
+			n++
+		}
+	}
+	return n
 }

@@ -68,8 +68,15 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		}
 		fmt.Fprintln(w, "tandem is signed in; you can close this page.")
 	})}
-	go cb.Serve(ln)
-	defer cb.Close()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = cb.Serve(ln) // ErrServerClosed once the sign-in is over
+	}()
+	defer func() {
+		cb.Close()
+		<-served // the server's goroutine is this sign-in's: it ends with it
+	}()
 
 	flow, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{

@@ -30,6 +30,8 @@ type editor struct {
 	writes []string // paths the editor was asked to change
 	said   strings.Builder
 	cmds   string // the latest command list
+
+	changes testenv.Changes // a notification was recorded
 }
 
 func startEditor(t *testing.T, kind, home, root string, srv *llmtest.Server) *editor {
@@ -106,6 +108,7 @@ func (e *editor) handle(method string, params json.RawMessage) (any, *testenv.RP
 	if strings.Contains(string(params), "available_commands_update") {
 		e.cmds = string(params)
 	}
+	e.changes.Changed()
 	return nil, nil
 }
 
@@ -165,25 +168,15 @@ func (e *editor) applyEdit(params json.RawMessage) any {
 	return map[string]any{"applied": true}
 }
 
-// await waits until what tandem said since the last take holds want
-// (updates reach the test editor on goroutines of their own, so they may
-// trail the prompt's answer), then takes it (the editor's writes stay for take).
-func (e *editor) await(t *testing.T, want string) string {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		e.mu.Lock()
-		said := e.said.String()
-		e.mu.Unlock()
-		if strings.Contains(said, want) || time.Now().After(deadline) {
-			e.mu.Lock()
-			said = e.said.String()
-			e.said.Reset()
-			e.mu.Unlock()
-			return said
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+// heard returns and forgets what tandem said since the last take (the
+// editor's writes stay for take). The peer delivers notifications in wire
+// order before a Call returns, so after a prompt it holds the whole reply.
+func (e *editor) heard() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	said := e.said.String()
+	e.said.Reset()
+	return said
 }
 
 // take returns and forgets what the editor saw since the last take.
@@ -255,7 +248,7 @@ func TestFrontCheckpoints(t *testing.T) {
 			ed.take()
 
 			ed.prompt(t, sid, "/changes")
-			said := ed.await(t, "Files the agent changed")
+			said := ed.heard()
 			if !strings.Contains(said, "modified a.txt (checkpoint 1, 2)") || !strings.Contains(said, "created b.txt (checkpoint 2)") {
 				t.Errorf("/changes said: %s", said)
 			}
@@ -266,7 +259,7 @@ func TestFrontCheckpoints(t *testing.T) {
 			}
 
 			ed.prompt(t, sid, "/undo")
-			said = ed.await(t, "Undid checkpoint")
+			said = ed.heard()
 			writes, _ := ed.take()
 			if got := readFile(t, a); got != "two\n" {
 				t.Errorf("/undo left a.txt %q; it said: %s", got, said)
@@ -282,12 +275,12 @@ func TestFrontCheckpoints(t *testing.T) {
 			}
 
 			ed.prompt(t, sid, "/rewind")
-			if said := ed.await(t, "Checkpoints ("); !strings.Contains(said, "1. first request: a.txt") || strings.Contains(said, "2. second") {
+			if said := ed.heard(); !strings.Contains(said, "1. first request: a.txt") || strings.Contains(said, "2. second") {
 				t.Errorf("/rewind listed: %s", said)
 			}
 			ed.prompt(t, sid, "/rewind 1 both")
 			writes, said = ed.take()
-			said += ed.await(t, "Rewound to checkpoint 1")
+			said += ed.heard()
 			if got := readFile(t, a); got != "one\n" || !contains(writes, a) {
 				t.Errorf("/rewind 1 left a.txt %q (editor writes %v); it said: %s", got, writes, said)
 			}
@@ -323,22 +316,20 @@ func TestFrontCheckpoints(t *testing.T) {
 			// rewind left nothing to list).
 			ed.take()
 			ed.prompt(t, sid, "/checkpoints:changes")
-			if said := ed.await(t, "The agent has not changed any file"); !strings.Contains(said, "The agent has not changed any file") {
+			if said := ed.heard(); !strings.Contains(said, "The agent has not changed any file") {
 				t.Errorf("/checkpoints:changes said: %s", said)
 			}
 			cli(t, home, "disable", "checkpoints")
-			deadline := time.Now().Add(10 * time.Second)
-			for {
+			// The session notices the disable in the background and sends
+			// a new list: each recorded notification checks again.
+			unlisted := ed.changes.Wait(10*time.Second, func() bool {
 				ed.mu.Lock()
+				defer ed.mu.Unlock()
 				listed = ed.cmds
-				ed.mu.Unlock()
-				if !strings.Contains(listed, `"name":"undo"`) {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("still listed after disable: %s", listed)
-				}
-				time.Sleep(50 * time.Millisecond)
+				return !strings.Contains(listed, `"name":"undo"`)
+			})
+			if !unlisted {
+				t.Fatalf("still listed after disable: %s", listed)
 			}
 		})
 	}

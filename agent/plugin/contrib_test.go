@@ -35,10 +35,11 @@ func TestContributionsGatedAndFallback(t *testing.T) {
 	st, err := r.rt.Load(r.root)
 	must(t, err)
 	must(t, st.Disable("reviews"))
-	deadline := time.Now().Add(5 * time.Second)
-	for s.Mode() != agent.ModeCode && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	// The runtime notices in the background; the session announces its
+	// way back to code mode.
+	h.awaitUpdate(func(u agent.Update) bool {
+		return u.Type == agent.CurrentModeUpdate && u.ModeID == string(agent.ModeCode)
+	})
 	if s.Mode() != agent.ModeCode {
 		t.Fatalf("mode after disable: %s", s.Mode())
 	}

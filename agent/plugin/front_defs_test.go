@@ -104,25 +104,26 @@ func (f *front) modes(t *testing.T, sid, want string, ok func(cur string, ids []
 		must(t, f.peer.Call("tandem/configOptions", map[string]any{"sessionId": sid}, &r))
 		return modeSelector(t, r.ConfigOptions)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	var last json.RawMessage
+	latest := func() json.RawMessage {
 		f.mu.Lock()
-		n := len(f.configs)
-		var last json.RawMessage
-		if n > 0 {
-			last = f.configs[n-1]
+		defer f.mu.Unlock()
+		if n := len(f.configs); n > 0 {
+			return f.configs[n-1]
 		}
-		f.mu.Unlock()
-		if last == nil {
-			must(t, f.peer.Call("session/set_config_option", map[string]any{"sessionId": sid, "configId": "mode", "value": want}, &r))
-			return modeSelector(t, r.ConfigOptions)
-		}
-		cur, ids := modeSelector(t, last)
-		if ok(cur, ids) || time.Now().After(deadline) {
-			return cur, ids
-		}
-		time.Sleep(20 * time.Millisecond)
+		return nil
 	}
+	if latest() == nil {
+		must(t, f.peer.Call("session/set_config_option", map[string]any{"sessionId": sid, "configId": "mode", "value": want}, &r))
+		return modeSelector(t, r.ConfigOptions)
+	}
+	// Each recorded update checks again; after 5s the last one stands.
+	f.changes.Wait(5*time.Second, func() bool {
+		last = latest()
+		cur, ids := modeSelector(t, last)
+		return ok(cur, ids)
+	})
+	return modeSelector(t, last)
 }
 
 func (f *front) setMode(t *testing.T, sid, mode string) {

@@ -32,6 +32,8 @@ type front struct {
 
 	// onStarted, when set, sees each tool_call title as it arrives.
 	onStarted func(title string)
+
+	changes testenv.Changes // a session/update was recorded
 }
 
 var fronts = []string{"acp", "lsp"}
@@ -112,6 +114,7 @@ func (f *front) handle(method string, params json.RawMessage) (any, *testenv.RPC
 			f.offered = append(f.offered, names)
 		}
 		f.mu.Unlock()
+		f.changes.Changed()
 	}
 	return nil, nil
 }
@@ -120,19 +123,16 @@ func (f *front) handle(method string, params json.RawMessage) (any, *testenv.RPC
 // available_commands_update, waiting up to 5s for the first one (nil if
 // none came).
 func (f *front) awaitOffered() []string {
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	var last []string
+	f.changes.Wait(5*time.Second, func() bool {
 		f.mu.Lock()
-		n := len(f.offered)
-		var last []string
-		if n > 0 {
+		defer f.mu.Unlock()
+		if n := len(f.offered); n > 0 {
 			last = f.offered[n-1]
 		}
-		f.mu.Unlock()
-		if last != nil {
-			return last
-		}
-	}
-	return nil
+		return last != nil
+	})
+	return last
 }
 
 func (f *front) newSession(t *testing.T, root, mode string) string {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +28,7 @@ type testHost struct {
 	mu      sync.Mutex
 	asked   []agent.PermissionRequest
 	updates []agent.Update
+	changes testenv.Changes // an update was recorded
 }
 
 func (h *testHost) RequestPermission(_ context.Context, r agent.PermissionRequest) (agent.Decision, error) {
@@ -45,8 +48,19 @@ func (h *testHost) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Resul
 
 func (h *testHost) Send(u agent.Update) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.updates = append(h.updates, u)
+	h.mu.Unlock()
+	h.changes.Changed()
+}
+
+// awaitUpdate reports whether an update that match accepts was sent,
+// waiting for it (10 s bounds a failure).
+func (h *testHost) awaitUpdate(match func(agent.Update) bool) bool {
+	return h.changes.Wait(10*time.Second, func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return slices.ContainsFunc(h.updates, match)
+	})
 }
 
 // toolResults returns the text of every finished tool call update.
@@ -230,4 +244,75 @@ func calls(t *testing.T, home, name string) []string {
 		out = append(out, c.Method)
 	}
 	return out
+}
+
+// recorder receives the lines test plugins record, as they record them
+// (their "recordTo" setting), so a test waits for a call as an event
+// instead of polling calls.jsonl.
+type recorder struct {
+	addr    string
+	changes testenv.Changes
+	mu      sync.Mutex // guards methods
+	methods []string
+}
+
+func newRecorder(t *testing.T) *recorder {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{addr: ln.Addr().String()}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex // guards conns
+		conns []net.Conn
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sc := bufio.NewScanner(c)
+				sc.Buffer(nil, 1<<20)
+				for sc.Scan() {
+					var call struct{ Method string }
+					json.Unmarshal(sc.Bytes(), &call)
+					r.mu.Lock()
+					r.methods = append(r.methods, call.Method)
+					r.mu.Unlock()
+					r.changes.Changed()
+				}
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return r
+}
+
+// await reports whether method was recorded, waiting for it (10 s bounds
+// a failure).
+func (r *recorder) await(method string) bool {
+	return r.changes.Wait(10*time.Second, func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return slices.Contains(r.methods, method)
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
@@ -19,7 +18,8 @@ import (
 func TestAfterAskAndTimelineRewind(t *testing.T) {
 	r := newRig(t)
 	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "watch", map[string]any{"permissions": map[string]any{"events": true}})
-	enable(t, r.home, "watch", dir, map[string]any{"hooks": []string{"afterAsk", "timelineRewind"}})
+	rec := newRecorder(t)
+	enable(t, r.home, "watch", dir, map[string]any{"hooks": []string{"afterAsk", "timelineRewind"}, "recordTo": rec.addr})
 	r.srv.Enqueue(
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"n.txt","content":"x"}`}}},
 		llmtest.Reply{Text: []string{"done"}},
@@ -38,18 +38,14 @@ func TestAfterAskAndTimelineRewind(t *testing.T) {
 		Method string
 		Params map[string]any
 	}
+	// Both are notifications: the rewind's comes last.
+	rec.await("hooks/timelineRewind")
 	var seen []call
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		seen = nil
-		raw, _ := os.ReadFile(filepath.Join(r.home, "plugin-data", "watch", "calls.jsonl"))
-		for _, line := range bytes.Split(raw, []byte("\n")) {
-			var c call
-			if json.Unmarshal(line, &c) == nil && (c.Method == "hooks/afterAsk" || c.Method == "hooks/timelineRewind") {
-				seen = append(seen, c)
-			}
-		}
-		if len(seen) == 2 {
-			break
+	raw, _ := os.ReadFile(filepath.Join(r.home, "plugin-data", "watch", "calls.jsonl"))
+	for _, line := range bytes.Split(raw, []byte("\n")) {
+		var c call
+		if json.Unmarshal(line, &c) == nil && (c.Method == "hooks/afterAsk" || c.Method == "hooks/timelineRewind") {
+			seen = append(seen, c)
 		}
 	}
 	if len(seen) != 2 || seen[0].Method != "hooks/afterAsk" || seen[1].Method != "hooks/timelineRewind" {

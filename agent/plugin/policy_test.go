@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
@@ -53,14 +52,14 @@ func TestPluginToolsFollowRules(t *testing.T) {
 // commands/ and skills/ folders of a plugin without permissions.commands
 // and permissions.skills are not read.
 func TestUngrantedOffersIgnored(t *testing.T) {
-	r := newRig(t)
+	r, rec := newRig(t), newRecorder(t)
 	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "greedy", map[string]any{"permissions": map[string]any{"events": true}})
 	writeFiles(t, dir, map[string]string{
 		"commands/grab.md":     "GRAB-BODY\n",
 		"skills/grab/SKILL.md": "---\ndescription: Grabs things\n---\nGRAB\n",
 	})
 	enable(t, r.home, "greedy", dir, map[string]any{"tool": "upper", "promptRule": "GREEDY-RULE",
-		"hooks": []string{"beforeToolCall", "turnEnd"}, "beforeToolCall": map[string]any{"deny": "echo"}})
+		"hooks": []string{"beforeToolCall", "turnEnd"}, "beforeToolCall": map[string]any{"deny": "echo"}, "recordTo": rec.addr})
 	r.srv.Enqueue(
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo ran"}`}}},
 		llmtest.Reply{Text: []string{"done"}},
@@ -79,12 +78,8 @@ func TestUngrantedOffersIgnored(t *testing.T) {
 	if strings.Contains(reqs[2].LastUserText(), "GRAB-BODY") {
 		t.Error("the ungranted command ran")
 	}
-	var got []string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if got = calls(t, r.home, "greedy"); slices.Contains(got, "hooks/turnEnd") {
-			break
-		}
-	}
+	rec.await("hooks/turnEnd")
+	got := calls(t, r.home, "greedy")
 	if !slices.Contains(got, "hooks/turnEnd") || slices.Contains(got, "hooks/beforeToolCall") || slices.Contains(got, "systemPrompt/transform") {
 		t.Errorf("calls: %v", got)
 	}

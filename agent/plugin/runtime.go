@@ -158,7 +158,7 @@ func (r *Runtime) open(ctx context.Context, s *agent.Session) {
 	if first {
 		r.watch.start()
 	}
-	go ss.reconcile(true)
+	ss.first.Go(func() { ss.reconcile(true) })
 }
 
 func (r *Runtime) close(s *agent.Session) {
@@ -172,6 +172,7 @@ func (r *Runtime) close(s *agent.Session) {
 	}
 	if ss != nil {
 		ss.shutdown()
+		ss.first.Wait() // after shutdown, it finds the session closed and ends
 	}
 }
 

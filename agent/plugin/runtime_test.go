@@ -162,9 +162,9 @@ func TestFailingPlugins(t *testing.T) {
 // it is written; a refusal keeps the file as it was. This is what an undo
 // plugin builds on.
 func TestFileEditHooks(t *testing.T) {
-	r := newRig(t)
+	r, rec := newRig(t), newRecorder(t)
 	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "snap", map[string]any{"permissions": hookPerms})
-	enable(t, r.home, "snap", dir, map[string]any{"hooks": []string{"beforeFileEdit", "afterFileEdit", "turnEnd"}, "denyEdit": "frozen"})
+	enable(t, r.home, "snap", dir, map[string]any{"hooks": []string{"beforeFileEdit", "afterFileEdit", "turnEnd"}, "denyEdit": "frozen", "recordTo": rec.addr})
 	os.WriteFile(filepath.Join(r.root, "a.txt"), []byte("old\n"), 0o644)
 	os.WriteFile(filepath.Join(r.root, "frozen.txt"), []byte("keep\n"), 0o644)
 	r.srv.Enqueue(
@@ -180,6 +180,9 @@ func TestFileEditHooks(t *testing.T) {
 	if got := r.srv.Requests()[2].LastUserText(); !strings.Contains(got, "that file is frozen") {
 		t.Errorf("refusal: %q", got)
 	}
+	// Observers are notifications, which may trail the turn: wait for the
+	// last one to be recorded.
+	rec.await("hooks/turnEnd")
 	raw, _ := os.ReadFile(filepath.Join(r.home, "plugin-data", "snap", "calls.jsonl"))
 	var before []map[string]any
 	var methods []string
@@ -196,12 +199,6 @@ func TestFileEditHooks(t *testing.T) {
 	}
 	if len(before) != 2 || before[0]["before"] != "old\n" || before[0]["after"] != "new\n" || before[0]["exists"] != true {
 		t.Errorf("beforeFileEdit: %v", before)
-	}
-	// Observers are notifications: wait for them to be written.
-	deadline := time.Now().Add(5 * time.Second)
-	for !slices.Contains(methods, "hooks/turnEnd") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-		methods = calls(t, r.home, "snap")
 	}
 	// The refused edit never reached the editor, so only one is observed.
 	if got := strings.Count(strings.Join(methods, " "), "hooks/afterFileEdit"); got != 1 || !slices.Contains(methods, "hooks/turnEnd") {
@@ -256,22 +253,15 @@ func TestBeforeAskApprove(t *testing.T) {
 
 // The observing hooks arrive as notifications, in the turn's order.
 func TestObservers(t *testing.T) {
-	r := newRig(t)
+	r, rec := newRig(t), newRecorder(t)
 	dir := pyPlugin(t, filepath.Join(r.home, "plugins"), "watch", map[string]any{"permissions": map[string]any{"events": true}})
 	observers := []string{"userMessage", "turnStart", "modelRequestStart", "assistantMessage", "modelRequestFinish", "turnEnd"}
-	enable(t, r.home, "watch", dir, map[string]any{"hooks": append([]string{"beforeToolCall"}, observers...)})
+	enable(t, r.home, "watch", dir, map[string]any{"hooks": append([]string{"beforeToolCall"}, observers...), "recordTo": rec.addr})
 	r.srv.Enqueue(llmtest.Reply{Text: []string{"hello there"}})
 	s, _ := r.session(t, agent.ModeCode)
 	prompt(t, s, "hi")
-	var got []string
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		got = calls(t, r.home, "watch")
-		if slices.Contains(got, "hooks/turnEnd") {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	rec.await("hooks/turnEnd")
+	got := calls(t, r.home, "watch")
 	var want []string
 	for _, o := range observers {
 		want = append(want, "hooks/"+o)

@@ -23,6 +23,10 @@ type session struct {
 
 	// reconcileMu makes reconciles run one at a time.
 	reconcileMu sync.Mutex
+	// first is the first reconcile's goroutine, which the runtime's close
+	// waits for: it may still be waiting for reconcileMu when shutdown
+	// has taken it.
+	first sync.WaitGroup
 
 	// mu guards insts, rev, closed, prompt, start and model.
 	mu     sync.Mutex

@@ -14,7 +14,10 @@ func TestUnguardedCreated(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, ".git/hooks"), 0o755)
 	os.WriteFile(filepath.Join(root, "AGENTS.md"), nil, 0o644)
 	os.WriteFile(filepath.Join(root, "old.code-workspace"), nil, 0o644)
-	time.Sleep(2 * ctimeSlack) // old enough not to count as made during the command
+	// Old enough not to count as made during the command: a ctime cannot
+	// be set back, so the clock must move (the age is under test, not
+	// something polled for).
+	time.Sleep(2 * ctimeSlack)
 	u := Snapshot([]string{root})
 	if got := u.Created(); len(got) != 0 {
 		t.Fatalf("nothing changed, yet Created = %q", got)

@@ -3,11 +3,12 @@
 package main
 
 import (
-	"strings"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // The conversation loop on a terminal: messages are turns of one session,
@@ -25,13 +26,7 @@ func TestChatOnTerminal(t *testing.T) {
 	r := startTTY(t, srv, home, nil, "chat", "--cwd", work)
 	prompts := func(n int) {
 		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for strings.Count(r.out.String(), "› ") < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("prompt %d never came:\n%q", n, r.out.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		r.waitCount("› ", n)
 	}
 	prompts(1)
 	r.send("hello\r")
@@ -99,13 +94,14 @@ func TestBareTandemOpensChat(t *testing.T) {
 func TestChatSecondCtrlCQuits(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	home, work := t.TempDir(), t.TempDir()
-	srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"trap '' TERM INT; echo started; sleep 30"}`}}})
+	stopping := testenv.FifoLines(t, filepath.Join(work, "stopping.fifo"))
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: stubborn}}})
 	r := startTTY(t, srv, home, nil, "chat", "--cwd", work, "--yes")
 	r.waitFor("› ")
 	r.send("wait\r")
 	r.waitFor("│ started")
 	r.send("\x03")
-	time.Sleep(300 * time.Millisecond)
+	testenv.NextLine(t, stopping, 20*time.Second, "the command's SIGTERM") // the cancel reached it; it holds on
 	r.send("\x03")
 	start := time.Now()
 	code, shown := r.exit()

@@ -26,6 +26,7 @@ type ttyRun struct {
 	cmd  *exec.Cmd
 	tty  *os.File // the terminal's master side
 	out  testenv.SyncBuffer
+	more testenv.Changes // the terminal showed more
 	done chan struct{}
 }
 
@@ -58,6 +59,7 @@ func startTTYWithStdin(t *testing.T, srv *llmtest.Server, home string, env []str
 		for {
 			n, err := tty.Read(buf)
 			r.out.Write(buf[:n])
+			r.more.Changed()
 			if err != nil {
 				return
 			}
@@ -71,15 +73,18 @@ func startTTYWithStdin(t *testing.T, srv *llmtest.Server, home string, env []str
 	return r
 }
 
-// waitFor waits until the screen shows s.
+// waitFor waits until the screen shows s, checking at each read from the
+// terminal.
 func (r *ttyRun) waitFor(s string) {
 	r.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(r.out.String(), s) {
-		if time.Now().After(deadline) {
-			r.t.Fatalf("the terminal never showed %q:\n%q", s, r.out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	r.waitCount(s, 1)
+}
+
+// waitCount waits until the screen has shown s n times.
+func (r *ttyRun) waitCount(s string, n int) {
+	r.t.Helper()
+	if !r.more.Wait(20*time.Second, func() bool { return strings.Count(r.out.String(), s) >= n }) {
+		r.t.Fatalf("the terminal never showed %q %d times:\n%q", s, n, r.out.String())
 	}
 }
 
@@ -249,17 +254,23 @@ func TestTTYPipedPromptAsksOnTerminal(t *testing.T) {
 	}
 }
 
+// stubborn is a command that outlives SIGTERM (a child that ignores it)
+// and says so in stopping.fifo when the cancel's SIGTERM reaches it, so a
+// test sees the cancel waiting on it.
+const stubborn = `{"command":"(trap '' TERM INT; exec sleep 30) & trap 'echo stopping > stopping.fifo' TERM INT; echo started; while kill -0 $! 2>/dev/null; do wait $!; done"}`
+
 // The first Ctrl-C cancels; while the cancel waits (here on a command
 // that ignores SIGTERM, given a grace before SIGKILL), a second one quits
 // at once.
 func TestTTYSecondCtrlCQuits(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	home, work := t.TempDir(), t.TempDir()
-	srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"trap '' TERM INT; echo started; sleep 30"}`}}})
+	stopping := testenv.FifoLines(t, filepath.Join(work, "stopping.fifo"))
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: stubborn}}})
 	r := startTTY(t, srv, home, nil, "run", "--cwd", work, "--yes", "wait")
 	r.waitFor("│ started")
 	r.send("\x03")
-	time.Sleep(300 * time.Millisecond)
+	testenv.NextLine(t, stopping, 20*time.Second, "the command's SIGTERM") // the cancel reached it; it holds on
 	r.send("\x03")
 	start := time.Now()
 	code, shown := r.exit()

@@ -23,9 +23,13 @@ import (
 func TestKill9OfTandemLeavesNothing(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	home, work := t.TempDir(), t.TempDir()
-	ready := filepath.Join(work, "ready")
+	ready := filepath.Join(work, "ready.fifo")
+	started := testenv.FifoLines(t, ready)
 	mark := "TANDEM_KILL9_MARK=" + filepath.Base(filepath.Dir(work)) + filepath.Base(work)
-	script := "export " + mark + "; setsid sleep 300 >/dev/null 2>&1 </dev/null & (sh -c 'sleep 300' >/dev/null 2>&1 &); sleep 0.2; touch " + ready + "; sleep 300"
+	// The shell, a setsid daemon and a double-forked child each say they
+	// run (the mark in their environment) before the kill.
+	script := "export " + mark + "; setsid sh -c 'echo daemon > " + ready + "; exec sleep 300' >/dev/null 2>&1 </dev/null & " +
+		"(sh -c 'echo forked > " + ready + "; exec sleep 300' >/dev/null 2>&1 &); echo shell > " + ready + "; sleep 300"
 	args, _ := jsonString(script)
 	srv.Enqueue(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "c", Name: "run_command", Args: `{"command":` + args + `}`}}})
 	cmd := exec.Command(testenv.Tandem(t), "run", "--cwd", work, "--yes", "go")
@@ -37,15 +41,12 @@ func TestKill9OfTandemLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if _, err := os.Stat(ready); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
+	for range 3 {
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
 			t.Fatalf("the command never ran; stderr:\n%s", errb.String())
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	if n := len(testenv.Marked(mark)); n < 3 {
 		t.Fatalf("%d marked processes before the kill, want the shell, the daemon and the double fork", n)
@@ -85,20 +86,13 @@ func TestTandemEnvironUnreadable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	start := func(name string, args ...string) *exec.Cmd {
+	start := func(name string, args ...string) (*exec.Cmd, *testenv.Peer) {
 		c := exec.Command(name, args...)
 		c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TANDEM_HOME=" + dir, "ANTHROPIC_API_KEY=sk-dump-secret"}
 		c.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-		stdin, err := c.StdinPipe() // held open: tandem acp waits on it
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { stdin.Close() })
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
-		return c
+		stdin, stdout := testenv.Start(t, c, nil) // stdin held open: tandem acp waits on it
+		t.Cleanup(func() { stdin.Close(); c.Process.Kill(); c.Wait() })
+		return c, testenv.NewPeer(t, stdout, stdin, testenv.Lines, nil)
 	}
 	read := func(pid int) (string, error) {
 		c := exec.Command("cat", "/proc/"+strconv.Itoa(pid)+"/environ")
@@ -106,9 +100,12 @@ func TestTandemEnvironUnreadable(t *testing.T) {
 		out, err := c.CombinedOutput()
 		return string(out), err
 	}
-	ordinary := start("sleep", "30")
-	td := start(bin, "acp")
-	time.Sleep(300 * time.Millisecond) // past main's first lines
+	ordinary, _ := start("sleep", "30")
+	td, peer := start(bin, "acp")
+	// Answered: main is past its first lines.
+	if err := peer.Call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}, nil); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
 	if out, err := read(ordinary.Process.Pid); err != nil || !strings.Contains(out, "sk-dump-secret") {
 		t.Fatalf("control: an ordinary process's environ: %v %q", err, out)
 	}

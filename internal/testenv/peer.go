@@ -40,8 +40,18 @@ type Message struct {
 }
 
 // Handler answers one request from the server (its result, or an error);
-// for a notification the answer is dropped. Each runs on a goroutine of its
-// own, so a handler may block without stopping the stream.
+// for a notification the answer is dropped.
+//
+// Messages from the server reach it in wire order, as an editor sees them:
+// notifications one at a time on one delivery goroutine, and each request,
+// once every message before it was delivered, on a goroutine of its own (a
+// request's handler may block, holding an answer, without stopping the
+// stream). A Call returns only after every message the server wrote before
+// its answer was delivered, so a test reads what it recorded without
+// waiting. A notification handler holds up every later message while it
+// runs, so it must not wait on the test (a full channel) nor Call the peer
+// (the answer would wait for the handler): it hands such work to a
+// goroutine of its own.
 type Handler func(method string, params json.RawMessage) (any, *RPCError)
 
 // Peer is the client end of a JSON-RPC connection, speaking raw JSON over
@@ -54,21 +64,43 @@ type Peer struct {
 	handle  Handler
 
 	writeMu sync.Mutex
-	mu      sync.Mutex // guards seq, pending
+	mu      sync.Mutex // guards seq, pending and the delivery queue below
 	seq     int
-	pending map[string]chan Message
-	done    chan struct{}
+	pending map[string]chan answer
+
+	// The reader queues the server's requests and notifications here and
+	// the delivery goroutine hands them to handle in order: the reader
+	// never waits for a handler, so answers to Calls made from request
+	// handlers still arrive.
+	queue     []Message
+	queued    int           // messages ever queued
+	delivered int           // of those, handed to handle
+	moved     chan struct{} // closed and replaced when the queue changes
+	ended     bool          // the stream ended: nothing more will be queued
+
+	readDone chan struct{} // the reader stopped
+	done     chan struct{} // the reader stopped and every message was delivered
+}
+
+// answer is a response to a Call with the number of messages the server
+// wrote before it, which Call waits to see delivered.
+type answer struct {
+	Message
+	after int
 }
 
 // NewPeer starts reading r; requests and notifications from the server go
 // to handle. The read loop stops when r ends.
 func NewPeer(t testing.TB, r io.Reader, w io.WriteCloser, framing Framing, handle Handler) *Peer {
-	p := &Peer{t: t, framing: framing, w: w, handle: handle, pending: map[string]chan Message{}, done: make(chan struct{})}
+	p := &Peer{t: t, framing: framing, w: w, handle: handle, pending: map[string]chan answer{},
+		moved: make(chan struct{}), readDone: make(chan struct{}), done: make(chan struct{})}
 	go p.read(bufio.NewReader(r))
+	go p.deliver()
 	return p
 }
 
-// Done is closed when the server's stream has ended.
+// Done is closed when the server's stream has ended and every message on it
+// was handed to the handler.
 func (p *Peer) Done() <-chan struct{} { return p.done }
 
 // Close closes the stream to the server.
@@ -81,23 +113,43 @@ func (p *Peer) Call(method string, params, result any) error {
 	p.seq++
 	n := p.seq // calls may run on several goroutines
 	id := strconv.Itoa(n)
-	ch := make(chan Message, 1)
+	ch := make(chan answer, 1)
 	p.pending[id] = ch
 	p.mu.Unlock()
 	if err := p.send(map[string]any{"jsonrpc": "2.0", "id": n, "method": method, "params": params}); err != nil {
 		return err
 	}
+	var m answer
 	select {
-	case m := <-ch:
-		if m.Error != nil {
-			return m.Error
+	case m = <-ch:
+	case <-p.readDone:
+		select {
+		case m = <-ch: // answered just before the end
+		default:
+			return fmt.Errorf("%s: the server closed the stream before answering", method)
 		}
-		if result == nil || len(m.Result) == 0 {
-			return nil
+	}
+	p.waitDelivered(m.after)
+	if m.Error != nil {
+		return m.Error
+	}
+	if result == nil || len(m.Result) == 0 {
+		return nil
+	}
+	return json.Unmarshal(m.Result, result)
+}
+
+// waitDelivered returns once the first n messages from the server were
+// handed to the handler.
+func (p *Peer) waitDelivered(n int) {
+	for {
+		p.mu.Lock()
+		ok, moved := p.delivered >= n, p.moved
+		p.mu.Unlock()
+		if ok {
+			return
 		}
-		return json.Unmarshal(m.Result, result)
-	case <-p.done:
-		return fmt.Errorf("%s: the server closed the stream before answering", method)
+		<-moved
 	}
 }
 
@@ -122,7 +174,13 @@ func (p *Peer) send(msg any) error {
 }
 
 func (p *Peer) read(r *bufio.Reader) {
-	defer close(p.done)
+	defer func() {
+		p.mu.Lock()
+		p.ended = true
+		p.wake()
+		p.mu.Unlock()
+		close(p.readDone)
+	}()
 	for {
 		b, err := p.frame(r)
 		if err != nil {
@@ -133,18 +191,62 @@ func (p *Peer) read(r *bufio.Reader) {
 			p.t.Errorf("testenv: the server sent a frame that is not JSON-RPC: %q", b)
 			return
 		}
-		switch {
-		case m.Method != "":
-			go p.serve(m)
-		default:
-			p.mu.Lock()
-			ch := p.pending[strings.Trim(string(m.ID), `"`)]
-			delete(p.pending, strings.Trim(string(m.ID), `"`))
+		id := strings.Trim(string(m.ID), `"`)
+		p.mu.Lock()
+		if m.Method != "" {
+			p.queue = append(p.queue, m)
+			p.queued++
+			p.wake()
 			p.mu.Unlock()
-			if ch != nil {
-				ch <- m
-			}
+			continue
 		}
+		ch, after := p.pending[id], p.queued
+		delete(p.pending, id)
+		p.mu.Unlock()
+		if ch != nil {
+			ch <- answer{m, after}
+		}
+	}
+}
+
+// wake tells the goroutines waiting on the queue that it changed; p.mu is
+// held.
+func (p *Peer) wake() {
+	close(p.moved)
+	p.moved = make(chan struct{})
+}
+
+// deliver hands the server's messages to the handler in wire order until
+// the stream has ended and the queue is empty. Notifications are handled
+// here, one after the other; each request is started here, after every
+// message before it, and answered on a goroutine of its own.
+func (p *Peer) deliver() {
+	defer close(p.done)
+	for {
+		p.mu.Lock()
+		for len(p.queue) == 0 && !p.ended {
+			moved := p.moved
+			p.mu.Unlock()
+			<-moved
+			p.mu.Lock()
+		}
+		if len(p.queue) == 0 {
+			p.mu.Unlock()
+			return
+		}
+		m := p.queue[0]
+		p.queue[0] = Message{}
+		p.queue = p.queue[1:]
+		p.mu.Unlock()
+		if len(m.ID) == 0 {
+			p.serve(m)
+		} else {
+			go p.serve(m)
+		}
+		p.mu.Lock()
+		p.delivered++
+		p.wake()
+		p.mu.Unlock()
 	}
 }
 

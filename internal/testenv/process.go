@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,16 +26,25 @@ func ModelEnv(home, anthropicURL string) []string {
 }
 
 // SyncBuffer collects a child process's output (its stderr, say) while the
-// test reads it from another goroutine.
+// test reads it from another goroutine, or waits for it to say something.
 type SyncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changes Changes
 }
 
 func (s *SyncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
+	n, err := s.b.Write(p)
+	s.mu.Unlock()
+	s.changes.Changed()
+	return n, err
+}
+
+// Await reports whether what was written comes to contain want, checking
+// at each write; d only bounds a failure.
+func (s *SyncBuffer) Await(d time.Duration, want string) bool {
+	return s.changes.Wait(d, func() bool { return strings.Contains(s.String(), want) })
 }
 
 // String is everything written so far.

@@ -51,7 +51,8 @@ func Stat(pid int) (state string, ppid int, ok bool) {
 }
 
 // WaitNoProcess fails the test when processes carrying mark still run
-// after within, and kills them so they do not outlive the test.
+// after within, and kills them so they do not outlive the test. It waits on
+// each one's exit, then looks again for any started meanwhile.
 func WaitNoProcess(t testing.TB, mark string, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
@@ -60,14 +61,16 @@ func WaitNoProcess(t testing.TB, mark string, within time.Duration) {
 		if len(pids) == 0 {
 			return
 		}
-		if time.Now().After(deadline) {
-			for _, p := range pids {
+		for _, p := range pids {
+			if WaitExited(p, time.Until(deadline)) {
+				continue
+			}
+			for _, p := range Marked(mark) {
 				if pr, err := os.FindProcess(p); err == nil {
 					_ = pr.Kill()
 				}
 			}
 			t.Fatalf("processes %v carrying %s still run %v later", pids, mark, within)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

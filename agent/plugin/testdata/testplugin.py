@@ -4,7 +4,9 @@
 It speaks JSON-RPC 2.0 on stdin/stdout, one JSON message per line, as
 docs/plugins.md describes. What it does is set by its settings (the
 "config" of initialize), so one script plays every role a test needs.
-Every hook it receives is appended to calls.jsonl in its data folder.
+Every hook it receives is appended to calls.jsonl in its data folder and,
+when the settings name a "recordTo" address, sent there as the same line
+once written, so a test waits for a call instead of polling the file.
 """
 import json
 import os
@@ -22,9 +24,21 @@ def send(msg):
     sys.stdout.flush()
 
 
+recorder = []
+
+
 def record(method, params):
+    line = json.dumps({"method": method, "params": params}) + "\n"
     with open(os.path.join(data_dir, "calls.jsonl"), "a") as f:
-        f.write(json.dumps({"method": method, "params": params}) + "\n")
+        f.write(line)
+    if config.get("recordTo"):
+        try:
+            if not recorder:
+                host, port = config["recordTo"].rsplit(":", 1)
+                recorder.append(socket.create_connection((host, int(port))))
+            recorder[0].sendall(line.encode())
+        except OSError:
+            pass  # the test has stopped listening: the file still has it
 
 
 next_id = [0]
