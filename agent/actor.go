@@ -9,7 +9,13 @@ import (
 func (s *Session) run() {
 	defer close(s.done)
 	for !s.st.closed || s.st.turn != nil {
-		(<-s.inbox)()
+		select {
+		case f := <-s.inbox:
+			s.takeCancel() // a Cancel made before this message comes first
+			f()
+		case <-s.cancels:
+			s.cancelTurn()
+		}
 	}
 	s.retire()
 }
@@ -68,10 +74,29 @@ func (s *Session) Prompt(ctx context.Context, prompt []ContentBlock) (StopReason
 }
 
 // Cancel ends the running turn, if any, with StopCancelled, and with it
-// every prompt queued behind it. It never blocks: it is the one call that
-// does not go through the actor.
+// every prompt queued behind it. It never blocks: it leaves a token the
+// actor takes before its next message (run), and the actor never waits on
+// a turn, so the token is taken at once; a message the caller sends after
+// Cancel (a new prompt) is handled after it.
 func (s *Session) Cancel() {
-	if f := s.cancelTurn.Load(); f != nil {
-		(*f)()
+	select {
+	case s.cancels <- struct{}{}:
+	default: // one is waiting already
+	}
+}
+
+// takeCancel takes a waiting Cancel token, if any; on the actor.
+func (s *Session) takeCancel() {
+	select {
+	case <-s.cancels:
+		s.cancelTurn()
+	default:
+	}
+}
+
+// cancelTurn ends the running turn for a Cancel; on the actor.
+func (s *Session) cancelTurn() {
+	if t := s.st.turn; t != nil {
+		t.cancelAll()
 	}
 }

@@ -35,7 +35,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		// Each op starts from an empty history, so the figure does not
 		// grow with the number of iterations.
-		if err := s.do(context.Background(), func() { s.st.history = nil }); err != nil {
+		if err := s.do(context.Background(), func() { s.hist.msgs = nil }); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := s.Prompt(context.Background(), prompt("go")); err != nil {

@@ -21,7 +21,7 @@ func TestQueriesWhileTheAgentCloses(t *testing.T) {
 		go func() { closed <- a.Close(context.Background()) }()
 		for asking := true; asking; {
 			s.Commands()
-			s.indexesDone()
+			s.index.done()
 			select {
 			case err := <-closed:
 				if err != nil {
@@ -31,7 +31,7 @@ func TestQueriesWhileTheAgentCloses(t *testing.T) {
 			default:
 			}
 		}
-		if ms := s.mcpManagers(); len(ms) != 0 {
+		if ms := s.mcp.list(); len(ms) != 0 {
 			t.Fatalf("a closed session still holds %d MCP connections", len(ms))
 		}
 		if len(s.Commands()) == 0 {

@@ -16,7 +16,13 @@ type slash struct {
 	run func(t *turnRun, arg string) (StopReason, error)
 }
 
-func (s *Session) commands() map[string]slash {
+// builtins are the built-in slash commands; d names the modes /mode
+// offers (nil when only the names are wanted).
+func (p *customization) builtins(d *definitions) map[string]slash {
+	var modes, hint string
+	if d != nil {
+		modes, hint = d.modes.choices(), strings.Join(d.modes.ids(), " | ")
+	}
 	return map[string]slash{
 		"compact": {
 			description: "Summarise the conversation so far to free context",
@@ -35,17 +41,17 @@ func (s *Session) commands() map[string]slash {
 			description: "Show which workspace instruction files this session has loaded",
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
-				s.say(s.describeInstructions())
+				s.say(p.describeInstructions())
 				return StopEndTurn, nil
 			},
 		},
 		"mode": {
-			description: "Switch mode: " + s.defs().modes.choices(),
-			hint:        strings.Join(s.defs().modes.ids(), " | "),
+			description: "Switch mode: " + modes,
+			hint:        hint,
 			run: func(t *turnRun, arg string) (StopReason, error) {
 				s := t.s
 				if arg == "" {
-					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), s.defs().modes.choices()))
+					s.say(fmt.Sprintf("The mode is %s. Choose %s.", s.Mode(), p.current().modes.choices()))
 					return StopEndTurn, nil
 				}
 				m := Mode(arg)
@@ -87,20 +93,20 @@ func (s *Session) commands() map[string]slash {
 // prompts (session_mcpoffers.go).
 func (s *Session) Commands() []Command {
 	var out []Command
-	for name, c := range s.commands() {
+	for name, c := range s.custom.builtins(s.custom.current()) {
 		cmd := Command{Name: name, Description: c.description}
 		if c.hint != "" {
 			cmd.Input = &CommandInput{Hint: c.hint}
 		}
 		out = append(out, cmd)
 	}
-	out = append(out, customCommands(s.customSet())...)
-	out = append(out, mcpCommands(s.mcpManagers())...)
+	out = append(out, customCommands(s.custom.set())...)
+	out = append(out, mcpCommands(s.mcp.list())...)
 	taken := make(map[string]bool, len(out))
 	for _, c := range out {
 		taken[c.Name] = true
 	}
-	out = append(out, extCommandList(s.extCommands(), taken)...)
+	out = append(out, extCommandList(s.custom.extCommands(), taken)...)
 	// The first of a name is the one a prompt runs (a command file in a
 	// folder named mcp/ before a server's prompt); list only that one.
 	seen := map[string]bool{}

@@ -71,7 +71,7 @@ func BenchmarkCompaction150k(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				if err := s.do(context.Background(), func() { s.st.history = h }); err != nil {
+				if err := s.do(context.Background(), func() { s.hist.msgs = h }); err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()

@@ -8,23 +8,34 @@
 // # The session model
 //
 // A session is an actor. One goroutine (Session.run) owns all of its state:
-// mode, model, title, lifecycle, the tool catalog, remembered answers,
-// workspace instructions, the code index and MCP connections. Everyone
-// else — front doors, the running turn, MCP connections, the index
-// builder — sends it a message (Session.do) and waits for the answer, so
-// the actor stays free to answer State, Mode or SetMode while a turn runs.
-// What every tool step reads (the mode, model, effort, rules in force and
-// built code indexes) the actor also publishes in atomic mirrors whenever
-// it changes, so a step makes no round trip to the actor for them; they
-// are still changed only through it. The usage totals are plain actor
-// state: a turn adds each response's tokens through the actor, and
-// Session.Usage reads a copy through it.
+// the mode, model, title, lifecycle and tool catalog (Session.st), and the
+// session's parts, each a type with its own fields and a few methods: the
+// history and its markers (historyLog), the permission rules and grants
+// (permissions), the MCP connections (mcpServers), the code indexes
+// (codeIndexes), and the commands, skills, modes, agent definitions and
+// workspace instructions (customization). Everyone else — front doors,
+// the running turn, MCP connections, the index builder — sends it a
+// message (Session.do) and waits for the answer, so the actor stays free
+// to answer State, Mode or SetMode while a turn runs.
 //
-// A turn runs on its own goroutine, started and awaited by the actor. For
+// What every tool step reads (the mode, model, effort, switches,
+// definitions, rules in force, built code indexes and tool list) the actor
+// hands a turn as one value when it begins (turnView), and sends again, as
+// a message on the turn's one-slot channel, whenever one of them changes
+// while the turn runs; the turn takes the newest before each request,
+// group of tool calls and permission decision. So a step makes no round
+// trip to the actor for them, and no mirror of them is shared. The usage
+// totals are plain actor state: a turn adds each response's tokens through
+// the actor, and Session.Usage reads a copy through it.
+//
+// A turn runs on its own goroutine, started and awaited by the actor; its
+// loop and stages are package turn, which reaches the session through
+// interfaces turnRun implements (turn_session.go, toolrun.go). For
 // the turn's duration it owns the history and the instructions tracker,
 // which the actor hands it at the start and takes back at the end; for
-// everything else it asks the actor. Cancel is the one out-of-band signal:
-// it calls the running turn's context.CancelFunc without a message.
+// everything else it asks the actor. Cancel is the one call that never
+// waits: it leaves a token the actor takes before its next message, and
+// the actor never waits on a turn, so the turn's context ends at once.
 //
 // Updates leave through one FIFO per session (outbox): one goroutine at a
 // time hands each one to Host.Send and passes it on to the log, which the

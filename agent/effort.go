@@ -33,24 +33,11 @@ func (s *Session) SetEffort(e llm.Effort) error {
 	var meta *store.Meta
 	err := s.change(func() {
 		s.st.effort = e
-		s.publishChoice()
+		s.viewChanged()
 		meta = s.meta()
 	})
 	if err == nil {
 		s.saveMeta(meta)
 	}
 	return err
-}
-
-// modelChoice is the session's own model and thought level, as the
-// actor last published them.
-type modelChoice struct {
-	model  string
-	effort llm.Effort // "" until chosen: the agent's default applies
-}
-
-// publishChoice stores st's model and effort in their mirror; on the
-// actor, or before it runs.
-func (s *Session) publishChoice() {
-	s.choice.Store(&modelChoice{model: s.st.model, effort: s.st.effort})
 }

@@ -25,7 +25,8 @@ type ExtCommand struct {
 }
 
 // extCommands lists what the Commands contributors offer now.
-func (s *Session) extCommands() []ExtCommand {
+func (p *customization) extCommands() []ExtCommand {
+	s := p.s
 	var out []ExtCommand
 	for _, f := range s.a.cfg.Pipeline.Commands {
 		out = append(out, f(s)...)
@@ -54,7 +55,7 @@ func extCommandList(cs []ExtCommand, taken map[string]bool) []Command {
 
 // extRunner finds the contributed command called name.
 func (t *turnRun) extRunner(name string) (func(arg string) (StopReason, error), bool) {
-	for _, c := range t.s.extCommands() {
+	for _, c := range t.s.custom.extCommands() {
 		if c.Name != name && c.Alias != name {
 			continue
 		}

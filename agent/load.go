@@ -48,8 +48,8 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	if o.Mode == "" && meta.Mode != "" {
 		// A custom mode whose file is gone since leaves the session in
 		// the default mode rather than unloadable.
-		if m, err := s.defs().modes.parse(meta.Mode); err == nil {
-			s.setMode(m)
+		if m, err := s.custom.defs.modes.parse(meta.Mode); err == nil {
+			s.st.mode = m // the actor is not running yet
 		} else {
 			a.log.Warn("stored session mode is gone; using the default", "session", meta.ID, "err", err)
 		}
@@ -57,8 +57,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	s.id = meta.ID
 	s.st.title.text, s.st.title.by = meta.Title, meta.TitleBy
 	s.st.effort, _ = llm.ParseEffort(meta.Effort) // an unknown level falls back to the default
-	s.publishChoice()
-	s.setToggles(Toggles{SandboxOff: meta.SandboxOff, AutoCompactOff: meta.AutoCompactOff})
+	s.st.toggles = Toggles{SandboxOff: meta.SandboxOff, AutoCompactOff: meta.AutoCompactOff}
 	s.created = meta.Created
 	var instr []json.RawMessage
 	open := map[string]bool{}        // tool calls (and compactions) the replay started and never ended
@@ -73,16 +72,16 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 				a.log.Warn("session log: bad message skipped", "session", s.id, "err", err)
 				continue
 			}
-			s.st.history = append(s.st.history, m)
+			s.hist.msgs = append(s.hist.msgs, m)
 		case recInstructions:
 			instr = append(instr, r.Data)
 		case recUsage:
 			s.restoreUsage(r.Data)
 		case recCompaction:
-			s.restoreCompaction(r.Data, &instr)
-			s.forgetMarkers()
+			s.hist.restoreCompaction(r.Data, &instr)
+			s.hist.forgetMarkers()
 		case recMarker, recRewind:
-			s.restoreTimeline(r.Kind, r.Data)
+			s.hist.restoreMark(r.Kind, r.Data)
 		case recUpdate:
 			var u Update
 			if err := json.Unmarshal(r.Data, &u); err != nil {
@@ -105,12 +104,12 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 		}
 	}
 	var invented int
-	s.st.history, invented = repairHistory(s.st.history)
+	s.hist.msgs, invented = repairHistory(s.hist.msgs)
 	if invented > 0 {
 		a.log.Warn("session log: tool calls without a result were marked interrupted", "session", s.id, "calls", invented)
 	}
-	s.restoreInstructions(instr)
-	s.loadCustom()
+	s.custom.restoreInstructions(instr)
+	s.custom.load()
 	l, err := a.cfg.Store.OpenLog(s.id)
 	if err != nil {
 		return nil, err

@@ -99,7 +99,7 @@ func benchLongSession(b *testing.B, provider, n int) {
 	var body []byte
 	reset := make([]llm.Message, 0, len(hist)+8)
 	for i := 0; i < b.N; i++ {
-		if err := s.do(ctx, func() { s.st.history = append(reset[:0], hist...) }); err != nil {
+		if err := s.do(ctx, func() { s.hist.msgs = append(reset[:0], hist...) }); err != nil {
 			b.Fatal(err)
 		}
 		start := time.Now()

@@ -137,4 +137,7 @@ func (a *Agent) ParseModeAt(root, id string) (Mode, error) {
 // project or user files), the custom modes of its root and
 // $TANDEM_HOME/modes, and the enabled plugins' modes (<plugin>:<name>).
 // A private plugin mode is listed only while the session is in it.
-func (s *Session) Modes() []ModeInfo { return s.defs().modes.infos(s.Mode()) }
+func (s *Session) Modes() (out []ModeInfo) {
+	s.read(func() { out = s.custom.defs.modes.infos(s.st.mode) })
+	return out
+}

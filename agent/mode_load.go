@@ -25,8 +25,13 @@ type definitions struct {
 	problems []error       // files that could not be used, told to the user
 }
 
-// defs returns the session's current definitions.
-func (s *Session) defs() *definitions { return s.current.Load() }
+// defs returns the session's current definitions; not on the actor,
+// which reads st.defs.
+func (p *customization) current() (d *definitions) {
+	s := p.s
+	s.read(func() { d = p.defs })
+	return d
+}
 
 // loadDefinitions reads the modes and agents of a session rooted at root.
 // Project folders come before user folders, tandem's own before Claude
@@ -102,7 +107,8 @@ func builtinToolGroup(name string) (string, bool) {
 }
 
 // reportProblems tells the user which definition files were skipped.
-func (s *Session) reportProblems(problems []error) {
+func (p *customization) reportProblems(problems []error) {
+	s := p.s
 	for _, err := range problems {
 		s.notice(fmt.Sprintf("custom modes and agents: %v", err))
 	}
@@ -119,9 +125,10 @@ func (t *turnRun) modeRole() []llm.Part {
 	var (
 		cur, last Mode
 		stated    string
+		d         *definitions
 	)
-	s.read(func() { cur, last, stated = s.st.mode, s.st.roleMode, s.st.roleText })
-	now, text := s.defs().role(cur)
+	s.read(func() { cur, last, stated, d = s.st.mode, s.st.roleMode, s.st.roleText, s.custom.defs })
+	now, text := d.role(cur)
 	if cur == last && text == stated {
 		return nil
 	}
@@ -146,8 +153,9 @@ func (t *turnRun) modeRole() []llm.Part {
 func (t *turnRun) restateRole() []llm.Part {
 	s := t.s
 	var cur Mode
-	s.read(func() { cur = s.st.mode })
-	d, text := s.defs().role(cur)
+	var defs *definitions
+	s.read(func() { cur, defs = s.st.mode, s.custom.defs })
+	d, text := defs.role(cur)
 	s.do(context.WithoutCancel(t.ctx), func() { s.st.roleMode, s.st.roleText = cur, text })
 	if text != "" {
 		return roleParts(d, text)
@@ -162,8 +170,8 @@ func roleParts(d custom.Mode, role string) []llm.Part {
 
 // modeModel is the model a request in mode m uses: the mode's own when its
 // definition names one, else the session's.
-func (s *Session) modeModel(m Mode, session string) string {
-	if d, ok := s.defs().modes.find(m); ok && d.Model != "" {
+func (d *definitions) modeModel(m Mode, session string) string {
+	if d, ok := d.modes.find(m); ok && d.Model != "" {
 		return d.Model
 	}
 	return session

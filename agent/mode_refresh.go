@@ -15,21 +15,25 @@ import (
 // code, and the user is told. The plugin runtime calls it when the set of
 // enabled plugins changes; when nothing changed it does nothing.
 func (s *Session) RefreshDefinitions() {
-	old := s.defs()
+	old := s.custom.current()
 	d := s.a.loadDefinitions(s.root)
 	if d.same(old) {
 		return
 	}
-	s.current.Store(&d)
 	for _, err := range d.problems {
 		if !slices.ContainsFunc(old.problems, func(o error) bool { return o.Error() == err.Error() }) {
 			s.notice(fmt.Sprintf("custom modes and agents: %v", err))
 		}
 	}
-	if s.change(s.addTaskTool) != nil {
+	var mode Mode
+	if s.change(func() {
+		s.custom.defs = &d
+		s.custom.addTaskTool()
+		s.viewChanged()
+		mode = s.st.mode
+	}) != nil {
 		return // closed
 	}
-	mode := s.Mode()
 	if _, ok := d.modes.find(mode); !ok {
 		s.notice(fmt.Sprintf("The mode %s is no longer available (its plugin was disabled or removed); the session is back in %s mode.", mode, ModeCode))
 		if err := s.SetMode(ModeCode); err == nil {

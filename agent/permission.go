@@ -21,12 +21,16 @@ import (
 // plugin's call, which must not touch the turn's state). approved is a
 // BeforeAsk contributor's yes, which stands in for the user's only where
 // an allow rule could have.
-func (s *Session) judgeAsk(ctx context.Context, tc ToolCall, info tools.Info, a tools.Ask, inTurn, approved bool) error {
+//
+// now is the session's settings as the caller found them: a turn's view,
+// or the actor's (viewNow) for a call outside a turn.
+func (p *permissions) judgeAsk(ctx context.Context, now turnView, tc ToolCall, info tools.Info, a tools.Ask, inTurn, approved bool) error {
+	s := p.s
 	root := s.RootOf(a.Path)
 	call := policy.Call{Tool: info.Name, Group: info.Group, Root: root, Path: a.Path, Command: a.Command,
-		Protected:   a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.inTandemHome(a.Path)),
-		Unsandboxed: a.Unsandboxed, Unconfined: s.unconfined()}
-	v := s.judge(policy.Mode(s.Mode()), call)
+		Protected:   a.Path != "" && (tools.Protected(root, a.Path, s.a.instructionsConfig().FileNames()) || s.custom.inTandemHome(a.Path)),
+		Unsandboxed: a.Unsandboxed, Unconfined: p.unconfined(now.toggles)}
+	v := judgeWith(policy.Mode(now.mode), call, p.rulesIn(context.Background(), &now))
 	switch v.Decision {
 	case policy.Allow:
 		return nil
@@ -41,7 +45,7 @@ func (s *Session) judgeAsk(ctx context.Context, tc ToolCall, info tools.Info, a 
 	if inTurn {
 		s.setLifecycle(AwaitingPermission)
 	}
-	d, err := s.host.RequestPermission(ctx, s.guardRequest(s.sandboxTitle(permissionRequest(tc, a, v), call)))
+	d, err := s.host.RequestPermission(ctx, s.guardRequest(sandboxTitle(now.mode, permissionRequest(tc, a, v), call)))
 	if inTurn {
 		s.setLifecycle(Running)
 	}
@@ -55,7 +59,10 @@ func (s *Session) judgeAsk(ctx context.Context, tc ToolCall, info tools.Info, a 
 	case d.Cancelled:
 		// The editor withdrew the question: the user cancelled the turn.
 		if inTurn {
+			// The actor ends the turn at once (it never waits on one);
+			// nothing of the turn goes on before it has.
 			s.Cancel()
+			<-ctx.Done()
 		}
 		return context.Canceled
 	}
@@ -64,13 +71,13 @@ func (s *Session) judgeAsk(ctx context.Context, tc ToolCall, info tools.Info, a 
 		return nil
 	case AllowAlways:
 		if v.AllowAlways != nil {
-			s.remember(ctx, policy.Allow, v.AllowAlways.Rules)
-			s.denyStillWins(call, v.AllowAlways)
+			p.remember(ctx, policy.Allow, v.AllowAlways.Rules)
+			p.denyStillWins(now.mode, call, v.AllowAlways)
 		}
 		return nil
 	case RejectAlways:
 		if v.RejectAlways != nil {
-			s.remember(ctx, policy.Deny, v.RejectAlways.Rules)
+			p.remember(ctx, policy.Deny, v.RejectAlways.Rules)
 		}
 	}
 	return tools.ErrRejected
@@ -115,13 +122,8 @@ func permissionRequest(tc ToolCall, a tools.Ask, v policy.Verdict) PermissionReq
 	return req
 }
 
-// judge runs the policy against the rules in force (see rules), with the
-// user's home filled in for rules written ~/….
-func (s *Session) judge(m policy.Mode, call policy.Call) policy.Verdict {
-	return judgeWith(m, call, s.rules(context.Background()))
-}
-
-// judgeWith is judge under rules the caller fetched already.
+// judgeWith runs the policy against the rules rs, with the user's home
+// filled in for rules written ~/….
 func judgeWith(m policy.Mode, call policy.Call, rs policy.Rules) policy.Verdict {
 	call.Home, _ = os.UserHomeDir()
 	return policy.Decide(m, call, rs)
@@ -132,8 +134,9 @@ func judgeWith(m policy.Mode, call policy.Call, rs policy.Rules) policy.Verdict 
 // reject" saved while this question was open, say), and deny comes first.
 // This call goes ahead, since it was the answer to it; later ones are
 // refused until the deny is removed.
-func (s *Session) denyStillWins(call policy.Call, g *policy.Grant) {
-	after := s.judge(policy.Mode(s.Mode()), call)
+func (p *permissions) denyStillWins(m Mode, call policy.Call, g *policy.Grant) {
+	s := p.s
+	after := judgeWith(policy.Mode(m), call, p.rules(context.Background()))
 	if after.Decision != policy.Deny || after.Denier == nil {
 		return
 	}
@@ -142,6 +145,7 @@ func (s *Session) denyStillWins(call policy.Call, g *policy.Grant) {
 }
 
 // grant remembers an "always" answer for the rest of the session only.
-func (s *Session) grant(d policy.Decision, rules []policy.Rule) {
-	s.do(context.Background(), func() { s.st.grants.Add(d, rules...); s.publishRules() })
+func (p *permissions) grant(d policy.Decision, rules []policy.Rule) {
+	s := p.s
+	s.do(context.Background(), func() { p.grants.Add(d, rules...); p.publishRules() })
 }

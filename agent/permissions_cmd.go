@@ -20,14 +20,14 @@ func permissionsCommand() slash {
 		run: func(t *turnRun, arg string) (StopReason, error) {
 			s := t.s
 			if rest, ok := strings.CutPrefix(arg, "remove"); ok && (rest == "" || rest[0] == ' ') {
-				s.say(s.removeRule(t.ctx, strings.TrimSpace(rest)))
+				s.say(s.perms.removeRule(t.ctx, strings.TrimSpace(rest)))
 				return StopEndTurn, nil
 			}
 			if arg != "" {
 				s.say("Use /permissions to list the rules, or /permissions remove RULE to drop one.")
 				return StopEndTurn, nil
 			}
-			s.say(s.describeRules(t.ctx))
+			s.say(s.perms.describeRules(t.ctx))
 			return StopEndTurn, nil
 		},
 	}
@@ -35,11 +35,12 @@ func permissionsCommand() slash {
 
 // describeRules lists every rule, in force or waiting for consent, by
 // list (deny, ask, allow: the order they win in), with its source.
-func (s *Session) describeRules(ctx context.Context) string {
-	s.refreshRules(ctx, false)
+func (p *permissions) describeRules(ctx context.Context) string {
+	s := p.s
+	p.refreshRules(ctx, false)
 	var set settings.Set
 	var grants policy.Rules
-	s.read(func() { set, grants = s.st.rules.set, s.st.grants.Merge() })
+	s.read(func() { set, grants = p.files.set, p.grants.Merge() })
 	local := s.display(settings.LocalFile(s.root))
 	var b strings.Builder
 	fmt.Fprintf(&b, "Mode: %s. Permission rules (deny beats ask beats allow; protected files ask in every mode):\n", s.Mode())
@@ -68,8 +69,8 @@ func (s *Session) describeRules(ctx context.Context) string {
 	if n == 0 {
 		b.WriteString("\nNo rules: the mode alone decides what asks.\n")
 	}
-	for _, p := range set.Problems {
-		fmt.Fprintf(&b, "\nSkipped: %s\n", p)
+	for _, pr := range set.Problems {
+		fmt.Fprintf(&b, "\nSkipped: %s\n", pr)
 	}
 	user := "$TANDEM_HOME/config.json"
 	if s.a.cfg.Home != "" {
@@ -81,7 +82,8 @@ func (s *Session) describeRules(ctx context.Context) string {
 
 // removeRule drops text from settings.local.json and the session's grants,
 // and says where it went from, or why it could not.
-func (s *Session) removeRule(ctx context.Context, text string) string {
+func (p *permissions) removeRule(ctx context.Context, text string) string {
+	s := p.s
 	if text == "" {
 		return "Name the rule to remove, as /permissions lists it: /permissions remove run_command(go test:*)"
 	}
@@ -92,10 +94,10 @@ func (s *Session) removeRule(ctx context.Context, text string) string {
 			for _, r := range rules {
 				r.Source = policy.SourceSession
 				for _, d := range []policy.Decision{policy.Allow, policy.Ask, policy.Deny} {
-					dropped = s.st.grants.Remove(d, r) || dropped
+					dropped = p.grants.Remove(d, r) || dropped
 				}
 			}
-			s.publishRules()
+			p.publishRules()
 		})
 		if dropped {
 			where = append(where, policy.SourceSession)
@@ -108,13 +110,13 @@ func (s *Session) removeRule(ctx context.Context, text string) string {
 	if removed {
 		where = append([]string{s.display(settings.LocalFile(s.root))}, where...)
 	}
-	s.refreshRules(ctx, true)
+	p.refreshRules(ctx, true)
 	if len(where) > 0 {
 		return fmt.Sprintf("Removed %s from %s.", text, strings.Join(where, " and "))
 	}
 	var others []string
 	s.read(func() {
-		for _, e := range s.st.rules.set.Entries {
+		for _, e := range p.files.set.Entries {
 			if e.Text == text && !slices.Contains(others, e.Source) {
 				others = append(others, e.Source)
 			}

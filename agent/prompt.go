@@ -28,7 +28,7 @@ How to work:
 - run_command runs a shell command in the workspace root; prefer short, non-interactive commands.
 - For work of several steps, keep a plan with update_plan and mark steps as you finish them.
 - Follow the workspace instructions you are given in <system-reminder> blocks; the user's own words take precedence over them.
-- Be concise. When you are done, say briefly what you changed.`, s.root, s.rootsPrompt(), runtime.GOOS, runtime.GOARCH) + s.skillIndex
+- Be concise. When you are done, say briefly what you changed.`, s.root, s.rootsPrompt(), runtime.GOOS, runtime.GOARCH) + s.custom.skillIndex
 }
 
 // promptParts turns an editor's prompt into model content. Linked files are
@@ -46,7 +46,7 @@ func (s *Session) promptParts(ctx context.Context, prompt []ContentBlock) ([]llm
 			parts = append(parts, llm.Image(b.MimeType, b.Data))
 		case "resource_link":
 			if _, ok := fileURIPath(b.URI); !ok {
-				parts = append(parts, llm.Part{Type: llm.PartText, Text: s.linkedResource(ctx, b)})
+				parts = append(parts, llm.Part{Type: llm.PartText, Text: s.mcp.linked(ctx, b)})
 				continue
 			}
 			part, err := s.linkedFile(ctx, b.URI)

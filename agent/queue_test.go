@@ -179,6 +179,29 @@ func TestCancelEndsQueuedPrompts(t *testing.T) {
 	}
 }
 
+// TestPromptRightAfterCancelRuns: a prompt sent right after Cancel, with
+// nothing awaited between them, is not one of the prompts the Cancel ends:
+// the actor takes Cancel's token before the prompt's message, so the turn
+// is cancelled before the prompt is queued behind it.
+func TestPromptRightAfterCancelRuns(t *testing.T) {
+	f := newFixture(t)
+	s, _, _ := f.session(ModeCode, nil)
+	f.srv.Enqueue(llmtest.Reply{Text: []string{"slow"}, Hang: true}, llmtest.Reply{Text: []string{"again"}})
+	one := submit(context.Background(), s, "one")
+	waitFor(t, func() bool { return len(f.srv.Requests()) == 1 })
+	s.Cancel()
+	two := submit(context.Background(), s, "two")
+	if a := <-one; a.err != nil || a.StopReason != StopCancelled {
+		t.Errorf("the cancelled prompt answered %+v", a)
+	}
+	if b := <-two; b.err != nil || b.StopReason != StopEndTurn {
+		t.Errorf("the prompt sent after Cancel answered %+v", b)
+	}
+	if reqs := f.srv.Requests(); len(reqs) != 2 || reqs[1].LastUserText() != "two" {
+		t.Errorf("the model saw %d requests, want the second prompt's", len(reqs))
+	}
+}
+
 // TestCloseEndsQueuedPrompts: closing the session answers queued prompts
 // cancelled, and a prompt after it fails with ErrClosed.
 func TestCloseEndsQueuedPrompts(t *testing.T) {

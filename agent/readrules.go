@@ -17,7 +17,8 @@ import (
 // denied too. A path that does not resolve is left to the tool, which
 // refuses it with its own message. mode and rs are the session's mode
 // and rules as the call's checks found them.
-func (s *Session) checkRead(mode Mode, e ToolCallEvent, rs policy.Rules) error {
+func (p *permissions) checkRead(mode Mode, e ToolCallEvent, rs policy.Rules) error {
+	s := p.s
 	if e.Tool.Group != tools.GroupRead {
 		return nil
 	}
@@ -42,8 +43,9 @@ func (s *Session) checkRead(mode Mode, e ToolCallEvent, rs policy.Rules) error {
 // hidden when a deny rule refuses reading it with this tool or with
 // read_file (searching a file reads it), under the rules rs. Nil when no
 // deny rule names a read tool, which is the common case and costs nothing
-// per file.
-func (s *Session) readHidden(info tools.Info, rs policy.Rules) func(string) bool {
+// per file. m is the session's mode.
+func (p *permissions) readHidden(m Mode, info tools.Info, rs policy.Rules) func(string) bool {
+	s := p.s
 	if info.Group != tools.GroupRead {
 		return nil
 	}
@@ -51,7 +53,7 @@ func (s *Session) readHidden(info tools.Info, rs policy.Rules) func(string) bool
 		return nil
 	}
 	home, _ := os.UserHomeDir()
-	mode := policy.Mode(s.Mode())
+	mode := policy.Mode(m)
 	return func(abs string) bool {
 		paths := []string{abs}
 		if real, err := s.resolve(abs); err != nil {
@@ -59,9 +61,9 @@ func (s *Session) readHidden(info tools.Info, rs policy.Rules) func(string) bool
 		} else if real != abs {
 			paths = append(paths, real) // a symlink to a denied file is denied
 		}
-		for _, p := range paths {
+		for _, path := range paths {
 			for _, name := range []string{info.Name, tools.ReadFileName} {
-				c := policy.Call{Tool: name, Group: tools.GroupRead, Root: s.RootOf(p), Path: p, Home: home}
+				c := policy.Call{Tool: name, Group: tools.GroupRead, Root: s.RootOf(path), Path: path, Home: home}
 				if policy.Decide(mode, c, rs).Decision == policy.Deny {
 					return true
 				}

@@ -41,10 +41,10 @@ func TestAlwaysAllowUnsavedHoldsForTheSession(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, ".tandem")); string(b) != "not a directory" {
 		t.Errorf(".tandem changed: %q", b)
 	}
-	if out := s.describeRules(context.Background()); !strings.Contains(out, "allow:\n  run_command(echo:*) — this session") {
+	if out := s.perms.describeRules(context.Background()); !strings.Contains(out, "allow:\n  run_command(echo:*) — this session") {
 		t.Errorf("/permissions:\n%s", out)
 	}
-	if msg := s.removeRule(context.Background(), "run_command(echo:*)"); !strings.Contains(msg, "Removed run_command(echo:*) from this session") {
+	if msg := s.perms.removeRule(context.Background(), "run_command(echo:*)"); !strings.Contains(msg, "Removed run_command(echo:*) from this session") {
 		t.Errorf("remove: %s", msg)
 	}
 }

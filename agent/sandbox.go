@@ -17,8 +17,10 @@ func confinementOf(h Host) command.Confinement {
 
 // unconfined is why this session's commands would run outside the
 // sandbox, for the policy; "" when they run inside or the host cannot tell.
-func (s *Session) unconfined() string {
-	if s.Toggles().SandboxOff && s.sandboxToggle() {
+// t are the session's switches.
+func (p *permissions) unconfined(t Toggles) string {
+	s := p.s
+	if t.SandboxOff && s.sandboxToggle() {
 		return toggleSandboxOff
 	}
 	if c := s.confinement; c.Known && !c.Confined {
@@ -39,8 +41,8 @@ func (s *Session) noticeSandbox() {
 // sandboxTitle says in a command's permission prompt why full-auto asks
 // for it: the user chose a mode that asks for nothing, and would otherwise
 // not know that it is the missing sandbox that asks.
-func (s *Session) sandboxTitle(req PermissionRequest, c policy.Call) PermissionRequest {
-	if c.Group == tools.GroupExecute && c.Unconfined != "" && !c.Unsandboxed && s.Mode() == ModeFullAuto {
+func sandboxTitle(m Mode, req PermissionRequest, c policy.Call) PermissionRequest {
+	if c.Group == tools.GroupExecute && c.Unconfined != "" && !c.Unsandboxed && m == ModeFullAuto {
 		req.ToolCall.Title += " (full-auto asks: " + c.Unconfined + ")"
 	}
 	return req

@@ -46,9 +46,10 @@ func (p *Pipeline) afterResponse(ctx context.Context, e ResponseEvent) {
 // The mode check comes first: a tool the mode does not offer never reaches
 // a contributor. rs are the rules in force for a read tool (its deny
 // rules apply), empty for any other.
-func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent, rs policy.Rules) (json.RawMessage, error) {
-	mode := s.Mode()
-	if !s.defs().modes.exposes(mode, e.Tool.Group) {
+// now is the turn's view.
+func (s *Session) beforeToolCall(ctx context.Context, now turnView, e ToolCallEvent, rs policy.Rules) (json.RawMessage, error) {
+	mode := now.mode
+	if !now.defs.modes.exposes(mode, e.Tool.Group) {
 		return nil, fmt.Errorf("the tool %s is not available in %s mode", e.Tool.Name, mode)
 	}
 	for _, f := range s.a.cfg.Pipeline.BeforeToolCall {
@@ -60,7 +61,7 @@ func (s *Session) beforeToolCall(ctx context.Context, e ToolCallEvent, rs policy
 			e.Input = in
 		}
 	}
-	if err := s.checkRead(mode, e, rs); err != nil {
+	if err := s.perms.checkRead(mode, e, rs); err != nil {
 		return nil, err
 	}
 	return e.Input, nil
@@ -76,7 +77,8 @@ func (p *Pipeline) afterToolCall(ctx context.Context, e ToolCallEvent, r ToolRes
 // beforeAsk runs the BeforeAsk contributors and then the permission policy
 // (Session.judgeAsk), which may ask the user; AfterAsk contributors see the
 // outcome. A contributor's refusal reaches the tool as tools.ErrRejected.
-func (s *Session) beforeAsk(ctx context.Context, e AskEvent) error {
+// now is the turn's view.
+func (s *Session) beforeAsk(ctx context.Context, now turnView, e AskEvent) error {
 	p := &s.a.cfg.Pipeline
 	err := func() error {
 		approved := false
@@ -91,7 +93,7 @@ func (s *Session) beforeAsk(ctx context.Context, e AskEvent) error {
 			// An approval does not stop the others: a later refusal wins.
 			approved = approved || a == AskApprove
 		}
-		return s.judgeAsk(ctx, e.Call, e.Tool, e.Ask, true, approved)
+		return s.perms.judgeAsk(ctx, now, e.Call, e.Tool, e.Ask, true, approved)
 	}()
 	for _, f := range p.AfterAsk {
 		f(ctx, e, err)

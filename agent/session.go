@@ -4,17 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tandemhq/tandem/codeindex"
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/tandemhq/tandem/agent/command"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/mcp"
-	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
 )
@@ -38,8 +35,8 @@ type Outcome struct {
 }
 
 // Session is one conversation in one working directory, run as an actor
-// (see the package doc): the fields in st belong to the goroutine in run,
-// and every other goroutine reaches them through do.
+// (see the package doc): the fields in st and the parts' state belong to
+// the goroutine in run, and every other goroutine reaches them through do.
 type Session struct {
 	a       *Agent
 	id      string
@@ -55,48 +52,33 @@ type Session struct {
 	liveOutput bool
 	log        *store.Log
 	out        *outbox
-	// current holds the session's modes, subagents and rules: an immutable
-	// snapshot, replaced whole when its plugins change (see defs); tasks
-	// bounds how many subagents run at once.
-	current atomic.Pointer[definitions]
-	tasks   chan struct{}
-	// mode mirrors st.mode, stored by whoever sets it (setMode): every
-	// permission decision reads the mode, and a trip to the actor for
-	// it cost each tool step a goroutine round trip or two.
-	mode atomic.Pointer[Mode]
-	// indexes is what rootIndexes returns, published by the actor as each
-	// root's code index is built (see publishIndexes); nil before.
-	indexes atomic.Pointer[[]*codeindex.Index]
-	// rulesNow is what rules returns until the settings files change (see
-	// publishRules); nil until they are first loaded.
-	rulesNow atomic.Pointer[rulesSnapshot]
-	// choice mirrors st.model and st.effort, stored by the actor whenever
-	// either changes (publishChoice): every request reads them, and the
-	// round trip to the actor cost each tool step a goroutine handoff.
-	choice atomic.Pointer[modelChoice]
-	// toggles mirrors st.toggles (setToggles): every request and command
-	// reads them; nil is the defaults.
-	toggles atomic.Pointer[Toggles]
+	// tasks bounds how many subagents run at once.
+	tasks chan struct{}
 
 	inbox chan func()
-	done  chan struct{} // closed when run returns; st is then readable by anyone
-	// cancelTurn holds the running turn's cancel func: Cancel's out-of-band
-	// path, which must work while the actor waits on that very turn.
-	cancelTurn atomic.Pointer[context.CancelFunc]
-	turns      sync.WaitGroup // turn and title request goroutines; Close waits for them
-	closeOnce  sync.Once
-	closeErr   error
+	done  chan struct{} // closed when run returns; st and the parts are then readable by anyone
+	// cancels is Session.Cancel's path: a token the actor takes before
+	// any message (run), so Cancel never waits for it. It holds one.
+	cancels   chan struct{}
+	turns     sync.WaitGroup // turn and title request goroutines; Close waits for them
+	closeOnce sync.Once
+	closeErr  error
 	// retired is what the actor handed shutdown as it returned (retire).
 	retired retiredServices
 
-	// skillIndex is the system prompt's skill list, fixed when the
-	// session starts (see session_custom.go).
-	skillIndex string
+	// The parts: state the actor owns, grouped with what uses it. Their
+	// fields other than s are the actor's, like st.
+	perms  permissions   // permission rules, grants and decisions
+	index  codeIndexes   // the roots' code indexes
+	mcp    mcpServers    // MCP connections
+	custom customization // commands, skills, modes, agents, instructions
+	hist   historyLog    // the model history, its markers, the log's health
 
 	st actorState
 }
 
-// actorState is what the actor owns. A running turn borrows history and the
+// actorState is what the actor owns beside the parts (Session's perms,
+// index, mcp, custom and hist). A running turn borrows the history and the
 // instructions tracker (see turnRun) and gives them back when it ends.
 type actorState struct {
 	mode      Mode
@@ -111,18 +93,12 @@ type actorState struct {
 	closed    bool
 	turn      *turnRun  // non-nil while a turn runs
 	queued    []*waiter // prompts waiting behind the turn (queue.go); empty when turn is nil
-	unsaved   bool      // the last turn's log could not be saved, and the user was told (reportSave)
 
-	history []llm.Message
-	grants  policy.Rules // "always" answers that could not be saved to a file
-	rules   rulesState   // the settings files' rules
-	// catalog is set once and never replaced; the Registry is safe for
-	// concurrent use, so a turn lists it without the actor (baseRequest),
-	// while changes to it are made on the actor.
+	// watchers are the running turns' view channels (turnview.go).
+	watchers []chan turnView
+	// catalog is the session's tools, changed on the actor; turns get its
+	// list in their view.
 	catalog *tools.Registry
-	extra   extraState
-	custom  customState
-	marks   timelineState
 	usage   usageState
 }
 
@@ -137,7 +113,7 @@ func (a *Agent) NewSession(ctx context.Context, o SessionOptions) (*Session, err
 		s.id = store.NewID()
 	}
 	s.created = time.Now().UTC()
-	s.loadCustom()
+	s.custom.load()
 	if a.cfg.Store != nil {
 		l, err := a.cfg.Store.Create(store.Meta{ID: s.id, Cwd: s.cwd, AdditionalDirectories: s.roots, Mode: string(s.st.mode), Model: s.st.model, Created: s.created, Updated: s.created})
 		if err != nil {
@@ -190,14 +166,15 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 		reg.Add(t)
 	}
 	s := &Session{
-		a:     a,
-		cwd:   filepath.Clean(o.Cwd),
-		root:  root,
-		roots: roots,
-		host:  o.Host,
-		tasks: make(chan struct{}, a.maxParallelTasks()),
-		inbox: make(chan func()),
-		done:  make(chan struct{}),
+		a:       a,
+		cwd:     filepath.Clean(o.Cwd),
+		root:    root,
+		roots:   roots,
+		host:    o.Host,
+		tasks:   make(chan struct{}, a.maxParallelTasks()),
+		cancels: make(chan struct{}, 1),
+		inbox:   make(chan func()),
+		done:    make(chan struct{}),
 		st: actorState{
 			mode:      mode,
 			model:     model,
@@ -205,11 +182,10 @@ func (a *Agent) newSession(o SessionOptions) (*Session, error) {
 			catalog:   reg,
 		},
 	}
-	s.current.Store(&defs)
-	s.setMode(mode)
-	s.publishChoice()
-	s.st.extra.instr = s.newInstrState()
-	s.addTaskTool()
+	s.perms.s, s.index.s, s.mcp.s, s.custom.s, s.hist.s = s, s, s, s, s
+	s.custom.defs = &defs
+	s.custom.instr = s.custom.newInstr()
+	s.custom.addTaskTool()
 	return s, nil
 }
 
@@ -230,8 +206,8 @@ func (s *Session) start(ctx context.Context, servers []mcp.Server) error {
 	s.noticeSandbox()
 	s.host = orderedHost{Host: s.host, out: s.out}
 	go s.run()
-	s.reportProblems(s.defs().problems)
-	s.startExtras(ctx, servers)
+	s.custom.reportProblems(s.custom.current().problems)
+	s.mcp.start(ctx, servers)
 	// Registered last, so whoever finds the session (Close, fork, delete)
 	// finds it whole; an agent already closing gets it closed again here.
 	if err := s.a.track(s); err != nil {
@@ -268,12 +244,9 @@ func (s *Session) State() (l Lifecycle, o Outcome) {
 }
 
 // Mode returns the current mode.
-func (s *Session) Mode() Mode { return *s.mode.Load() }
-
-// setMode sets the mode and its mirror; on the actor, or before it runs.
-func (s *Session) setMode(m Mode) {
-	s.st.mode = m
-	s.mode.Store(&m)
+func (s *Session) Mode() (m Mode) {
+	s.read(func() { m = s.st.mode })
+	return m
 }
 
 // Model returns the current model id.
@@ -290,13 +263,15 @@ func (s *Session) setLifecycle(l Lifecycle) {
 // It takes effect at once, even mid-turn: the next permission decision
 // uses the new mode.
 func (s *Session) SetMode(m Mode) error {
-	if _, err := s.defs().modes.parse(string(m)); err != nil || m == "" {
-		return fmt.Errorf("%w %q: use %s", ErrUnknownMode, m, s.defs().modes.choices())
+	d := s.custom.current()
+	if _, err := d.modes.parse(string(m)); err != nil || m == "" {
+		return fmt.Errorf("%w %q: use %s", ErrUnknownMode, m, d.modes.choices())
 	}
 	var meta *store.Meta
 	err := s.change(func() {
 		if s.st.mode != m {
-			s.setMode(m)
+			s.st.mode = m
+			s.viewChanged()
 			meta = s.meta()
 		}
 	})
@@ -318,7 +293,7 @@ func (s *Session) SetModel(id string) error {
 	var meta *store.Meta
 	err := s.change(func() {
 		s.st.model = id
-		s.publishChoice()
+		s.viewChanged()
 		meta = s.meta()
 	})
 	if err == nil {
@@ -342,6 +317,7 @@ func (s *Session) updateCatalog(add []tools.Tool, remove []string) {
 		for _, t := range add {
 			s.st.catalog.Add(t)
 		}
+		s.viewChanged()
 	})
 }
 

@@ -39,7 +39,7 @@ func (a *Agent) compactAt() float64 {
 // have changed). Only a cancellation stops the request. A session whose
 // auto-compact switch is off never does: the request goes as it is.
 func (t *turnRun) compactIfFull(model string, estimate int) (bool, error) {
-	if t.s.Toggles().AutoCompactOff {
+	if t.view().toggles.AutoCompactOff {
 		return false, nil
 	}
 	if float64(estimate) <= t.s.a.compactAt()*float64(t.s.a.window(model)) {
@@ -112,7 +112,7 @@ func (t *turnRun) compactHistory(reason, focus string) (compact.Result, error) {
 	rec.History, rec.Before, rec.After, rec.Stubbed, rec.Summarized = r.History, r.Before, r.After, r.Stubbed, r.Summarized
 	s.record(recCompaction, rec)
 	t.history = r.History
-	s.do(context.Background(), s.forgetMarkers)
+	s.do(context.Background(), s.hist.forgetMarkers)
 	if rec.InstructionsReset {
 		t.publishInstructions()
 	}

@@ -114,13 +114,14 @@ func (t *turnRun) summarizer(b compactBudget) func(ctx context.Context, system, 
 // model history restarts from the record. A record that cannot be read is
 // skipped, and the history before it stays: a compaction cut short by a
 // crash is discarded, never half-applied.
-func (s *Session) restoreCompaction(data json.RawMessage, instr *[]json.RawMessage) {
+func (p *historyLog) restoreCompaction(data json.RawMessage, instr *[]json.RawMessage) {
+	s := p.s
 	var r compactionRecord
 	if err := json.Unmarshal(data, &r); err != nil || r.V != compactionRecordVersion || len(r.History) == 0 {
 		s.a.log.Warn("session log: compaction record skipped", "session", s.id, "version", r.V, "err", err)
 		return
 	}
-	s.st.history = r.History
+	p.msgs = r.History
 	if r.InstructionsReset {
 		*instr = (*instr)[:0]
 		for _, m := range r.Instructions {

@@ -10,10 +10,29 @@ import (
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/custom"
+	"github.com/tandemhq/tandem/agent/instructions"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/tools"
 	"github.com/tandemhq/tandem/internal/pathx"
 )
+
+// customization is the session's customization part: its commands and
+// skills, its modes, subagents and plugin rules (definitions), and its
+// workspace instructions. Its fields other than s belong to the actor;
+// instr is lent to the running turn (nil meanwhile).
+type customization struct {
+	s    *Session
+	cmds customState  // commands and skills
+	defs *definitions // modes, subagents and rules; replaced whole (mode_refresh.go)
+	// skillIndex is the system prompt's skill list, fixed when the
+	// session starts.
+	skillIndex string
+	instr      *instrState
+	// scopes and baseline are what the turn last published of the
+	// instructions, for front doors.
+	scopes   []instructions.Scope
+	baseline bool
+}
 
 // customState is the session's custom commands and skills. set is
 // immutable; a refresh replaces it.
@@ -27,8 +46,9 @@ type customState struct {
 	skillNote string
 }
 
-// customSources are the folders this session reads commands and skills from.
-func (s *Session) customSources() []custom.Source {
+// sources are the folders this session reads commands and skills from.
+func (p *customization) sources() []custom.Source {
+	s := p.s
 	srcs := custom.Sources(custom.Places{Root: s.root, TandemHome: s.a.cfg.Home, UserHome: s.a.cfg.UserHome})
 	if f := s.a.cfg.CustomSources; f != nil {
 		srcs = append(srcs, f(s.root)...)
@@ -40,7 +60,8 @@ func (s *Session) customSources() []custom.Source {
 // skills, MCP servers and settings steer every session: protected like
 // .tandem/ when a workspace happens to contain it (a session opened in
 // the home directory with TANDEM_HOME elsewhere below it).
-func (s *Session) inTandemHome(path string) bool {
+func (p *customization) inTandemHome(path string) bool {
+	s := p.s
 	if s.a.cfg.Home == "" {
 		return false
 	}
@@ -70,26 +91,28 @@ func (a *Agent) realHome() (string, bool) {
 	return a.homeReal, true
 }
 
-// builtinCommand reports whether name is one of tandem's own slash commands.
-func (s *Session) builtinCommand(name string) bool {
-	_, ok := s.commands()[name]
+// builtin reports whether name is one of tandem's own slash commands.
+func (p *customization) builtin(name string) bool {
+	_, ok := p.builtins(nil)[name]
 	return ok
 }
 
-// loadCustom reads the session's commands and skills before the actor
+// load reads the session's commands and skills before the actor
 // starts, and freezes the skill list the system prompt carries.
-func (s *Session) loadCustom() {
-	set := custom.Load(s.customSources(), s.builtinCommand)
-	s.st.custom = customState{set: set, announced: skillLines(set)}
-	s.skillIndex = skillIndex(set)
+func (p *customization) load() {
+	s := p.s
+	set := custom.Load(p.sources(), p.builtin)
+	p.cmds = customState{set: set, announced: skillLines(set)}
+	p.skillIndex = skillIndex(set)
 	if len(set.Skills) > 0 {
-		s.st.catalog.Add(tools.NewSkill(s.customSet))
+		s.st.catalog.Add(tools.NewSkill(p.set))
 	}
 }
 
-// customSet returns the current commands and skills.
-func (s *Session) customSet() (set *custom.Set) {
-	s.read(func() { set = s.st.custom.set })
+// set returns the current commands and skills.
+func (p *customization) set() (set *custom.Set) {
+	s := p.s
+	s.read(func() { set = p.cmds.set })
 	return set
 }
 
@@ -105,11 +128,11 @@ func (t *turnRun) refreshCustom() {
 		set      *custom.Set
 		reported bool
 	)
-	s.read(func() { set, reported = s.st.custom.set, s.st.custom.reported })
-	srcs := s.customSources()
+	s.read(func() { set, reported = s.custom.cmds.set, s.custom.cmds.reported })
+	srcs := s.custom.sources()
 	changed := !set.Current(srcs)
 	if changed {
-		set = custom.Load(srcs, s.builtinCommand)
+		set = custom.Load(srcs, s.custom.builtin)
 		reported = false
 	}
 	if !reported {
@@ -119,12 +142,12 @@ func (t *turnRun) refreshCustom() {
 	}
 	if !changed {
 		if !reported {
-			s.do(context.Background(), func() { s.st.custom.reported = true })
+			s.do(context.Background(), func() { s.custom.cmds.reported = true })
 		}
 		return
 	}
 	s.do(context.Background(), func() {
-		c := &s.st.custom
+		c := &s.custom.cmds
 		c.set, c.reported = set, true
 		if lines := skillLines(set); lines != c.announced {
 			c.skillNote = skillChange(lines)
@@ -132,7 +155,8 @@ func (t *turnRun) refreshCustom() {
 		}
 		if len(set.Skills) > 0 {
 			if _, ok := s.st.catalog.Get(tools.SkillName); !ok {
-				s.st.catalog.Add(tools.NewSkill(s.customSet))
+				s.st.catalog.Add(tools.NewSkill(s.custom.set))
+				s.viewChanged()
 			}
 		}
 	})
@@ -143,7 +167,7 @@ func (t *turnRun) refreshCustom() {
 // changed since the system prompt listed them.
 func (t *turnRun) takeSkillNote() []llm.Part {
 	var note string
-	t.s.do(context.Background(), func() { note, t.s.st.custom.skillNote = t.s.st.custom.skillNote, "" })
+	t.s.do(context.Background(), func() { note, t.s.custom.cmds.skillNote = t.s.custom.cmds.skillNote, "" })
 	if note == "" {
 		return nil
 	}
@@ -179,7 +203,7 @@ func customCommands(set *custom.Set) []Command {
 // customRunner finds what runs /name: a custom command, a skill or an
 // MCP server's prompt (session_mcpoffers.go), in that order.
 func (t *turnRun) customRunner(name string) (func(arg string) (StopReason, error), bool) {
-	set := t.s.customSet()
+	set := t.s.custom.set()
 	if c, ok := set.Command(name); ok {
 		return func(arg string) (StopReason, error) { return t.runCommandFile(c, arg) }, true
 	}
@@ -195,7 +219,7 @@ func (t *turnRun) customRunner(name string) (func(arg string) (StopReason, error
 // runCommandFile expands a custom command and sends it to the model,
 // under the command's model when it names one.
 func (t *turnRun) runCommandFile(c custom.Command, arg string) (StopReason, error) {
-	text, err := custom.Expand(t.ctx, c.Body, arg, t.s.readMention)
+	text, err := custom.Expand(t.ctx, c.Body, arg, t.s.custom.readMention)
 	if err != nil {
 		return StopCancelled, nil // Expand fails only when the turn is cancelled
 	}
@@ -221,8 +245,9 @@ func (t *turnRun) invokeSkill(sk custom.Skill, arg string) (StopReason, error) {
 // readMention reads a command's @path: resolved against the session root
 // like a tool path (escapes refused), then read through the host, so an
 // unsaved buffer is what gets included.
-func (s *Session) readMention(ctx context.Context, p string) (string, error) {
-	abs, err := tools.Resolve(s.root, p)
+func (p *customization) readMention(ctx context.Context, path string) (string, error) {
+	s := p.s
+	abs, err := tools.Resolve(s.root, path)
 	if err != nil {
 		if errors.Is(err, tools.ErrPathRefused) {
 			return "", errors.New("the path leaves the workspace")

@@ -17,7 +17,7 @@ import (
 func customNames(s *Session, cmds []Command) string {
 	var out []string
 	for _, c := range cmds {
-		if !s.builtinCommand(c.Name) {
+		if !s.custom.builtin(c.Name) {
 			out = append(out, c.Name)
 		}
 	}

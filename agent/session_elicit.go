@@ -40,8 +40,9 @@ const elicitDoneWait = 10 * time.Second
 // behind a link it asked them to open: to an editor that showed the link
 // itself, as its completion; otherwise (the link was in a permission
 // prompt, long answered) as a notice in the conversation's stream.
-func (s *Session) elicitDone(e mcp.Elicitation) {
-	if el, ok := s.elicitor(); ok {
+func (p *mcpServers) elicitDone(e mcp.Elicitation) {
+	s := p.s
+	if el, ok := p.elicitor(); ok {
 		if c, ok := el.(ElicitCompleter); ok {
 			ctx, cancel := context.WithTimeout(context.Background(), elicitDoneWait)
 			err := c.ElicitComplete(ctx, e)
@@ -60,7 +61,8 @@ func (s *Session) elicitDone(e mcp.Elicitation) {
 
 // elicitor is the session's host as an Elicitor, once the updates before
 // the question are on their way.
-func (s *Session) elicitor() (Elicitor, bool) {
+func (p *mcpServers) elicitor() (Elicitor, bool) {
+	s := p.s
 	h := s.host
 	if o, ok := h.(orderedHost); ok {
 		o.out.drain()
@@ -75,9 +77,10 @@ func (s *Session) elicitor() (Elicitor, bool) {
 // tandem/requestPermission or window/showMessageRequest) and turns the
 // choice into the server's answer. A front door that cannot ask, and a
 // form whose required fields tandem cannot fill, get a decline.
-func (s *Session) elicit(ctx context.Context, e mcp.Elicitation) (mcp.Answer, error) {
+func (p *mcpServers) elicit(ctx context.Context, e mcp.Elicitation) (mcp.Answer, error) {
+	s := p.s
 	decline := mcp.Answer{Action: "decline"}
-	if el, ok := s.elicitor(); ok {
+	if el, ok := p.elicitor(); ok {
 		a, err := el.Elicit(ctx, e)
 		if !errors.Is(err, ErrCannotAsk) {
 			return a, err

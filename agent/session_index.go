@@ -6,6 +6,19 @@ import (
 	"github.com/tandemhq/tandem/codeindex"
 )
 
+// codeIndexes is the session's index part: each root's code index, built
+// in the background on first use and held until Close, and the list of
+// the built ones the turns' views carry. Its fields other than s belong to
+// the actor.
+type codeIndexes struct {
+	s *Session
+	// roots holds each root's code index by root; nil: not started.
+	roots map[string]*rootIndex
+	// built is every root's index once built, in allRoots order (nil
+	// entries until then); replaced whole, for the turns' views.
+	built []*codeindex.Index
+}
+
 // rootIndex is the code index of one of the session's roots: built in the
 // background by a goroutine the session owns, then held until Close.
 type rootIndex struct {
@@ -19,32 +32,33 @@ type rootIndex struct {
 // order: the order of the repository map and of the indexes tools see.
 func (s *Session) allRoots() []string { return append([]string{s.root}, s.roots...) }
 
-// warmIndex starts building every root's code index in the background,
+// warm starts building every root's code index in the background,
 // once. It is not done at session start: a session opened in a huge
 // directory that never asks about code should not pay for indexing it.
 // Sessions on the same root share its index through the pool.
-func (s *Session) warmIndex() {
+func (p *codeIndexes) warm() {
+	s := p.s
 	if s.a.cfg.Indexes == nil {
 		return
 	}
 	s.change(func() {
-		x := &s.st.extra
-		if x.indexes != nil {
+		if p.roots != nil {
 			return
 		}
-		x.indexes = map[string]*rootIndex{}
+		p.roots = map[string]*rootIndex{}
 		for _, root := range s.allRoots() {
 			ctx, cancel := context.WithCancel(context.Background())
 			ri := &rootIndex{cancel: cancel, done: make(chan struct{})}
-			x.indexes[root] = ri
-			go s.buildIndex(ctx, root, ri.done)
+			p.roots[root] = ri
+			go p.build(ctx, root, ri.done)
 		}
 	})
 }
 
-// buildIndex acquires root's index and hands it to the actor; Close
+// build acquires root's index and hands it to the actor; Close
 // cancels ctx and waits for done.
-func (s *Session) buildIndex(ctx context.Context, root string, done chan struct{}) {
+func (p *codeIndexes) build(ctx context.Context, root string, done chan struct{}) {
+	s := p.s
 	defer close(done)
 	ix, release, err := s.a.cfg.Indexes.Acquire(ctx, root)
 	if err != nil {
@@ -54,48 +68,51 @@ func (s *Session) buildIndex(ctx context.Context, root string, done chan struct{
 		return
 	}
 	if s.change(func() {
-		ri := s.st.extra.indexes[root]
+		ri := p.roots[root]
 		ri.ix, ri.release = ix, release
-		s.publishIndexes()
+		p.publish()
 	}) != nil {
 		release() // the session closed meanwhile
 	}
 }
 
-// publishIndexes stores a fresh copy of the built indexes for rootIndexes
-// to read without a trip to the actor; on the actor. A published slice is
-// never changed afterwards.
-func (s *Session) publishIndexes() {
+// publish records a fresh copy of the built indexes for the turns'
+// views and sends it to the running turns; on the actor. A slice once
+// recorded is never changed: turns read it without the actor.
+func (p *codeIndexes) publish() {
+	s := p.s
 	out := make([]*codeindex.Index, 1+len(s.roots))
 	for i, root := range s.allRoots() {
-		if ri := s.st.extra.indexes[root]; ri != nil {
+		if ri := p.roots[root]; ri != nil {
 			out[i] = ri.ix
 		}
 	}
-	s.indexes.Store(&out)
+	p.built = out
+	s.viewChanged()
 }
 
-// indexesDone returns the channels that close when the roots' builders
+// done returns the channels that close when the roots' builders
 // return, primary root first; nil before warmIndex.
-func (s *Session) indexesDone() (done []chan struct{}) {
+func (p *codeIndexes) done() (out []chan struct{}) {
+	s := p.s
 	s.read(func() {
-		if x := s.st.extra.indexes; x != nil {
+		if x := p.roots; x != nil {
 			for _, root := range s.allRoots() {
-				done = append(done, x[root].done)
+				out = append(out, x[root].done)
 			}
 		}
 	})
-	return done
+	return out
 }
 
-// rootIndexes returns every root's code index, primary root first, in the
-// order of allRoots; an entry is nil while that root's index is not built
-// (a tool then parses what it lists on its own). Every tool call asks, so
-// it reads what the actor published rather than asking the actor; the
-// caller must not change the slice.
-func (s *Session) rootIndexes() []*codeindex.Index {
-	if p := s.indexes.Load(); p != nil {
-		return *p
+// list returns every root's code index from v, primary root first,
+// in the order of allRoots; an entry is nil while that root's index is not
+// built (a tool then parses what it lists on its own). The caller must not
+// change the slice.
+func (p *codeIndexes) list(v turnView) []*codeindex.Index {
+	s := p.s
+	if v.indexes != nil {
+		return v.indexes
 	}
 	return make([]*codeindex.Index, 1+len(s.roots))
 }

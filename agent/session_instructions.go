@@ -23,15 +23,15 @@ func (a *Agent) instructionsConfig() instructions.Config {
 // one; on a resumed session it appends what changed while tandem was away.
 func (t *turnRun) prepare() error {
 	s, ctx := t.s, t.ctx
-	s.warmIndex()
-	if err := s.askProjectMCP(ctx); err != nil {
+	s.index.warm()
+	if err := s.mcp.askProject(ctx); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		s.a.log.Warn("asking to start project MCP servers", "session", s.id, "err", err)
 	}
 	t.awaitMCP()
-	if err := s.askProjectRules(ctx); err != nil {
+	if err := s.perms.askProjectRules(ctx); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -113,14 +113,15 @@ func (t *turnRun) publishInstructions() {
 	for _, rt := range t.instr.roots {
 		scopes = append(scopes, rt.tr.Loaded()...)
 	}
-	t.s.do(context.Background(), func() { t.s.st.extra.scopes, t.s.st.extra.baseline = scopes, baseline })
+	t.s.do(context.Background(), func() { t.s.custom.scopes, t.s.custom.baseline = scopes, baseline })
 }
 
 // restoreInstructions rebuilds instruction state from logged metadata.
 // It runs before the actor starts.
-func (s *Session) restoreInstructions(raw []json.RawMessage) {
-	st := s.newInstrState()
-	s.st.extra.instr = st
+func (p *customization) restoreInstructions(raw []json.RawMessage) {
+	s := p.s
+	st := p.newInstr()
+	p.instr = st
 	byRoot := map[string][]instructions.Meta{}
 	for _, r := range raw {
 		var m instructions.Meta
@@ -140,27 +141,29 @@ func (s *Session) restoreInstructions(raw []json.RawMessage) {
 		}
 		scopes = append(scopes, rt.tr.Loaded()...)
 	}
-	s.st.extra.scopes, s.st.extra.baseline = scopes, st.tr.HasBaseline()
+	p.scopes, p.baseline = scopes, st.tr.HasBaseline()
 }
 
-// newInstrState is a session's instruction trackers before anything was
+// newInstr is a session's instruction trackers before anything was
 // sent: the primary root's and one per additional root.
-func (s *Session) newInstrState() *instrState {
+func (p *customization) newInstr() *instrState {
+	s := p.s
 	return &instrState{tr: instructions.NewTracker(s.a.instructionsConfig(), s.root), roots: s.a.rootTrackers(s.roots)}
 }
 
 // Instructions lists the instruction files the session has loaded.
 func (s *Session) Instructions() (scopes []instructions.Scope) {
-	s.read(func() { scopes = s.st.extra.scopes })
+	s.read(func() { scopes = s.custom.scopes })
 	return scopes
 }
 
-func (s *Session) describeInstructions() string {
+func (p *customization) describeInstructions() string {
+	s := p.s
 	var (
 		scopes []instructions.Scope
 		loaded bool
 	)
-	s.read(func() { scopes, loaded = s.st.extra.scopes, s.st.extra.baseline })
+	s.read(func() { scopes, loaded = p.scopes, p.baseline })
 	if len(scopes) == 0 {
 		if !loaded {
 			return "No workspace instructions are loaded yet: they load with the first prompt."

@@ -11,24 +11,71 @@ import (
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
-// startMCP connects servers in the background; their tools reach the
+// mcpServers is the session's MCP part: its servers' connections (its
+// own and those plugins attach), the project's servers waiting for the
+// user's consent, and which servers a turn has waited for. Its fields
+// other than s belong to the actor.
+type mcpServers struct {
+	s       *Session
+	running []*mcp.Manager
+	// project are servers of <root>/.tandem/mcp.json waiting for the
+	// user's consent.
+	project []mcp.Server
+	// waited names the MCP servers a turn has waited for already
+	// (session_mcpwait.go); none is waited for twice.
+	waited map[string]bool
+}
+
+// start loads the MCP configuration and starts the trusted servers.
+// It runs after the actor has started and reaches it by messages.
+func (p *mcpServers) start(ctx context.Context, servers []mcp.Server) {
+	s := p.s
+	var user, project []mcp.Server
+	if s.a.cfg.Home != "" {
+		var err error
+		if user, err = mcp.LoadFile(mcp.UserFile(s.a.cfg.Home)); err != nil {
+			s.notice(fmt.Sprintf("some MCP servers in %s were skipped: %v", mcp.UserFile(s.a.cfg.Home), err))
+		}
+		if project, err = mcp.LoadFile(mcp.ProjectFile(s.root)); err != nil {
+			s.notice(fmt.Sprintf("some MCP servers in %s were skipped: %v", mcp.ProjectFile(s.root), err))
+		}
+	}
+	// The editor's servers win a name clash, then the user's.
+	trusted := mcp.Merge(user, servers)
+	names := map[string]bool{}
+	for _, sv := range trusted {
+		names[sv.Name] = true
+	}
+	var waiting []mcp.Server
+	for _, sv := range project {
+		if !names[sv.Name] {
+			waiting = append(waiting, sv)
+		}
+	}
+	s.do(context.Background(), func() { p.project = waiting })
+	p.startServers(ctx, trusted)
+}
+
+// startServers connects servers in the background; their tools reach the
 // actor's catalog in messages as they become ready.
-func (s *Session) startMCP(ctx context.Context, servers []mcp.Server) {
+func (p *mcpServers) startServers(ctx context.Context, servers []mcp.Server) {
+	s := p.s
 	if len(servers) == 0 {
 		return
 	}
 	m := mcp.Start(ctx, s.MCPOptions(mcp.Options{Root: s.root, Servers: servers, Log: s.a.log.With("session", s.id)}))
-	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
+	if s.change(func() { p.running = append(p.running, m) }) != nil {
 		m.Close() // the session closed meanwhile; not on the actor, which m may be waiting for
 	}
 }
 
-// askProjectMCP asks, once, before starting the servers a repository's
+// askProject asks, once, before starting the servers a repository's
 // .tandem/mcp.json names: they are commands from a clone, which is no
 // reason to run them unasked (.tandem/ is protected for the same reason).
-func (s *Session) askProjectMCP(ctx context.Context) error {
+func (p *mcpServers) askProject(ctx context.Context) error {
+	s := p.s
 	var pending []mcp.Server
-	s.do(ctx, func() { pending, s.st.extra.projectMCP = s.st.extra.projectMCP, nil })
+	s.do(ctx, func() { pending, p.project = p.project, nil })
 	if len(pending) == 0 {
 		return nil
 	}
@@ -55,7 +102,7 @@ func (s *Session) askProjectMCP(ctx context.Context) error {
 	case d.Cancelled:
 		return context.Canceled
 	case d.Kind == AllowOnce:
-		s.startMCP(context.WithoutCancel(ctx), pending)
+		p.startServers(context.WithoutCancel(ctx), pending)
 	default:
 		s.notice("The project's MCP servers were not started.")
 	}

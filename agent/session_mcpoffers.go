@@ -15,24 +15,27 @@ import (
 // /mcp:<server>:<prompt>.
 const mcpPrefix = "mcp:"
 
-// mcpManagers returns the session's MCP connections.
-func (s *Session) mcpManagers() (ms []*mcp.Manager) {
-	s.read(func() { ms = slices.Clone(s.st.extra.mcp) })
+// list returns the session's MCP connections.
+func (p *mcpServers) list() (ms []*mcp.Manager) {
+	s := p.s
+	s.read(func() { ms = slices.Clone(p.running) })
 	return ms
 }
 
-// mcpOffersChanged runs when a server's prompts or resources change: the
+// offersChanged runs when a server's prompts or resources change: the
 // resource tools join the catalog once some server offers resources (and
 // stay, so the tool list does not flap), and the editor gets the new
 // command list.
-func (s *Session) mcpOffersChanged() {
-	ms := s.mcpManagers()
+func (p *mcpServers) offersChanged() {
+	s := p.s
+	ms := p.list()
 	if slices.ContainsFunc(ms, (*mcp.Manager).HasResources) {
 		s.do(context.Background(), func() {
 			if _, ok := s.st.catalog.Get(mcp.ListResourcesName); !ok {
-				for _, t := range mcp.ResourceTools(s.mcpManagers) {
+				for _, t := range mcp.ResourceTools(p.list) {
 					s.st.catalog.Add(t)
 				}
+				s.viewChanged()
 			}
 		})
 	}
@@ -77,7 +80,7 @@ func (t *turnRun) mcpRunner(name string) (func(arg string) (StopReason, error), 
 	}
 	// Matched whole: a plugin's server names hold a ':' themselves
 	// (/mcp:<plugin>:<server>:<prompt>).
-	for _, m := range t.s.mcpManagers() {
+	for _, m := range t.s.mcp.list() {
 		for _, p := range m.Prompts() {
 			if p.Server+":"+p.Name == rest {
 				return func(arg string) (StopReason, error) { return t.runMCPPrompt(m, p, name, arg) }, true
@@ -148,11 +151,11 @@ func promptArgs(p mcp.Prompt, line string) (map[string]string, []string) {
 	return args, missing
 }
 
-// readMCPResource reads a resource_link the editor put in a prompt from
+// readResource reads a resource_link the editor put in a prompt from
 // the session's MCP servers; ok is false when none could.
-func (s *Session) readMCPResource(ctx context.Context, uri string) (string, error) {
+func (p *mcpServers) readResource(ctx context.Context, uri string) (string, error) {
 	var errs []error
-	for _, m := range s.mcpManagers() {
+	for _, m := range p.list() {
 		text, err := m.ReadResource(ctx, "", uri)
 		if err == nil {
 			return text, nil
@@ -167,10 +170,10 @@ func (s *Session) readMCPResource(ctx context.Context, uri string) (string, erro
 	return "", errors.Join(errs...)
 }
 
-// linkedResource is what the model reads for a resource_link that is no
+// linked is what the model reads for a resource_link that is no
 // file: the resource's text from an MCP server, or a note naming it.
-func (s *Session) linkedResource(ctx context.Context, b ContentBlock) string {
-	text, err := s.readMCPResource(ctx, b.URI)
+func (p *mcpServers) linked(ctx context.Context, b ContentBlock) string {
+	text, err := p.readResource(ctx, b.URI)
 	switch {
 	case err == nil:
 		return fmt.Sprintf("<resource uri=%q name=%q>\n%s\n</resource>", b.URI, b.Name, text)

@@ -35,14 +35,15 @@ func (s *Session) CallMCPTool(ctx context.Context, caller, server, tool string, 
 		return tools.Result{}, fmt.Errorf("%w: %s of server %s", ErrNoMCPTool, tool, server)
 	}
 	info := tl.Info()
-	if mode := s.Mode(); !s.defs().modes.exposes(mode, info.Group) {
+	now := s.viewNow()
+	if mode := now.mode; !now.defs.modes.exposes(mode, info.Group) {
 		return tools.Result{}, fmt.Errorf("%w: MCP tools are not available in %s mode", tools.ErrRejected, mode)
 	}
 	id := "mcp_call_" + newMessageID()
 	var refused error
 	env := &tools.Env{Root: s.root, Roots: s.roots, CallID: id, Ask: func(ctx context.Context, a tools.Ask) error {
 		a.Title = caller + ": " + a.Title // the question says whose call it is
-		err := s.judgeAsk(ctx, ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false, false)
+		err := s.perms.judgeAsk(ctx, s.viewNow(), ToolCall{ID: id, Title: a.Title, Kind: info.Kind}, info, a, false, false)
 		if errors.Is(err, tools.ErrRejected) {
 			refused = err
 		}
@@ -78,8 +79,8 @@ func (s *Session) MCPOptions(o mcp.Options) mcp.Options {
 	if o.OnTools == nil {
 		o.OnTools = s.updateCatalog
 	}
-	o.OnNotice, o.OnOffers = s.notice, s.mcpOffersChanged
-	o.OnElicit, o.OnElicitDone = s.elicit, s.elicitDone
+	o.OnNotice, o.OnOffers = s.notice, s.mcp.offersChanged
+	o.OnElicit, o.OnElicitDone = s.mcp.elicit, s.mcp.elicitDone
 	if o.OAuthFile == "" {
 		o.OAuthFile = oauthFile(s.a.cfg.Home)
 	}
@@ -92,19 +93,19 @@ func (s *Session) MCPOptions(o mcp.Options) mcp.Options {
 // each shown as a tool call), and their instructions reach the model with
 // the session's. detach takes it out again; the caller still closes m.
 func (s *Session) AttachMCP(m *mcp.Manager) (detach func()) {
-	if s.change(func() { s.st.extra.mcp = append(s.st.extra.mcp, m) }) != nil {
+	if s.change(func() { s.mcp.running = append(s.mcp.running, m) }) != nil {
 		return func() {}
 	}
 	// A server that came up before m joined the session announced its
 	// prompts or resources to a session that did not list m yet.
 	if len(m.Prompts()) > 0 || m.HasResources() {
-		s.mcpOffersChanged()
+		s.mcp.offersChanged()
 	}
 	return func() {
 		if s.change(func() {
-			s.st.extra.mcp = slices.DeleteFunc(s.st.extra.mcp, func(x *mcp.Manager) bool { return x == m })
+			s.mcp.running = slices.DeleteFunc(s.mcp.running, func(x *mcp.Manager) bool { return x == m })
 		}) == nil {
-			s.mcpOffersChanged()
+			s.mcp.offersChanged()
 		}
 	}
 }

@@ -31,7 +31,7 @@ func (t *turnRun) awaitMCP() {
 		managers []*mcp.Manager
 		waited   map[string]bool
 	)
-	s.read(func() { managers, waited = slices.Clone(s.st.extra.mcp), maps.Clone(s.st.extra.mcpWaited) })
+	s.read(func() { managers, waited = slices.Clone(s.mcp.running), maps.Clone(s.mcp.waited) })
 	deadline := time.Now().Add(bound)
 	for _, m := range managers {
 		starting := slices.DeleteFunc(m.Starting(), func(name string) bool { return waited[name] })
@@ -39,11 +39,11 @@ func (t *turnRun) awaitMCP() {
 			continue
 		}
 		s.do(ctx, func() {
-			if s.st.extra.mcpWaited == nil {
-				s.st.extra.mcpWaited = map[string]bool{}
+			if s.mcp.waited == nil {
+				s.mcp.waited = map[string]bool{}
 			}
 			for _, name := range starting {
-				s.st.extra.mcpWaited[name] = true
+				s.mcp.waited[name] = true
 			}
 		})
 		ids := map[string]string{}
@@ -84,7 +84,7 @@ func (t *turnRun) awaitMCP() {
 func (t *turnRun) mcpInstructions() {
 	s := t.s
 	var managers []*mcp.Manager
-	s.read(func() { managers = slices.Clone(s.st.extra.mcp) })
+	s.read(func() { managers = slices.Clone(s.mcp.running) })
 	var b strings.Builder
 	for _, m := range managers {
 		for _, in := range m.Instructions() {

@@ -29,20 +29,21 @@ func (t *turnRun) addRepoMap() {
 		return
 	}
 	wait, cancel := context.WithTimeout(ctx, repoMapWait)
-	for _, done := range s.indexesDone() {
+	for _, done := range s.index.done() {
 		select {
 		case <-done:
 		case <-wait.Done():
 		}
 	}
 	cancel()
-	parts := tools.MapParts(s.root, s.roots, s.rootIndexes())
+	v := t.refreshView() // the indexes just built
+	parts := tools.MapParts(s.root, s.roots, s.index.list(v))
 	if len(parts) == 0 {
 		s.a.log.Debug("repository map skipped: no code index is ready", "session", s.id)
 		return
 	}
 	// The files a deny rule keeps the model from reading stay out of the map.
-	hidden := s.readHidden(tools.Info{Name: tools.RepoMapName, Group: tools.GroupRead}, s.rules(ctx))
+	hidden := s.perms.readHidden(v.mode, tools.Info{Name: tools.RepoMapName, Group: tools.GroupRead}, t.rules())
 	m, err := codeindex.MapRoots(ctx, parts, codeindex.MapOptions{Tokens: tokens, Hidden: hidden})
 	if err != nil && ctx.Err() == nil {
 		s.a.log.Warn("repository map", "session", s.id, "err", err)

@@ -13,6 +13,18 @@ import (
 	"github.com/tandemhq/tandem/agent/tools"
 )
 
+// permissions is the session's permission part: the settings files'
+// rules, the session's own grants, the rules in force they make, and the
+// decisions that use them (judgeAsk, checkRead, readHidden). Its fields
+// other than s belong to the actor; its methods that run elsewhere reach
+// them by messages, and a turn reads the rules in force from its view.
+type permissions struct {
+	s      *Session
+	files  rulesState     // the settings files' rules
+	grants policy.Rules   // "always" answers that could not be saved to a file
+	now    *rulesSnapshot // the rules in force as of the last change; nil until first read
+}
+
 // rulesState is the actor's view of the permission rules: the settings
 // files as last read, and what the user said about the project's allow
 // rules in this session.
@@ -26,7 +38,8 @@ type rulesState struct {
 	planted []string
 }
 
-func (s *Session) settingsOptions(planted []string) settings.Options {
+func (p *permissions) settingsOptions(planted []string) settings.Options {
+	s := p.s
 	home, _ := os.UserHomeDir()
 	consents := settings.Consents{Home: s.a.cfg.Home}
 	return settings.Options{Home: s.a.cfg.Home, UserHome: home, Root: s.root,
@@ -39,43 +52,48 @@ func (s *Session) settingsOptions(planted []string) settings.Options {
 // refreshRules rereads the settings files when one changed since the last
 // read (or always, with force), off the actor, and tells the user once
 // about a file or rule it had to skip.
-func (s *Session) refreshRules(ctx context.Context, force bool) {
+func (p *permissions) refreshRules(ctx context.Context, force bool) {
+	s := p.s
 	var cur settings.Set
 	var planted []string
-	s.read(func() { cur, planted = s.st.rules.set, slices.Clone(s.st.rules.planted) })
+	s.read(func() { cur, planted = p.files.set, slices.Clone(p.files.planted) })
 	if !force && !cur.Stale() {
 		return
 	}
-	set := settings.Load(ctx, s.settingsOptions(planted))
+	set := settings.Load(ctx, p.settingsOptions(planted))
 	var news []string
 	s.change(func() {
-		if s.st.rules.accepted != "" {
-			set.Accept(s.st.rules.accepted)
+		if p.files.accepted != "" {
+			set.Accept(p.files.accepted)
 		}
-		for _, p := range set.Problems {
-			if !slices.Contains(s.st.rules.set.Problems, p) {
-				news = append(news, p)
+		for _, pr := range set.Problems {
+			if !slices.Contains(p.files.set.Problems, pr) {
+				news = append(news, pr)
 			}
 		}
-		s.st.rules.set = set
-		s.publishRules()
+		p.files.set = set
+		p.publishRules()
 	})
-	for _, p := range news {
-		s.notice(p)
+	for _, n := range news {
+		s.notice(n)
 	}
 }
 
 // rules are the rules in force: the settings files' (with the project's
 // allow rules only once accepted) and the session's own grants.
-func (s *Session) rules(ctx context.Context) policy.Rules {
-	// No trip to the actor when nothing changed, the common case: every
-	// tool call asks for the rules, some twice.
-	if p := s.rulesNow.Load(); p != nil && !p.set.Stale() {
-		return p.rules
+func (p *permissions) rules(ctx context.Context) policy.Rules { return p.rulesIn(ctx, nil) }
+
+// rulesIn is rules for a turn: those its view carries while the settings
+// files stay as they were, the common case (every tool call asks for the
+// rules, some twice), with no trip to the actor; v is nil outside a turn.
+func (p *permissions) rulesIn(ctx context.Context, v *turnView) policy.Rules {
+	s := p.s
+	if v != nil && v.rules != nil && !v.rules.set.Stale() {
+		return v.rules.rules
 	}
-	s.refreshRules(ctx, false)
+	p.refreshRules(ctx, false)
 	var rs policy.Rules
-	s.read(func() { rs = s.st.rules.set.Rules().Merge(s.st.grants) })
+	s.read(func() { rs = p.files.set.Rules().Merge(p.grants) })
 	return rs
 }
 
@@ -86,25 +104,29 @@ type rulesSnapshot struct {
 	rules policy.Rules
 }
 
-// publishRules stores what rules returns while the settings files stay
-// as they are; on the actor, after every change to the settings rules,
-// their acceptance or the session's grants.
-func (s *Session) publishRules() {
-	s.rulesNow.Store(&rulesSnapshot{set: s.st.rules.set, rules: s.st.rules.set.Rules().Merge(s.st.grants)})
+// publishRules records what rulesIn returns while the settings files stay
+// as they are, and sends it to the running turns; on the actor, after
+// every change to the settings rules, their acceptance or the session's
+// grants.
+func (p *permissions) publishRules() {
+	s := p.s
+	p.now = &rulesSnapshot{set: p.files.set, rules: p.files.set.Rules().Merge(p.grants)}
+	s.viewChanged()
 }
 
 // remember keeps an "always" answer: saved to the project's
 // settings.local.json, so it holds in later sessions too and takes effect
 // at once; when the file cannot be written, for this session only, and
 // the user is told.
-func (s *Session) remember(ctx context.Context, d policy.Decision, rules []policy.Rule) {
+func (p *permissions) remember(ctx context.Context, d policy.Decision, rules []policy.Rule) {
+	s := p.s
 	texts := make([]string, len(rules))
 	for i, r := range rules {
 		texts[i] = r.String()
 	}
 	err := settings.SaveLocal(s.root, d, texts...)
 	if err == nil {
-		s.refreshRules(ctx, true)
+		p.refreshRules(ctx, true)
 		return
 	}
 	s.a.log.Warn("saving a permission rule", "session", s.id, "err", err)
@@ -112,7 +134,7 @@ func (s *Session) remember(ctx context.Context, d policy.Decision, rules []polic
 	for i := range rules {
 		rules[i].Source = policy.SourceSession
 	}
-	s.grant(d, rules)
+	p.grant(d, rules)
 }
 
 // askProjectRules asks, once per list, before the allow rules a
@@ -120,13 +142,14 @@ func (s *Session) remember(ctx context.Context, d policy.Decision, rules []polic
 // a clone is no reason to trust them. "Always" is remembered in
 // $TANDEM_HOME/consent.json for exactly this list, so a changed list asks
 // again; "Allow" holds for this session.
-func (s *Session) askProjectRules(ctx context.Context) error {
-	s.refreshRules(ctx, false)
+func (p *permissions) askProjectRules(ctx context.Context) error {
+	s := p.s
+	p.refreshRules(ctx, false)
 	var set settings.Set
 	var asked bool
 	if err := s.change(func() {
-		set, asked = s.st.rules.set, s.st.rules.asked == s.st.rules.set.Digest
-		s.st.rules.asked = set.Digest
+		set, asked = p.files.set, p.files.asked == p.files.set.Digest
+		p.files.asked = set.Digest
 	}); err != nil || len(set.Pending) == 0 || asked {
 		return nil
 	}
@@ -165,9 +188,9 @@ func (s *Session) askProjectRules(ctx context.Context) error {
 		fallthrough
 	case d.Kind == AllowOnce:
 		s.change(func() {
-			s.st.rules.accepted = set.Digest
-			s.st.rules.set.Accept(set.Digest)
-			s.publishRules()
+			p.files.accepted = set.Digest
+			p.files.set.Accept(set.Digest)
+			p.publishRules()
 		})
 	default:
 		s.notice("The allow rules in " + where + " are not in force; the calls they name will ask. /permissions lists them.")

@@ -8,9 +8,10 @@ import "context"
 // the store keeps what the disk refused and writes it once there is room
 // (store.Log), and repeating the failure every turn would only be noise.
 // It reports whether it sent a notice. The caller must not be the actor.
-func (s *Session) reportSave(err error) bool {
+func (p *historyLog) reportSave(err error) bool {
+	s := p.s
 	var was bool
-	if s.do(context.Background(), func() { was, s.st.unsaved = s.st.unsaved, err != nil }) != nil {
+	if s.do(context.Background(), func() { was, p.unsaved = p.unsaved, err != nil }) != nil {
 		return false
 	}
 	switch {

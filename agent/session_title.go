@@ -47,7 +47,7 @@ func (s *Session) wantTitle() *titleRequest {
 	if ts.by != "" || ts.asked || s.st.closed || model == TitlesOff || s.a.Ready() != nil {
 		return nil
 	}
-	prompt, reply := firstExchange(s.st.history)
+	prompt, reply := firstExchange(s.hist.msgs)
 	if prompt == "" || reply == "" {
 		return nil // a slash command, or a failed first request: wait for an exchange
 	}
@@ -135,7 +135,7 @@ func (s *Session) titleFromModel(tr *titleRequest) (string, error) {
 // session/list's title.
 func (s *Session) announceTitle(meta *store.Meta) {
 	s.saveMeta(meta)
-	s.reportSave(s.out.flush())
+	s.hist.reportSave(s.out.flush())
 	s.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.out.drain()
 }

@@ -87,7 +87,7 @@ func benchSessionMemory(b *testing.B, s *Session, srv *replayServer, tag string,
 		}
 		k := min(turn/to, 1)
 		hist[k] = float64(srv.lastLen.Load())
-		if err := s.do(ctx, func() { held[k] = float64(heldBytes(s.st.history)) }); err != nil {
+		if err := s.do(ctx, func() { held[k] = float64(heldBytes(s.hist.msgs)) }); err != nil {
 			b.Fatal(err)
 		}
 		heap[k] = liveHeap()

@@ -67,7 +67,8 @@ func (c *subagent) shape(set *turn.Settings) {
 // childSystemPrompt is a child's system prompt: its definition's body, then
 // where it works and what its last message is for. Fixed per definition and
 // session, so a child's requests share a cacheable prefix too.
-func (s *Session) childSystemPrompt(def custom.Subagent) string {
+func (p *customization) childSystemPrompt(def custom.Subagent) string {
+	s := p.s
 	return fmt.Sprintf(`%s
 
 Workspace root: %s
@@ -83,7 +84,13 @@ func (s *Session) delegate(ctx context.Context, def custom.Subagent, parentCall,
 	if s.a.cfg.Provider == nil {
 		return "", ErrNotConfigured
 	}
-	t := &turnRun{s: s, ctx: ctx, sub: &subagent{def: def, system: s.childSystemPrompt(def), parentCall: parentCall}}
+	t := &turnRun{s: s, ctx: ctx, sub: &subagent{def: def, system: s.custom.childSystemPrompt(def), parentCall: parentCall}}
+	// The child follows the session's settings as its parent does, with
+	// its own view (its calls run beside the parent's other calls).
+	if s.do(ctx, func() { t.feed = s.watch() }) != nil {
+		t.feed.cur = s.viewNow()
+	}
+	defer s.do(context.Background(), func() { s.unwatch(t.feed) })
 	out, err := turn.Run(ctx, t.config(), t, llm.Text(llm.RoleUser, prompt))
 	switch {
 	case err != nil:

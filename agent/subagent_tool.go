@@ -31,10 +31,11 @@ func (a *Agent) maxParallelTasks() int {
 }
 
 // addTaskTool offers the task tool with the session's agents (replacing
-// the one offered before, in place).
-func (s *Session) addTaskTool() {
-	list := make([]tools.TaskAgent, len(s.defs().agents))
-	for i, d := range s.defs().agents {
+// the one offered before, in place); on the actor, or before it runs.
+func (p *customization) addTaskTool() {
+	s := p.s
+	list := make([]tools.TaskAgent, len(p.defs.agents))
+	for i, d := range p.defs.agents {
 		list[i] = tools.TaskAgent{Name: d.Name, Description: d.Description}
 	}
 	s.st.catalog.Add(tools.NewTask(list, s.runTask))
@@ -48,9 +49,9 @@ func (s *Session) runTask(ctx context.Context, env *tools.Env, args tools.TaskAr
 	if name == "" {
 		name = defaultAgent
 	}
-	def, ok := s.agentNamed(name)
+	def, ok := s.custom.agentNamed(name)
 	if !ok {
-		return tools.Result{IsError: true, Output: fmt.Sprintf("There is no agent named %q. Use one of: %s.", name, strings.Join(s.agentNames(), ", "))}, nil
+		return tools.Result{IsError: true, Output: fmt.Sprintf("There is no agent named %q. Use one of: %s.", name, strings.Join(s.custom.agentNames(), ", "))}, nil
 	}
 	select {
 	case s.tasks <- struct{}{}:
@@ -68,8 +69,8 @@ func (s *Session) runTask(ctx context.Context, env *tools.Env, args tools.TaskAr
 	return tools.Result{Output: report}, nil
 }
 
-func (s *Session) agentNamed(name string) (custom.Subagent, bool) {
-	for _, d := range s.defs().agents {
+func (p *customization) agentNamed(name string) (custom.Subagent, bool) {
+	for _, d := range p.current().agents {
 		if d.Name == name {
 			return d, true
 		}
@@ -77,9 +78,10 @@ func (s *Session) agentNamed(name string) (custom.Subagent, bool) {
 	return custom.Subagent{}, false
 }
 
-func (s *Session) agentNames() []string {
-	names := make([]string, len(s.defs().agents))
-	for i, d := range s.defs().agents {
+func (p *customization) agentNames() []string {
+	agents := p.current().agents
+	names := make([]string, len(agents))
+	for i, d := range agents {
 		names[i] = d.Name
 	}
 	return names

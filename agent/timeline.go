@@ -28,6 +28,17 @@ type markerRecord struct {
 	Len  int    `json:"len"`
 }
 
+// historyLog is the session's history part: the model history (lent to
+// the running turn, nil meanwhile), its markers and rewinds, and whether
+// the log could be saved. The log itself is Session.log, written through
+// the update FIFO. Its fields other than s belong to the actor.
+type historyLog struct {
+	s       *Session
+	msgs    []llm.Message
+	marks   timelineState
+	unsaved bool // the last turn's log could not be saved, and the user was told (reportSave)
+}
+
 // timelineState is the session's markers and the rewind a running turn
 // asked for, applied when it ends.
 type timelineState struct {
@@ -60,8 +71,8 @@ func (s *Session) Mark(ctx context.Context, name string) error {
 	}
 	var err error
 	if derr := s.do(ctx, func() {
-		tl := &s.st.marks
-		n := len(s.st.history)
+		tl := &s.hist.marks
+		n := len(s.hist.msgs)
 		if s.st.turn != nil {
 			if n = tl.base; n < 0 {
 				err = errors.New("the conversation was compacted during this turn; no marker can point before it")
@@ -86,34 +97,35 @@ func (s *Session) Mark(ctx context.Context, name string) error {
 func (s *Session) Rewind(ctx context.Context, marker string) (deferred bool, err error) {
 	var ev *TimelineRewindEvent
 	if derr := s.do(ctx, func() {
-		if _, ok := s.st.marks.markers[marker]; !ok {
+		if _, ok := s.hist.marks.markers[marker]; !ok {
 			err = fmt.Errorf("%w: %q", ErrNoMarker, marker)
 			return
 		}
 		if s.st.turn != nil {
-			s.st.marks.pending, deferred = marker, true
+			s.hist.marks.pending, deferred = marker, true
 			return
 		}
-		ev = s.applyRewind(marker)
+		ev = s.hist.rewind(marker)
 	}); derr != nil {
 		return false, derr
 	}
-	s.fireRewind(ctx, ev)
+	s.hist.fireRewind(ctx, ev)
 	return deferred, err
 }
 
-// applyRewind truncates the history on the actor and logs it.
-func (s *Session) applyRewind(marker string) *TimelineRewindEvent {
-	n, ok := s.st.marks.markers[marker]
-	if !ok || n > len(s.st.history) {
+// rewind truncates the history on the actor and logs it.
+func (p *historyLog) rewind(marker string) *TimelineRewindEvent {
+	s := p.s
+	n, ok := p.marks.markers[marker]
+	if !ok || n > len(p.msgs) {
 		return nil
 	}
-	removed := len(s.st.history) - n
-	s.cutTimeline(n)
-	if n == 0 && s.st.extra.instr != nil {
+	removed := len(p.msgs) - n
+	p.cut(n)
+	if n == 0 && s.custom.instr != nil {
 		// Nothing the instructions tracker sent is left: send it again.
-		s.st.extra.instr.tr.Reset()
-		for _, rt := range s.st.extra.instr.roots {
+		s.custom.instr.tr.Reset()
+		for _, rt := range s.custom.instr.roots {
 			rt.tr.Reset()
 		}
 	}
@@ -121,27 +133,28 @@ func (s *Session) applyRewind(marker string) *TimelineRewindEvent {
 	return &TimelineRewindEvent{SessionID: s.id, Marker: marker, Removed: removed}
 }
 
-// cutTimeline keeps the first n messages and the markers within them.
-func (s *Session) cutTimeline(n int) {
-	s.st.history = s.st.history[:n:n]
-	for name, at := range s.st.marks.markers {
+// cut keeps the first n messages and the markers within them.
+func (p *historyLog) cut(n int) {
+	p.msgs = p.msgs[:n:n]
+	for name, at := range p.marks.markers {
 		if at > n {
-			delete(s.st.marks.markers, name)
+			delete(p.marks.markers, name)
 		}
 	}
 }
 
 // endTurnRewind runs on the actor as a turn ends: the rewind it asked for.
-func (s *Session) endTurnRewind() *TimelineRewindEvent {
-	m := s.st.marks.pending
-	s.st.marks.pending = ""
+func (p *historyLog) endTurnRewind() *TimelineRewindEvent {
+	m := p.marks.pending
+	p.marks.pending = ""
 	if m == "" {
 		return nil
 	}
-	return s.applyRewind(m)
+	return p.rewind(m)
 }
 
-func (s *Session) fireRewind(ctx context.Context, ev *TimelineRewindEvent) {
+func (p *historyLog) fireRewind(ctx context.Context, ev *TimelineRewindEvent) {
+	s := p.s
 	if ev == nil {
 		return
 	}
@@ -152,13 +165,14 @@ func (s *Session) fireRewind(ctx context.Context, ev *TimelineRewindEvent) {
 
 // forgetMarkers runs on the actor after a compaction: the lengths markers
 // hold no longer mean the same points.
-func (s *Session) forgetMarkers() {
-	s.st.marks.markers = nil
-	s.st.marks.base = -1
+func (p *historyLog) forgetMarkers() {
+	p.marks.markers = nil
+	p.marks.base = -1
 }
 
-// restoreTimeline replays a marker or rewind record of the log.
-func (s *Session) restoreTimeline(kind string, data json.RawMessage) {
+// restoreMark replays a marker or rewind record of the log.
+func (p *historyLog) restoreMark(kind string, data json.RawMessage) {
+	s := p.s
 	var r markerRecord
 	if err := json.Unmarshal(data, &r); err != nil || r.Len < 0 {
 		s.a.log.Warn("session log: timeline record skipped", "session", s.id, "err", err)
@@ -166,12 +180,12 @@ func (s *Session) restoreTimeline(kind string, data json.RawMessage) {
 	}
 	switch {
 	case kind == recMarker:
-		if s.st.marks.markers == nil {
-			s.st.marks.markers = map[string]int{}
+		if p.marks.markers == nil {
+			p.marks.markers = map[string]int{}
 		}
-		s.st.marks.markers[r.Name] = r.Len
-	case r.Len <= len(s.st.history):
-		s.cutTimeline(r.Len)
+		p.marks.markers[r.Name] = r.Len
+	case r.Len <= len(p.msgs):
+		p.cut(r.Len)
 	}
 }
 
@@ -182,13 +196,13 @@ func (s *Session) Deliver(ctx context.Context, text string) error {
 	if text == "" {
 		return errors.New("the message is empty")
 	}
-	return s.do(ctx, func() { s.st.marks.delivered = append(s.st.marks.delivered, text) })
+	return s.do(ctx, func() { s.hist.marks.delivered = append(s.hist.marks.delivered, text) })
 }
 
 // takeDelivered returns, once, the messages delivered since the last prompt.
 func (t *turnRun) takeDelivered() []llm.Part {
 	var texts []string
-	t.s.do(context.Background(), func() { texts, t.s.st.marks.delivered = t.s.st.marks.delivered, nil })
+	t.s.do(context.Background(), func() { texts, t.s.hist.marks.delivered = t.s.hist.marks.delivered, nil })
 	var out []llm.Part
 	for _, x := range texts {
 		out = append(out, llm.Part{Type: llm.PartText, Text: x})

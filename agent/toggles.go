@@ -43,11 +43,9 @@ var ErrUnknownToggleValue = fmt.Errorf("%w value", ErrUnknownSelector)
 const toggleSandboxOff = "the sandbox is turned off in this session"
 
 // Toggles returns the session's switches.
-func (s *Session) Toggles() Toggles {
-	if t := s.toggles.Load(); t != nil {
-		return *t
-	}
-	return Toggles{}
+func (s *Session) Toggles() (t Toggles) {
+	s.read(func() { t = s.st.toggles })
+	return t
 }
 
 // sandboxToggle reports whether this session offers the sandbox switch:
@@ -98,14 +96,15 @@ func (s *Session) SetToggle(id string, on bool) error {
 	}
 	var meta *store.Meta
 	err := s.change(func() {
-		t := s.Toggles()
+		t := s.st.toggles
 		switch id {
 		case ToggleSandbox:
 			t.SandboxOff = !on
 		case ToggleAutoCompact:
 			t.AutoCompactOff = !on
 		}
-		s.setToggles(t)
+		s.st.toggles = t
+		s.viewChanged()
 		meta = s.meta()
 	})
 	if err == nil {
@@ -119,11 +118,4 @@ func (s *Session) toggleIDs() string {
 		return ToggleSandbox + " and " + ToggleAutoCompact
 	}
 	return ToggleAutoCompact
-}
-
-// setToggles sets the switches and their mirror; on the actor, or before
-// it runs.
-func (s *Session) setToggles(t Toggles) {
-	s.st.toggles = t
-	s.toggles.Store(&t)
 }

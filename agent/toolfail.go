@@ -2,23 +2,19 @@ package agent
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/tandemhq/tandem/agent/edits"
 )
 
 // shownEdits records the edits a call put before the user (each Ask that
 // carried a diff), so a failed call can say that none of them happened.
+// It needs no lock: a tool asks on the goroutine that runs it (Ask is a
+// call inside Run), and the call reads it only after Run returned.
 type shownEdits struct {
-	mu    sync.Mutex
 	edits []edits.FileEdit
 }
 
-func (s *shownEdits) add(e edits.FileEdit) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.edits = append(s.edits, e)
-}
+func (s *shownEdits) add(e edits.FileEdit) { s.edits = append(s.edits, e) }
 
 // unchanged is a diff with no change for every shown edit that was not
 // applied. ACP says a tool_call_update's content replaces the call's
@@ -27,8 +23,6 @@ func (s *shownEdits) add(e edits.FileEdit) {
 // an empty diff for the same file replaces it there and reads as "nothing
 // changed" everywhere else.
 func (s *shownEdits) unchanged(applied []edits.FileEdit) []ToolContent {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var out []ToolContent
 	for _, e := range s.edits {
 		if slices.ContainsFunc(applied, func(a edits.FileEdit) bool { return a.Path == e.Path }) {

@@ -22,9 +22,8 @@ func (t *turnRun) Refuse(call llm.Part, input json.RawMessage, kind tools.Kind, 
 	t.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: t.callID(call.ToolCallID), Title: call.ToolName, Name: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
 }
 
-// NextGroup: the calls read the session's settings live, as the request
-// did (Settings).
-func (t *turnRun) NextGroup() {}
+// NextGroup takes the newest view: no call of the turn runs now.
+func (t *turnRun) NextGroup() { t.refreshView() }
 
 // toolCall is one announced call (turn.Call).
 type toolCall struct {
@@ -64,9 +63,9 @@ func (t *turnRun) Open(call llm.Part, tool tools.Tool, input json.RawMessage) tu
 func (c *toolCall) Before(ctx context.Context, input json.RawMessage) (json.RawMessage, error) {
 	s := c.t.s
 	if c.info.Group == tools.GroupRead {
-		c.rs = s.rules(ctx)
+		c.rs = c.t.rules()
 	}
-	in, err := s.beforeToolCall(ctx, c.ev, c.rs)
+	in, err := s.beforeToolCall(ctx, c.t.view(), c.ev, c.rs)
 	c.ev.Input = in
 	return in, err
 }
@@ -152,8 +151,8 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 	// the terminal itself, so repeating the same content says nothing new.
 	var termMu sync.Mutex
 	var announced string
-	ixs := s.rootIndexes()
-	var host tools.Host = commandWatch{Host: t.host(), s: s}
+	ixs := s.index.list(t.view())
+	var host tools.Host = commandWatch{Host: t.host(), s: s, t: t}
 	if live != nil {
 		host = liveHost{Host: host, lt: live}
 	}
@@ -168,7 +167,7 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 			if a.Edit != nil {
 				shown.add(*a.Edit)
 			}
-			err := s.beforeAsk(ctx, AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
+			err := s.beforeAsk(ctx, t.askView(info.Group), AskEvent{SessionID: s.id, Call: tc, Tool: info, Ask: a})
 			if err == nil {
 				start()
 			}
@@ -193,6 +192,6 @@ func (t *turnRun) toolEnv(tc ToolCall, info tools.Info, start func(), shown *sho
 			u.Content = []ToolContent{TextContent(p.Output)}
 			t.emit(Update{Type: ToolCallUpdated, Tool: &u})
 		},
-		Hidden: s.readHidden(info, rs),
+		Hidden: s.perms.readHidden(t.view().mode, info, rs),
 	}
 }

@@ -55,7 +55,7 @@ func benchToolSteps(b *testing.B, cfg Config) {
 		if err := os.WriteFile(path, []byte("m0 \n"+toolStepFile), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		if err := s.do(context.Background(), func() { s.st.history = nil }); err != nil {
+		if err := s.do(context.Background(), func() { s.hist.msgs = nil }); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
@@ -108,7 +108,7 @@ func BenchmarkToolStepsFloorSameHead(b *testing.B) {
 	}
 	var outs []string
 	s.read(func() {
-		for _, m := range s.st.history {
+		for _, m := range s.hist.msgs {
 			for _, p := range m.Content {
 				if p.Type == llm.PartToolResult {
 					outs = append(outs, p.Text)

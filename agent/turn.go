@@ -25,6 +25,7 @@ type turnRun struct {
 	history []llm.Message
 	instr   *instrState
 	sub     *subagent // set when this is a child turn run by the task tool
+	feed    viewFeed  // the session's settings as this turn sees them (turnview.go)
 	// cancelAll is Session.Cancel's: it also ends the prompts queued
 	// behind the turn (nextTurn).
 	cancelAll context.CancelFunc
@@ -59,19 +60,19 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 	edited := &atomicfile.Batch{}
 	ctx, stop := context.WithCancelCause(atomicfile.WithBatch(context.WithoutCancel(w.ctx), edited))
 	t := &turnRun{s: s, ctx: ctx, prompt: prompt, edits: edited,
-		history: s.st.history, instr: s.st.extra.instr,
+		history: s.hist.msgs, instr: s.custom.instr,
 		answering: w, after: after, delivered: make(chan struct{}), closing: make(chan struct{})}
 	t.cancel = func() { stop(context.Canceled) }
 	t.cancelAll = func() { stop(errCancelAll) }
-	s.st.history, s.st.extra.instr = nil, nil
+	t.feed = s.watch()
+	s.hist.msgs, s.custom.instr = nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
 	s.st.usage.turn = UsageTotals{}
-	s.st.marks.base = len(t.history)
+	s.hist.marks.base = len(t.history)
 	if s.st.title.text == "" {
 		s.st.title.text = store.Title(promptText(prompt))
 	}
-	s.cancelTurn.Store(&t.cancelAll)
 	s.turns.Add(1)
 	go t.run()
 }
@@ -79,9 +80,9 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 // endTurn runs on the actor: it takes back what the turn borrowed and
 // records how the turn ended. It returns the sidecar to save.
 func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
-	s.cancelTurn.CompareAndSwap(&t.cancelAll, nil)
+	s.unwatch(t.feed)
 	s.st.turn = nil
-	s.st.history, s.st.extra.instr = t.history, t.instr
+	s.hist.msgs, s.custom.instr = t.history, t.instr
 	switch {
 	case r.reason == StopCancelled:
 		s.st.lifecycle = Cancelled
@@ -130,11 +131,11 @@ func (t *turnRun) run() {
 	var titling *titleRequest
 	s.do(context.Background(), func() { // the actor waits for this turn, so it answers
 		meta, usage = s.endTurn(t, r), s.st.usage.turn
-		rewound = s.endTurnRewind()
+		rewound = s.hist.endTurnRewind()
 		titling = s.wantTitle()
 		s.nextTurn(t)
 	})
-	s.fireRewind(context.WithoutCancel(t.ctx), rewound)
+	s.hist.fireRewind(context.WithoutCancel(t.ctx), rewound)
 	// Live only: a replay is followed by session/list's own title and time.
 	t.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
@@ -158,7 +159,7 @@ func (t *turnRun) run() {
 			r.err = fmt.Errorf("could not save the edited files: %w", err)
 		}
 	}
-	if s.reportSave(flushed) {
+	if s.hist.reportSave(flushed) {
 		// The notice leaves before the prompt's answer; its own failure
 		// to save is the one it reports.
 		s.out.flush()
@@ -172,7 +173,7 @@ func (t *turnRun) steps() (StopReason, error) {
 	t.logPrompt(t.prompt)
 	t.refreshCustom()
 	if name, arg, ok := slashCommand(t.prompt); ok {
-		if c, ok := t.s.commands()[name]; ok {
+		if c, ok := t.s.custom.builtins(t.view().defs)[name]; ok {
 			return c.run(t, arg)
 		}
 		if run, ok := t.customRunner(name); ok {

@@ -27,13 +27,11 @@ func (t *turnRun) Append(m llm.Message) { t.appendHistory(m) }
 // effort, system prompt and the mode's tools, shaped for a child.
 func (t *turnRun) Settings() turn.Settings {
 	s := t.s
-	// The mode, model, effort and catalog are read from their mirrors,
-	// not through the actor: a request per tool step made that round
-	// trip a good share of the step's wall time.
-	mode, choice := s.Mode(), s.choice.Load()
-	model, effort := choice.model, choice.effort
-	catalog := s.st.catalog.List()
-	sortMCPTools(catalog)
+	// The settings come with the turn's view, not through the actor: a
+	// request per tool step made that round trip a good share of the
+	// step's wall time.
+	v := t.refreshView()
+	mode, model, effort := v.mode, v.model, v.effort
 	if t.model != "" {
 		model = t.model
 	}
@@ -41,18 +39,19 @@ func (t *turnRun) Settings() turn.Settings {
 		effort = s.a.cfg.Effort
 	}
 	set := turn.Settings{
-		Model:    s.modeModel(mode, model),
+		Model:    v.defs.modeModel(mode, model),
 		Effort:   effort,
 		System:   s.systemPrompt(),
 		CacheKey: s.id,
 		Mode:     string(mode),
-		Tools:    catalog,
+		Tools:    v.catalog,
 	}
 	t.sub.shape(&set)
 	// Never more output than the provider's listing says the model writes.
 	set.MaxTokens = s.a.cfg.Windows.MaxOutput(set.Model, s.a.cfg.MaxTokens)
-	modes := s.defs().modes
-	set.Exposes = func(g tools.Group) bool { return modes.exposes(mode, g) }
+	// A call is judged by the definitions of its step's view (NextGroup)
+	// and the mode its request offered tools for.
+	set.Exposes = func(g tools.Group) bool { return t.view().defs.modes.exposes(mode, g) }
 	return set
 }
 

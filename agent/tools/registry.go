@@ -7,10 +7,9 @@ import (
 
 // Registry is an ordered set of tools, keyed by name. The order is the
 // order tools were added, so the model sees a stable tool list (which keeps
-// the provider's prompt cache warm). Safe for concurrent use: MCP servers
-// add and remove tools while turns read the list.
+// the provider's prompt cache warm). Not for concurrent use: a session's
+// actor owns its registry and hands turns a copy of the list (List).
 type Registry struct {
-	mu    sync.RWMutex // guards tools
 	tools []Tool
 }
 
@@ -26,8 +25,6 @@ func NewRegistry(ts ...Tool) *Registry {
 // Add registers t. A tool with the same name is replaced in place, keeping
 // its position.
 func (r *Registry) Add(t Tool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	name := t.Info().Name
 	if i := r.index(name); i >= 0 {
 		r.tools[i] = t
@@ -38,8 +35,6 @@ func (r *Registry) Add(t Tool) {
 
 // Remove unregisters the named tool and reports whether it was there.
 func (r *Registry) Remove(name string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	i := r.index(name)
 	if i < 0 {
 		return false
@@ -50,8 +45,6 @@ func (r *Registry) Remove(name string) bool {
 
 // Get returns the named tool.
 func (r *Registry) Get(name string) (Tool, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
 	if i := r.index(name); i >= 0 {
 		return r.tools[i], true
 	}
@@ -60,8 +53,6 @@ func (r *Registry) Get(name string) (Tool, bool) {
 
 // List returns the tools in order; the slice is the caller's.
 func (r *Registry) List() []Tool {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
 	return slices.Clone(r.tools)
 }
 

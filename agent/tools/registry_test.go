@@ -3,11 +3,9 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -188,24 +186,6 @@ func TestRegistry(t *testing.T) {
 	list[0] = nil
 	if r.List()[0] == nil {
 		t.Error("List exposes internal storage")
-	}
-
-	// Concurrent use (run with -race).
-	var wg sync.WaitGroup
-	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			name := fmt.Sprintf("mcp__s__t%d", i)
-			r.Add(namedTool{name: name})
-			r.Get(name)
-			r.List()
-			r.Remove(name)
-		}()
-	}
-	wg.Wait()
-	if got := len(r.List()); got != len(Builtin()) {
-		t.Errorf("%d tools after concurrent add/remove", got)
 	}
 }
 
