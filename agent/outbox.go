@@ -34,7 +34,8 @@ const (
 	opRecord              // append v, a *logRecord
 	opMeta                // rewrite the sidecar from v, a store.Meta
 	opDrain               // nothing: ends a held stream, so drain sees all before it sent
-	opSync                // flush and fsync, then send the first save error since the last opSync on v, a chan error
+	opWrite               // write to the log file, then send the first save error since the last report on v, a chan error
+	opSync                // write and fsync, then send the first save error since the last report on v, a chan error
 	opStop                // flush and end
 )
 
@@ -300,9 +301,20 @@ func (o *outbox) writeLogQ() (stop bool) {
 // flush: the caller reports it, so no event is lost silently. Like drain,
 // it does the work itself when nobody is handling the queue; the caller
 // must not be the actor.
-func (o *outbox) flush() error {
+func (o *outbox) flush() error { return o.barrier(opSync) }
+
+// written returns once everything queued before it is sent and written to
+// the log file (write(2), no fsync): a kill -9 of tandem from then on
+// loses none of it, a crash of the machine still may until the next
+// flush. Its error is the first failure to save since the last written or
+// flush; the caller must not be the actor.
+func (o *outbox) written() error { return o.barrier(opWrite) }
+
+// barrier queues op (opWrite, opSync) and waits until the log's writer
+// has done it.
+func (o *outbox) barrier(op outOp) error {
 	c := make(chan error, 1)
-	o.send(outItem{op: opSync, v: c})
+	o.send(outItem{op: op, v: c})
 	select {
 	case err := <-c:
 		return err

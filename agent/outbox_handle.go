@@ -29,13 +29,14 @@ func (o *outbox) handle(it outItem) {
 		o.host.Send(guardUpdate(o.red, o.max, *it.u))
 	case opTerm:
 		o.sendTerm(it.v.(*liveTerm))
-	case opRecord, opMeta, opSync, opStop:
+	case opRecord, opMeta, opWrite, opSync, opStop:
 		o.logLater(logItem{op: it.op, v: it.v})
 	}
 }
 
 // logItem is what the log's writer writes, in the FIFO's order:
-// an update (opSend), a record, the sidecar, a sync or the stop.
+// an update (opSend), a record, the sidecar, a write or sync barrier, or
+// the stop.
 type logItem struct {
 	op outOp
 	u  Update
@@ -48,7 +49,7 @@ type logItem struct {
 func (o *outbox) logLater(li logItem) {
 	if o.log == nil {
 		switch li.op {
-		case opSync:
+		case opWrite, opSync:
 			li.v.(chan error) <- nil
 			return
 		case opStop:
@@ -79,8 +80,12 @@ func (o *outbox) writeLogs(items []logItem) (stop bool) {
 					o.failed("session meta", err)
 				}
 			}
-		case opSync:
-			o.sync()
+		case opWrite, opSync:
+			o.flushPending()
+			o.writeRecords()
+			if li.op == opSync {
+				o.sync()
+			}
 			li.v.(chan error) <- o.err
 			o.err = nil
 		case opStop:
