@@ -216,7 +216,7 @@ func (o *outbox) logUpdate(u Update) {
 		return
 	}
 	o.flushPending()
-	o.append(recUpdate, u)
+	o.appendUpdate(u)
 }
 
 func (o *outbox) flushPending() {
@@ -227,20 +227,22 @@ func (o *outbox) flushPending() {
 		p.Chunk = &c
 		o.pending = nil
 		o.pendingText.Reset()
-		o.append(recUpdate, p)
+		o.appendUpdate(p)
 	}
 }
 
-func (o *outbox) append(kind string, v any) {
+// appendUpdate gathers u as a record of the log. Its MarshalJSON is called
+// directly: json.Marshal(u) would scan and copy what it returns once more.
+func (o *outbox) appendUpdate(u Update) {
 	if o.log == nil {
 		return
 	}
-	b, err := json.Marshal(v)
+	b, err := u.MarshalJSON()
 	if err != nil {
-		o.failed("session log append failed", fmt.Errorf("%w: encode %s: %w", store.ErrSave, kind, err))
+		o.failed("session log append failed", fmt.Errorf("%w: encode %s: %w", store.ErrSave, recUpdate, err))
 		return
 	}
-	o.appendRaw(kind, b)
+	o.appendRaw(recUpdate, b)
 }
 
 func (o *outbox) appendRaw(kind string, b json.RawMessage) {

@@ -172,3 +172,21 @@ func TestTitle(t *testing.T) {
 		}
 	}
 }
+
+// A record's line is what json.Marshal writes for it (its data as
+// json.Marshal wrote it: HTML characters escaped); indented data is
+// compacted onto the one line.
+func TestRecordLineAsMarshal(t *testing.T) {
+	at := time.Date(2026, 12, 7, 6, 30, 0, 123456789, time.UTC)
+	for _, r := range []Record{
+		{Version: 1, Kind: "update", Time: at, Data: json.RawMessage(`{"text":"\u003ca \u0026 b\u003e\u2028"}`)},
+		{Version: 1, Kind: "message", Time: at, Data: json.RawMessage("{\n  \"a\": [1, 2]\n}")},
+		{Version: 1, Kind: "k\"ind", Time: at},
+	} {
+		got, err := appendRecord(nil, r)
+		want, werr := json.Marshal(r)
+		if err != nil || werr != nil || string(got) != string(want) {
+			t.Errorf("appendRecord = %s, %v; json.Marshal = %s, %v", got, err, want, werr)
+		}
+	}
+}
