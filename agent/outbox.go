@@ -211,7 +211,7 @@ func (o *outbox) send(it outItem) {
 		o.mu.Unlock()
 		return
 	}
-	o.serve()
+	o.serve(true)
 }
 
 // drain returns once everything queued before it was handed to Send,
@@ -235,7 +235,7 @@ func (o *outbox) drainIn(conv *string) {
 	// ends the stream too: waiting for what is queued is still the work.
 	o.enqueue(outItem{op: opDrain, v: conv})
 	if !o.busy {
-		o.serve()
+		o.serve(true)
 		return
 	}
 	for target := o.queued; o.handled < target; {
@@ -382,7 +382,7 @@ func (o *outbox) run() {
 		for {
 			o.mu.Lock()
 			if !o.busy && len(o.q) > 0 {
-				o.serve()
+				o.serve(false)
 				continue
 			}
 			if o.logStopped {
@@ -405,8 +405,12 @@ func (o *outbox) run() {
 // handling, it works through the queue, batch by batch, until it finds it
 // empty, and returns with o.mu released. Items queued meanwhile, by
 // anyone, are handled in the same run. What is for the log goes to the
-// goroutine after each batch.
-func (o *outbox) serve() {
+// log's writer after each batch: the goroutine, or, with inline and
+// nobody writing, the caller itself once the queue is empty. A caller
+// that sent its own updates (a tool step's) writes them with one write(2)
+// rather than waking the goroutine to do it, a wake-up and a switch of
+// threads per step; the wire has them first either way.
+func (o *outbox) serve(inline bool) {
 	o.busy = true
 	ring := false
 	for len(o.q) > 0 {
@@ -433,6 +437,10 @@ func (o *outbox) serve() {
 		progressed(&o.progress)
 	}
 	o.busy = false
+	if ring && inline && !o.logBusy && !o.logStopped {
+		o.writeLogQ()
+		return
+	}
 	o.mu.Unlock()
 	if ring {
 		o.ring() // harmless when the handler is the goroutine: it looks again

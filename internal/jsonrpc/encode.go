@@ -51,7 +51,7 @@ func raw(v any) ([]byte, error) {
 // the members in the order the envelope always had (jsonrpc, id, method,
 // params, result, error), an empty part left out.
 func wrap(id *ID, method string, params, result, rerr []byte) []byte {
-	n := 32 + len(method) + len(params) + len(result) + len(rerr)
+	n := 33 + len(method) + len(params) + len(result) + len(rerr) // and the newline framing adds
 	if id != nil {
 		n += len(id.raw) + 4
 	}
