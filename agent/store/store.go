@@ -263,6 +263,12 @@ type Log struct {
 	// puts it on stable storage beside the log, one barrier per turn
 	// instead of an fsync per rewrite.
 	meta atomicfile.Batch
+	// metaMu makes SetMeta calls one at a time and guards lastMeta.
+	metaMu sync.Mutex
+	// lastMeta is the sidecar this Log wrote last: SetMeta with the same
+	// content (a session closed after its turn's end saved it) leaves the
+	// file alone rather than creating and renaming a copy.
+	lastMeta []byte
 
 	mu sync.Mutex // guards f and unsaved
 	f  *os.File
@@ -449,12 +455,18 @@ func (l *Log) SetMeta(m Meta) error {
 	if err != nil {
 		return err
 	}
+	l.metaMu.Lock()
+	defer l.metaMu.Unlock()
+	if bytes.Equal(b, l.lastMeta) {
+		return nil
+	}
 	l.mu.Lock()
 	open := l.f != nil
 	l.mu.Unlock()
-	if !open {
+	switch {
+	case !open:
 		err = atomicfile.Write(filepath.Join(l.dir, "meta.json"), b, 0o600)
-	} else {
+	default:
 		var d *atomicfile.Dir
 		if d, err = atomicfile.OpenDir(l.dir); err == nil {
 			err = l.meta.WriteIn(d, "meta.json", b, 0o600)
@@ -464,6 +476,7 @@ func (l *Log) SetMeta(m Meta) error {
 	if err != nil {
 		return saveError(err)
 	}
+	l.lastMeta = b
 	return nil
 }
 

@@ -190,3 +190,40 @@ func TestRecordLineAsMarshal(t *testing.T) {
 		}
 	}
 }
+
+// A sidecar rewritten with the content it holds is left alone: no copy
+// is created and renamed over it.
+func TestSetMetaSameLeavesFile(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMeta("s_same", "/w", time.Now())
+	l, err := st.Create(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	path := filepath.Join(st.Dir(), "s_same", "meta.json")
+	if err := l.SetMeta(m); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetMeta(m); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(path)
+	if !os.SameFile(before, after) {
+		t.Error("meta.json was replaced by a copy of itself")
+	}
+	m.Title = "changed"
+	if err := l.SetMeta(m); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := st.Meta("s_same"); got.Title != "changed" {
+		t.Errorf("title after a change = %q", got.Title)
+	}
+}
