@@ -164,8 +164,9 @@ func (t *turnRun) run() {
 // syncTurn puts the turn on stable storage, its log, sidecar and edited
 // files, right after the answer: the editor does not wait for the disk,
 // only a crash of the machine in these few milliseconds can lose the
-// turn. It runs on the turn's goroutine, so Close waits for it, and the
-// next turn's log writes queue behind its fsync in the FIFO. Edits are
+// turn. It runs on the turn's goroutine, so Close waits for it; a next
+// turn may start meanwhile, its items ordered around the sync by the
+// FIFO (a logged() behind the sync waits for its fsync). Edits are
 // synced once per file, beside the log, so their fsyncs can share the
 // file system's journal commits. Failures are told as notices.
 func (t *turnRun) syncTurn() {
