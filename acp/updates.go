@@ -18,13 +18,6 @@ type notifier interface {
 	Notify(ctx context.Context, method string, params any) error
 }
 
-// updateParams is session/update's params with the update already encoded:
-// agent.Update's JSON is ACP's update object, so it needs no conversion.
-type updateParams struct {
-	SessionID sdk.SessionId   `json:"sessionId"`
-	Update    json.RawMessage `json:"update"`
-}
-
 // updates carries one session's updates to the connection, with no queue
 // of its own: the session's one stream (agent's outbox) has ordered them,
 // coalesced the text chunks that piled up and made the log durable where
@@ -40,6 +33,7 @@ type updates struct {
 
 	mu     sync.Mutex // guards the fields below; held while writing, so updates keep their order
 	sid    sdk.SessionId
+	head   []byte // session/update's params up to the update: {"sessionId":…,"update":
 	bound  bool
 	held   []json.RawMessage
 	failed bool // the connection refused one: nothing more is sent
@@ -54,6 +48,8 @@ func (u *updates) bind(sid string) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.sid, u.bound = sdk.SessionId(sid), true
+	id, _ := json.Marshal(sid) // a string always encodes
+	u.head = append(append([]byte(`{"sessionId":`), id...), `,"update":`...)
 	for _, raw := range u.held {
 		u.write(raw)
 	}
@@ -81,7 +77,10 @@ func (u *updates) sendValue(v any) error {
 	return nil
 }
 
-// write hands raw to the connection, with u.mu held. An update over the
+// write hands raw to the connection, with u.mu held, as session/update's
+// params: agent.Update's JSON is ACP's update object, so it needs no
+// conversion, and being json.Marshal's output it goes into the frame as
+// is (jsonrpc.Encoded) rather than scanned again. An update over the
 // frame cap is dropped alone (the agent caps texts so this does not
 // happen; a frame that still does must not end the session's updates);
 // any other failure ends them.
@@ -89,7 +88,9 @@ func (u *updates) write(raw json.RawMessage) {
 	if u.failed {
 		return
 	}
-	err := u.conn.Notify(u.life, sdk.ClientMethodSessionUpdate, updateParams{SessionID: u.sid, Update: raw})
+	params := make([]byte, 0, len(u.head)+len(raw)+1)
+	params = append(append(append(params, u.head...), raw...), '}')
+	err := u.conn.Notify(u.life, sdk.ClientMethodSessionUpdate, jsonrpc.Encoded(params))
 	switch {
 	case err == nil, errors.Is(err, jsonrpc.ErrTooLarge):
 	case errors.Is(err, jsonrpc.ErrClosed) || u.life.Err() != nil:
@@ -101,12 +102,14 @@ func (u *updates) write(raw json.RawMessage) {
 }
 
 // encodeUpdate encodes u as ACP's update object. A text chunk, the bulk of
-// a stream, is written directly, without going through reflection.
+// a stream, is written directly, without going through reflection; any
+// other update through its MarshalJSON, called directly: json.Marshal(u)
+// would scan and copy what it returns once more.
 func encodeUpdate(u agent.Update) (json.RawMessage, error) {
 	if c := u.Chunk; c != nil && c.Type == "text" && u.Type != agent.UserMessageChunk && u.Nest == nil {
 		return encodeChunk(u.Type, u.MessageID, c.Text), nil
 	}
-	return json.Marshal(u)
+	return u.MarshalJSON()
 }
 
 // encodeChunk writes a text chunk update, as agent.Update would.

@@ -55,8 +55,8 @@ func editSyncSession(t *testing.T, f *fixture, files map[string]string) (*Sessio
 }
 
 // A turn's edits are written at once but synced together when the turn
-// ends, before Prompt returns: each edit waits for no fsync, and the turn
-// is still on stable storage when it completes.
+// ends, right after its answer: each edit waits for no fsync, and Close
+// waits for the sync.
 func TestTurnSyncsItsEditsWhenItEnds(t *testing.T) {
 	f := newFixture(t)
 	s, h, dir := editSyncSession(t, f, map[string]string{"main.go": "a\n"})
@@ -71,6 +71,7 @@ func TestTurnSyncsItsEditsWhenItEnds(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(dir, "main.go")); string(got) != "c\n" {
 		t.Fatalf("main.go = %q, want both edits", got)
 	}
+	s.Close()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(h.batches) != 2 || h.batches[0] == nil || h.batches[0] != h.batches[1] {
@@ -87,8 +88,8 @@ func TestTurnSyncsItsEditsWhenItEnds(t *testing.T) {
 	}
 }
 
-// A turn whose edits cannot be synced ends with an error that says so,
-// rather than reporting a completed turn the disk may not hold.
+// A turn whose edits cannot be synced tells the user so, rather than
+// leaving them to believe the disk holds them.
 func TestTurnReportsEditsItCouldNotSync(t *testing.T) {
 	f := newFixture(t, func(c *Config) {
 		c.Pipeline.AfterEdit = append(c.Pipeline.AfterEdit, func(_ context.Context, e EditEvent, _ edits.Result, _ error) {
@@ -99,13 +100,16 @@ func TestTurnReportsEditsItCouldNotSync(t *testing.T) {
 			os.WriteFile(sub, []byte("x"), 0o644)
 		})
 	})
-	s, _, _ := editSyncSession(t, f, map[string]string{"sub/a.go": "a\n"})
+	s, h, _ := editSyncSession(t, f, map[string]string{"sub/a.go": "a\n"})
 	f.srv.Enqueue(
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{call("c1", "edit_file", `{"path":"sub/a.go","old_string":"a","new_string":"b"}`)}},
 		llmtest.Reply{Text: []string{"done"}},
 	)
-	_, err := s.Prompt(context.Background(), prompt("edit"))
-	if err == nil || !strings.Contains(err.Error(), "could not save the edited files") {
-		t.Fatalf("Prompt error = %v, want the failed sync", err)
+	if _, err := s.Prompt(context.Background(), prompt("edit")); err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // waits for the sync after the answer, and sends its notice
+	if text := h.text(); !strings.Contains(text, "Could not save the edited files") {
+		t.Fatalf("the editor was sent %q, want the failed sync", text)
 	}
 }

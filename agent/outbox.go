@@ -34,7 +34,8 @@ const (
 	opRecord              // append v, a *logRecord
 	opMeta                // rewrite the sidecar from v, a store.Meta
 	opDrain               // nothing: ends a held stream, so drain sees all before it sent
-	opSync                // flush and fsync, then send the first save error since the last opSync on v, a chan error
+	opWrite               // write to the log file, then send the first save error since the last report on v, a chan error
+	opSync                // write and fsync, then send the first save error since the last report on v, a chan error
 	opStop                // flush and end
 )
 
@@ -210,7 +211,7 @@ func (o *outbox) send(it outItem) {
 		o.mu.Unlock()
 		return
 	}
-	o.serve()
+	o.serve(true)
 }
 
 // drain returns once everything queued before it was handed to Send,
@@ -234,7 +235,7 @@ func (o *outbox) drainIn(conv *string) {
 	// ends the stream too: waiting for what is queued is still the work.
 	o.enqueue(outItem{op: opDrain, v: conv})
 	if !o.busy {
-		o.serve()
+		o.serve(true)
 		return
 	}
 	for target := o.queued; o.handled < target; {
@@ -300,9 +301,20 @@ func (o *outbox) writeLogQ() (stop bool) {
 // flush: the caller reports it, so no event is lost silently. Like drain,
 // it does the work itself when nobody is handling the queue; the caller
 // must not be the actor.
-func (o *outbox) flush() error {
+func (o *outbox) flush() error { return o.barrier(opSync) }
+
+// written returns once everything queued before it is sent and written to
+// the log file (write(2), no fsync): a kill -9 of tandem from then on
+// loses none of it, a crash of the machine still may until the next
+// flush. Its error is the first failure to save since the last written or
+// flush; the caller must not be the actor.
+func (o *outbox) written() error { return o.barrier(opWrite) }
+
+// barrier queues op (opWrite, opSync) and waits until the log's writer
+// has done it.
+func (o *outbox) barrier(op outOp) error {
 	c := make(chan error, 1)
-	o.send(outItem{op: opSync, v: c})
+	o.send(outItem{op: op, v: c})
 	select {
 	case err := <-c:
 		return err
@@ -370,7 +382,7 @@ func (o *outbox) run() {
 		for {
 			o.mu.Lock()
 			if !o.busy && len(o.q) > 0 {
-				o.serve()
+				o.serve(false)
 				continue
 			}
 			if o.logStopped {
@@ -393,8 +405,12 @@ func (o *outbox) run() {
 // handling, it works through the queue, batch by batch, until it finds it
 // empty, and returns with o.mu released. Items queued meanwhile, by
 // anyone, are handled in the same run. What is for the log goes to the
-// goroutine after each batch.
-func (o *outbox) serve() {
+// log's writer after each batch: the goroutine, or, with inline and
+// nobody writing, the caller itself once the queue is empty. A caller
+// that sent its own updates (a tool step's) writes them with one write(2)
+// rather than waking the goroutine to do it, a wake-up and a switch of
+// threads per step; the wire has them first either way.
+func (o *outbox) serve(inline bool) {
 	o.busy = true
 	ring := false
 	for len(o.q) > 0 {
@@ -421,6 +437,10 @@ func (o *outbox) serve() {
 		progressed(&o.progress)
 	}
 	o.busy = false
+	if ring && inline && !o.logBusy && !o.logStopped {
+		o.writeLogQ()
+		return
+	}
 	o.mu.Unlock()
 	if ring {
 		o.ring() // harmless when the handler is the goroutine: it looks again

@@ -29,13 +29,14 @@ func (o *outbox) handle(it outItem) {
 		o.host.Send(guardUpdate(o.red, o.max, *it.u))
 	case opTerm:
 		o.sendTerm(it.v.(*liveTerm))
-	case opRecord, opMeta, opSync, opStop:
+	case opRecord, opMeta, opWrite, opSync, opStop:
 		o.logLater(logItem{op: it.op, v: it.v})
 	}
 }
 
 // logItem is what the log's writer writes, in the FIFO's order:
-// an update (opSend), a record, the sidecar, a sync or the stop.
+// an update (opSend), a record, the sidecar, a write or sync barrier, or
+// the stop.
 type logItem struct {
 	op outOp
 	u  Update
@@ -48,7 +49,7 @@ type logItem struct {
 func (o *outbox) logLater(li logItem) {
 	if o.log == nil {
 		switch li.op {
-		case opSync:
+		case opWrite, opSync:
 			li.v.(chan error) <- nil
 			return
 		case opStop:
@@ -79,8 +80,12 @@ func (o *outbox) writeLogs(items []logItem) (stop bool) {
 					o.failed("session meta", err)
 				}
 			}
-		case opSync:
-			o.sync()
+		case opWrite, opSync:
+			o.flushPending()
+			o.writeRecords()
+			if li.op == opSync {
+				o.sync()
+			}
 			li.v.(chan error) <- o.err
 			o.err = nil
 		case opStop:
@@ -211,7 +216,7 @@ func (o *outbox) logUpdate(u Update) {
 		return
 	}
 	o.flushPending()
-	o.append(recUpdate, u)
+	o.appendUpdate(u)
 }
 
 func (o *outbox) flushPending() {
@@ -222,20 +227,22 @@ func (o *outbox) flushPending() {
 		p.Chunk = &c
 		o.pending = nil
 		o.pendingText.Reset()
-		o.append(recUpdate, p)
+		o.appendUpdate(p)
 	}
 }
 
-func (o *outbox) append(kind string, v any) {
+// appendUpdate gathers u as a record of the log. Its MarshalJSON is called
+// directly: json.Marshal(u) would scan and copy what it returns once more.
+func (o *outbox) appendUpdate(u Update) {
 	if o.log == nil {
 		return
 	}
-	b, err := json.Marshal(v)
+	b, err := u.MarshalJSON()
 	if err != nil {
-		o.failed("session log append failed", fmt.Errorf("%w: encode %s: %w", store.ErrSave, kind, err))
+		o.failed("session log append failed", fmt.Errorf("%w: encode %s: %w", store.ErrSave, recUpdate, err))
 		return
 	}
-	o.appendRaw(kind, b)
+	o.appendRaw(recUpdate, b)
 }
 
 func (o *outbox) appendRaw(kind string, b json.RawMessage) {

@@ -241,9 +241,9 @@ func TestOutboxLogFollowsTheWire(t *testing.T) {
 
 // logged writes what was queued before it to the log before it returns,
 // itself when nobody else is writing: here there is no goroutine at all,
-// so only logged can have written it. With the goroutine and producers
-// racing, each producer's own update is in the file once its logged
-// returns.
+// so only logged (or a send handling its own item) can have written it.
+// With the goroutine and producers racing, each producer's own update is
+// in the file once its logged returns.
 func TestOutboxLoggedBeforeActing(t *testing.T) {
 	st, err := store.Open(t.TempDir())
 	if err != nil {
@@ -273,13 +273,19 @@ func TestOutboxLoggedBeforeActing(t *testing.T) {
 
 	id, l := open()
 	o := &outbox{host: &orderHost{}, log: l, warn: quiet, max: 1 << 20, bell: make(chan struct{}, 1), done: make(chan struct{})}
-	o.send(outItem{op: opSend, u: &Update{Type: ToolCallStarted, Tool: &ToolCall{ID: "call_1", Title: "rm -rf build", Status: ToolInProgress}}})
+	o.put(outItem{op: opSend, u: &Update{Type: ToolCallStarted, Tool: &ToolCall{ID: "call_1", Title: "rm -rf build", Status: ToolInProgress}}})
 	if got := updates(id); got != "" {
 		t.Fatalf("the log was written with no writer: %s", got)
 	}
 	o.logged()
 	if got := updates(id); !strings.Contains(got, "call_1") {
 		t.Fatalf("after logged the log holds %q, want the tool call", got)
+	}
+	// A caller that handles its own update writes it to the log too, with
+	// no goroutine to hand it to.
+	o.send(outItem{op: opSend, u: &Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: "call_2", Status: ToolCompleted}}})
+	if got := updates(id); !strings.Contains(got, "call_2") {
+		t.Fatalf("after send the log holds %q, want the update it handled", got)
 	}
 
 	id, l = open()

@@ -143,29 +143,40 @@ func (t *turnRun) run() {
 		s.turns.Add(1) // this turn is counted still, so Close cannot be past its Wait
 		go s.askTitle(titling)
 	}
-	// The turn is on stable storage before Prompt returns, its edits and
-	// its log. A failure to save the edits ends the turn with that error;
-	// one to save the log is told once (reportSave), while the store keeps
-	// the records until there is room. Edits are synced here, once per
-	// file, rather than once per edit: a tool step never waits for the disk.
-	// The edits and the log are synced side by side, so their fsyncs can
-	// share the file system's journal commits instead of queueing.
+	// Before the answer every update is on the wire and written to the log
+	// file, and every edit is in place: a kill -9 of tandem from then on
+	// loses nothing. A failure to write the log is told once (reportSave),
+	// while the store keeps the records until there is room.
+	if s.hist.reportSave(s.out.written()) {
+		// The notice leaves before the prompt's answer; its own failure
+		// to save is the one it reports.
+		s.out.written()
+	}
+	r.usage = usage
+	t.answer(r)
+	t.syncTurn()
+}
+
+// syncTurn puts the turn on stable storage, its log, sidecar and edited
+// files, right after the answer: the editor does not wait for the disk,
+// only a crash of the machine in these few milliseconds can lose the
+// turn. It runs on the turn's goroutine, so Close waits for it; a next
+// turn may start meanwhile, its items ordered around the sync by the
+// FIFO (a logged() behind the sync waits for its fsync). Edits are
+// synced once per file, beside the log, so their fsyncs can share the
+// file system's journal commits. Failures are told as notices.
+func (t *turnRun) syncTurn() {
+	s := t.s
 	edits := make(chan error, 1)
 	go func() { edits <- t.edits.Sync() }()
 	flushed := s.out.flush()
 	if err := <-edits; err != nil {
 		s.a.log.Error("syncing edited files failed", "session", s.id, "err", err)
-		if r.err == nil {
-			r.err = fmt.Errorf("could not save the edited files: %w", err)
-		}
+		s.notice(fmt.Sprintf("Could not save the edited files to disk: %v. They hold the new content, but a crash of the machine may lose it.", err))
 	}
-	if s.hist.reportSave(flushed) {
-		// The notice leaves before the prompt's answer; its own failure
-		// to save is the one it reports.
-		s.out.flush()
+	if flushed != nil {
+		s.hist.reportSave(flushed)
 	}
-	r.usage = usage
-	t.answer(r)
 }
 
 // steps logs the prompt and either runs a slash command or converses.

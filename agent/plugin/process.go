@@ -119,8 +119,8 @@ func (p *process) serve(wait func() error) {
 // goroutine ends the plugin; but one on a goroutine the plugin starts
 // itself ends tandem, as any goroutine of this process would.
 func serveInProcess(pl *sdk.Plugin, sp spawnSpec) *process {
-	toPlugin, fromHost := io.Pipe()
-	fromPlugin, toHost := io.Pipe()
+	toPlugin, fromHost := newPipe()
+	fromPlugin, toHost := newPipe()
 	pctx, pcancel := context.WithCancel(context.Background())
 	p := &process{in: fromHost, done: make(chan struct{})}
 	p.abort = func() {

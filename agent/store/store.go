@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -262,6 +263,12 @@ type Log struct {
 	// puts it on stable storage beside the log, one barrier per turn
 	// instead of an fsync per rewrite.
 	meta atomicfile.Batch
+	// metaMu makes SetMeta calls one at a time and guards lastMeta.
+	metaMu sync.Mutex
+	// lastMeta is the sidecar this Log wrote last: SetMeta with the same
+	// content (a session closed after its turn's end saved it) leaves the
+	// file alone rather than creating and renaming a copy.
+	lastMeta []byte
 
 	mu sync.Mutex // guards f and unsaved
 	f  *os.File
@@ -317,15 +324,51 @@ func (l *Log) Append(recs ...Record) error {
 		if r.Time.IsZero() {
 			r.Time = time.Now().UTC()
 		}
-		b, err := json.Marshal(r)
-		if err != nil {
+		var err error
+		if l.unsaved, err = appendRecord(l.unsaved, r); err != nil {
 			l.unsaved = l.unsaved[:held]
 			return fmt.Errorf("store: encode %s record: %w", r.Kind, err)
 		}
-		l.unsaved = append(l.unsaved, b...)
 		l.unsaved = append(l.unsaved, '\n')
 	}
 	return l.write()
+}
+
+// appendRecord appends r's line, as json.Marshal(r) writes it, without
+// encoding/json's scan of Data: the session's records are json.Marshal's
+// output already, a tool result's whole text among them. Data holding a
+// newline (indented JSON) is compacted, as the line must not end early;
+// JSON that is not valid is the caller's error, and a line that holds
+// some is skipped with a warning when read.
+func appendRecord(b []byte, r Record) ([]byte, error) {
+	kind, err := json.Marshal(r.Kind)
+	if err != nil {
+		return b, err
+	}
+	t, err := r.Time.MarshalJSON()
+	if err != nil {
+		return b, err
+	}
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(r.Version), 10)
+	b = append(b, `,"kind":`...)
+	b = append(b, kind...)
+	b = append(b, `,"time":`...)
+	b = append(b, t...)
+	b = append(b, `,"data":`...)
+	switch {
+	case len(r.Data) == 0:
+		b = append(b, "null"...)
+	case bytes.IndexByte(r.Data, '\n') >= 0:
+		var c bytes.Buffer
+		if err := json.Compact(&c, r.Data); err != nil {
+			return b, err
+		}
+		b = append(b, c.Bytes()...)
+	default:
+		b = append(b, r.Data...)
+	}
+	return append(b, '}'), nil
 }
 
 // write appends l.unsaved to the file, with l.mu held. When the write
@@ -412,12 +455,18 @@ func (l *Log) SetMeta(m Meta) error {
 	if err != nil {
 		return err
 	}
+	l.metaMu.Lock()
+	defer l.metaMu.Unlock()
+	if bytes.Equal(b, l.lastMeta) {
+		return nil
+	}
 	l.mu.Lock()
 	open := l.f != nil
 	l.mu.Unlock()
-	if !open {
+	switch {
+	case !open:
 		err = atomicfile.Write(filepath.Join(l.dir, "meta.json"), b, 0o600)
-	} else {
+	default:
 		var d *atomicfile.Dir
 		if d, err = atomicfile.OpenDir(l.dir); err == nil {
 			err = l.meta.WriteIn(d, "meta.json", b, 0o600)
@@ -427,6 +476,7 @@ func (l *Log) SetMeta(m Meta) error {
 	if err != nil {
 		return saveError(err)
 	}
+	l.lastMeta = b
 	return nil
 }
 

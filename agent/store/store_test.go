@@ -172,3 +172,58 @@ func TestTitle(t *testing.T) {
 		}
 	}
 }
+
+// A record's line is what json.Marshal writes for it (its data as
+// json.Marshal wrote it: HTML characters escaped); indented data is
+// compacted onto the one line.
+func TestRecordLineAsMarshal(t *testing.T) {
+	at := time.Date(2026, 12, 7, 6, 30, 0, 123456789, time.UTC)
+	for _, r := range []Record{
+		{Version: 1, Kind: "update", Time: at, Data: json.RawMessage(`{"text":"\u003ca \u0026 b\u003e\u2028"}`)},
+		{Version: 1, Kind: "message", Time: at, Data: json.RawMessage("{\n  \"a\": [1, 2]\n}")},
+		{Version: 1, Kind: "k\"ind", Time: at},
+	} {
+		got, err := appendRecord(nil, r)
+		want, werr := json.Marshal(r)
+		if err != nil || werr != nil || string(got) != string(want) {
+			t.Errorf("appendRecord = %s, %v; json.Marshal = %s, %v", got, err, want, werr)
+		}
+	}
+}
+
+// A sidecar rewritten with the content it holds is left alone: no copy
+// is created and renamed over it.
+func TestSetMetaSameLeavesFile(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMeta("s_same", "/w", time.Now())
+	l, err := st.Create(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	path := filepath.Join(st.Dir(), "s_same", "meta.json")
+	if err := l.SetMeta(m); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetMeta(m); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(path)
+	if !os.SameFile(before, after) {
+		t.Error("meta.json was replaced by a copy of itself")
+	}
+	m.Title = "changed"
+	if err := l.SetMeta(m); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := st.Meta("s_same"); got.Title != "changed" {
+		t.Errorf("title after a change = %q", got.Title)
+	}
+}

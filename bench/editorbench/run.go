@@ -116,7 +116,9 @@ func (f *fake) env(p program, wire, home, profile string) []string {
 	if p.floor {
 		return append(env, "FLOOR_WIRE="+wire, "FLOOR_URL="+f.base(wire))
 	}
-	env = append(env, "TANDEM_HOME="+home, "TANDEM_PROVIDER="+wire)
+	// The tool loop may be run longer than a turn's default request cap
+	// (-steps 300 for a profile with samples); the fake always finishes.
+	env = append(env, "TANDEM_HOME="+home, "TANDEM_PROVIDER="+wire, "TANDEM_MAX_TURN_REQUESTS=100000")
 	if wire == "openai" {
 		env = append(env, "OPENAI_API_KEY=bench-key", "OPENAI_BASE_URL="+f.base(wire), "TANDEM_MODEL=gpt-4.1")
 	} else {

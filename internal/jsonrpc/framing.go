@@ -207,6 +207,9 @@ func frame(f Framing, body []byte) []byte {
 		out := make([]byte, 0, len(hdr)+len(body))
 		return append(append(out, hdr...), body...)
 	}
+	if cap(body) > len(body) { // the encoders leave room: no copy
+		return append(body, '\n')
+	}
 	out := make([]byte, 0, len(body)+1)
 	return append(append(out, body...), '\n')
 }

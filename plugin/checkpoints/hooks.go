@@ -85,7 +85,7 @@ func (s *state) observe(hook string, raw json.RawMessage) error {
 			err = s.note(entry{N: s.cur.N, Gone: true})
 		}
 		s.cur, s.prompt = nil, ""
-		return errors.Join(err, s.compacted(), s.synced.Sync())
+		return errors.Join(err, s.closeJournal(), s.compacted(), s.synced.Sync())
 	case sdk.HookAfterFileEdit:
 		var e sdk.AfterFileEditParams
 		json.Unmarshal(raw, &e)

@@ -49,25 +49,37 @@ func (s *state) note(e entry) error {
 	if err != nil {
 		return err
 	}
-	if s.journalBytes == 0 {
-		if err := os.MkdirAll(s.dir(), 0o700); err != nil {
+	if s.journal == nil {
+		if s.journalBytes == 0 {
+			if err := os.MkdirAll(s.dir(), 0o700); err != nil {
+				return err
+			}
+		}
+		f, err := os.OpenFile(s.journalPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
 			return err
 		}
+		s.journal = f
 	}
-	f, err := os.OpenFile(s.journalPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	n, err := f.Write(append(b, '\n'))
+	n, err := s.journal.Write(append(b, '\n'))
 	s.journalBytes += int64(n)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	s.synced.Add(s.journalPath())
 	if err != nil {
+		s.closeJournal() // the next note opens it afresh
 		return fmt.Errorf("checkpoint journal: %w", err)
 	}
 	return nil
+}
+
+// closeJournal closes the journal file if it is open: at the turn's end,
+// and before the journal is removed; the caller holds mu.
+func (s *state) closeJournal() error {
+	if s.journal == nil {
+		return nil
+	}
+	err := s.journal.Close()
+	s.journal = nil
+	return err
 }
 
 // replay applies the journal's lines of the snapshot's generation, in
@@ -134,6 +146,7 @@ func (s *state) compacted() error {
 
 // dropJournal removes the journal once a snapshot holds what it said.
 func (s *state) dropJournal() error {
+	s.closeJournal() // written to the end; Windows removes no open file
 	s.journalBytes = 0
 	if err := os.Remove(s.journalPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err

@@ -65,6 +65,10 @@ type state struct {
 	synced atomicfile.Batch
 	// journalBytes and snapshotBytes are the files' sizes, for compaction.
 	journalBytes, snapshotBytes int64
+	// journal is the journal file, open from a turn's first note to the
+	// turn's end (closeJournal), so a turn's edits append without opening
+	// it again each.
+	journal *os.File
 	// Gen is the snapshot's generation: journal lines carry the one they
 	// follow.
 	Gen    int           `json:"gen,omitempty"`
