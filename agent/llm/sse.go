@@ -48,7 +48,7 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 			}
 			return SSEEvent{}, err
 		}
-		line = bytes.TrimRight(line, "\r\n")
+		line = trimEOL(line)
 		if len(line) == 0 {
 			if !s.seen {
 				continue
@@ -75,4 +75,14 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 		}
 		// id and retry are of no use to a one-shot request; other fields are ignored per spec.
 	}
+}
+
+// trimEOL drops the line's end: "\n", "\r\n" or any run of them (what
+// bytes.TrimRight with that cutset does, without building the set for
+// every line of a stream).
+func trimEOL(line []byte) []byte {
+	for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
+		line = line[:len(line)-1]
+	}
+	return line
 }
