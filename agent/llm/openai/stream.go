@@ -68,6 +68,7 @@ type assembler struct {
 func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
 	a := &assembler{emit: emit}
 	sse := llm.NewSSEReader(body)
+	var c wireChunk // its Choices reused by the fast path from chunk to chunk
 	for {
 		ev, err := sse.Next()
 		if err != nil {
@@ -83,7 +84,7 @@ func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm
 		if len(data) == 0 {
 			continue
 		}
-		var c wireChunk
+		c = wireChunk{Choices: c.Choices[:0]}
 		if !fastChunk(data, &c) {
 			c = wireChunk{}
 			if err := json.Unmarshal(data, &c); err != nil {
