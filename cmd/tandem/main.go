@@ -29,6 +29,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "tandem: cannot mark the process non-dumpable: %v\n", err)
 	}
 	stopProfile := profiles(os.Getenv("TANDEM_CPUPROFILE"), os.Getenv("TANDEM_TRACE"))
+	stopHeap := heapOnSignal(os.Getenv("TANDEM_HEAPSTAT") != "", os.Getenv("TANDEM_MEMPROFILE"), os.Stderr)
 	sub := "chat" // what `tandem` alone opens on a terminal
 	if len(os.Args) > 1 {
 		sub = os.Args[1]
@@ -57,6 +58,7 @@ func main() {
 	if lf != nil {
 		lf.Close()
 	}
+	stopHeap()
 	stopProfile()
 	os.Exit(code)
 }
