@@ -36,6 +36,9 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 
 // newAgentFrom is newAgentWith for a configuration already loaded.
 func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice func(string)) (*agent.Agent, error) {
+	if m.sandboxSet != nil {
+		<-m.sandboxSet
+	}
 	log := m.logger()
 	m.warnUnknownKeys(cfg.Home)
 	obs := &observedTransport{base: modelTransport(), log: log, notice: notice}
