@@ -74,6 +74,8 @@ func TestAgentCloseLeavesNothing(t *testing.T) {
 	if c := children(); len(c) > 0 {
 		t.Errorf("child processes outlived Close: %v", c)
 	}
+	// Close returns once everything it owns has stopped, so one check
+	// after it is final (as goleak's is), not a wait.
 	if left := ownGoroutines(); len(left) > 0 {
 		t.Fatalf("goroutines outlived Close:\n%s", strings.Join(left, "\n\n"))
 	}
