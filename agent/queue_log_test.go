@@ -25,8 +25,8 @@ type queueLog struct {
 }
 
 func (q *queueLog) Enabled(context.Context, slog.Level) bool { return true }
-func (q *queueLog) WithAttrs([]slog.Attr) slog.Handler        { return q }
-func (q *queueLog) WithGroup(string) slog.Handler             { return q }
+func (q *queueLog) WithAttrs([]slog.Attr) slog.Handler       { return q }
+func (q *queueLog) WithGroup(string) slog.Handler            { return q }
 
 func (q *queueLog) Handle(_ context.Context, r slog.Record) error {
 	if r.Message != queuedMessage {
