@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,16 +25,20 @@ type fixture struct {
 	agent *Agent
 	home  string
 	store *store.Store
+	// queueLog hears the agent's log of prompts queued behind a turn.
+	queueLog *queueLog
 }
 
 func newFixture(t *testing.T, tweak ...func(*Config)) *fixture {
 	t.Helper()
 	srv := llmtest.NewServer(t)
 	cfg := newBenchConfig(t, srv)
+	ql := &queueLog{}
+	cfg.Log = slog.New(ql)
 	for _, f := range tweak {
 		f(&cfg)
 	}
-	return &fixture{t: t, srv: srv, agent: New(cfg), home: cfg.Home, store: cfg.Store}
+	return &fixture{t: t, srv: srv, agent: New(cfg), home: cfg.Home, store: cfg.Store, queueLog: ql}
 }
 
 // newBenchConfig points an agent at srv with a store in a temp home.
@@ -453,16 +458,5 @@ func TestInvalidCwd(t *testing.T) {
 		if _, err := f.agent.NewSession(context.Background(), SessionOptions{Cwd: cwd, Host: &testHost{}}); !errors.Is(err, ErrInvalidCwd) {
 			t.Errorf("cwd %q: %v", cwd, err)
 		}
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met in 10s")
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -122,7 +122,7 @@ func TestCloseDuringTurn(t *testing.T) {
 		s.Prompt(context.Background(), prompt("x"))
 		close(done)
 	}()
-	waitFor(t, func() bool { return len(f.srv.Requests()) == 1 })
+	f.srv.Await(t, 1)
 	if err := s.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}

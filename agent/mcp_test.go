@@ -24,6 +24,17 @@ func hasTool(s *Session, name string) (ok bool) {
 	return ok
 }
 
+// awaitTool waits until tool is in s's catalog, checking at each update h
+// (s's editor) is sent. The last of a starting MCP server's events is one
+// the editor sees: the manager hands the session a server's tools, then
+// news of its prompts, in order from one goroutine, and the session adds
+// the tools before it sends the command list naming those prompts.
+// server-everything offers prompts, so that list always comes.
+func awaitTool(t *testing.T, h *testHost, s *Session, tool string) {
+	t.Helper()
+	h.await(t, func() bool { return hasTool(s, tool) })
+}
+
 // An editor's MCP server joins the session's tools; a call goes through
 // the permission policy and its result reaches the model.
 func TestMCPToolThroughTheModel(t *testing.T) {
@@ -34,7 +45,7 @@ func TestMCPToolThroughTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	waitFor(t, func() bool { return hasTool(s, "mcp__ev__echo") })
+	awaitTool(t, h, s, "mcp__ev__echo")
 
 	f.srv.Enqueue(
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "m1", Name: "mcp__ev__echo", Args: `{"message":"ping-42"}`}}},
@@ -77,7 +88,7 @@ func TestProjectMCPServersNeedConsent(t *testing.T) {
 			t.Errorf("asks = %+v", h.asks)
 		}
 		if allow {
-			waitFor(t, func() bool { return hasTool(s, "mcp__proj__echo") })
+			awaitTool(t, h, s, "mcp__proj__echo")
 		} else if hasTool(s, "mcp__proj__echo") || !strings.Contains(h.text(), "not started") {
 			t.Errorf("rejected project servers: tools present=%v, text %q", hasTool(s, "mcp__proj__echo"), h.text())
 		}

@@ -89,9 +89,9 @@ func TestQueuedPromptSteers(t *testing.T) {
 		}
 	})
 	one := submit(context.Background(), s, "first")
-	waitFor(t, func() bool { return len(f.srv.Requests()) == 1 })
+	f.srv.Await(t, 1)
 	two := submit(context.Background(), s, "second")
-	waitFor(t, func() bool { return queued(s) == 1 })
+	f.awaitQueued(t, s, 1)
 	close(gate)
 	a, b := <-one, <-two
 	if a.err != nil || a.StopReason != StopEndTurn || a.Usage.InputTokens != 100 || a.Usage.Requests != 1 {
@@ -128,9 +128,9 @@ func TestQueuedPromptGetsItsOwnTurn(t *testing.T) {
 		return llmtest.Reply{Text: []string{"reply"}}
 	})
 	one := submit(context.Background(), s, "first")
-	waitFor(t, func() bool { return len(f.srv.Requests()) == 1 })
+	f.srv.Await(t, 1)
 	two := submit(context.Background(), s, "second")
-	waitFor(t, func() bool { return queued(s) == 1 })
+	f.awaitQueued(t, s, 1)
 	close(gate)
 	if a := <-one; a.err != nil || a.StopReason != StopEndTurn || a.Usage.Requests != 1 {
 		t.Errorf("first answered %+v", a)
@@ -152,12 +152,12 @@ func TestCancelEndsQueuedPrompts(t *testing.T) {
 	s, _, _ := f.session(ModeCode, nil)
 	f.srv.Enqueue(llmtest.Reply{Text: []string{"slow"}, Hang: true}, llmtest.Reply{Text: []string{"again"}})
 	one := submit(context.Background(), s, "one")
-	waitFor(t, func() bool { return len(f.srv.Requests()) == 1 })
+	f.srv.Await(t, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	gone := submit(ctx, s, "gone")
 	two := submit(context.Background(), s, "two")
 	three := submit(context.Background(), s, "three")
-	waitFor(t, func() bool { return queued(s) == 3 })
+	f.awaitQueued(t, s, 3)
 	cancel()
 	if g := <-gone; g.err != nil || g.StopReason != StopCancelled {
 		t.Errorf("prompt whose context ended: %+v", g)
@@ -188,7 +188,7 @@ func TestPromptRightAfterCancelRuns(t *testing.T) {
 	s, _, _ := f.session(ModeCode, nil)
 	f.srv.Enqueue(llmtest.Reply{Text: []string{"slow"}, Hang: true}, llmtest.Reply{Text: []string{"again"}})
 	one := submit(context.Background(), s, "one")
-	waitFor(t, func() bool { return len(f.srv.Requests()) == 1 })
+	f.srv.Await(t, 1)
 	s.Cancel()
 	two := submit(context.Background(), s, "two")
 	if a := <-one; a.err != nil || a.StopReason != StopCancelled {
@@ -209,9 +209,9 @@ func TestCloseEndsQueuedPrompts(t *testing.T) {
 	s, _, _ := f.session(ModeCode, nil)
 	f.srv.Enqueue(llmtest.Reply{Text: []string{"slow"}, Hang: true})
 	one := submit(context.Background(), s, "one")
-	waitFor(t, func() bool { return len(f.srv.Requests()) == 1 })
+	f.srv.Await(t, 1)
 	two := submit(context.Background(), s, "two")
-	waitFor(t, func() bool { return queued(s) == 1 })
+	f.awaitQueued(t, s, 1)
 	s.Close()
 	for i, c := range []chan answered{one, two} {
 		if a := <-c; a.err != nil || a.StopReason != StopCancelled {
@@ -246,15 +246,15 @@ func TestSteeredPromptRefused(t *testing.T) {
 	})
 	log := &answerLog{}
 	one := submitBlocks(context.Background(), s, prompt("one"), log)
-	waitFor(t, func() bool { return len(f.srv.Requests()) == 1 })
+	f.srv.Await(t, 1)
 	secret := submitBlocks(context.Background(), s, prompt("the secret"), log)
-	waitFor(t, func() bool { return queued(s) == 1 })
+	f.awaitQueued(t, s, 1)
 	empty := submitBlocks(context.Background(), s, []ContentBlock{{Type: "image"}}, log)
-	waitFor(t, func() bool { return queued(s) == 2 })
+	f.awaitQueued(t, s, 2)
 	fine := submitBlocks(context.Background(), s, prompt("fine"), log)
-	waitFor(t, func() bool { return queued(s) == 3 })
+	f.awaitQueued(t, s, 3)
 	mode := submitBlocks(context.Background(), s, prompt("/mode ask"), log)
-	waitFor(t, func() bool { return queued(s) == 4 })
+	f.awaitQueued(t, s, 4)
 	close(gate)
 	for _, c := range []chan answered{one, secret, empty, fine, mode} {
 		if a := <-c; a.err != nil || a.StopReason != StopEndTurn {

@@ -9,8 +9,10 @@ import (
 // The test binary is also the long-running program the process-tree
 // tests start, so that they need no sleep or setsid of the platform's:
 // "local.test tandem-sleep PIDFILE" writes its pid to PIDFILE (when
-// given) and sleeps; "local.test tandem-await PIDFILE" exits once PIDFILE
-// exists.
+// given), announces it (announcePid) and sleeps; "local.test tandem-await
+// PIDFILE" exits once the sleeper has announced PIDFILE (Windows only,
+// where the pair runs in one cmd line and the sibling must not go on
+// before the pid is there to read).
 const (
 	sleepArg = "tandem-sleep"
 	awaitArg = "tandem-await"
@@ -29,15 +31,15 @@ func testHelper() {
 			if os.WriteFile(tmp, []byte(strconv.Itoa(os.Getpid())), 0o644) != nil || os.Rename(tmp, os.Args[2]) != nil {
 				os.Exit(3)
 			}
+			if announcePid(os.Args[2]) != nil {
+				os.Exit(5)
+			}
 		}
 		time.Sleep(time.Hour)
 		os.Exit(0)
 	case awaitArg:
-		for range 3000 {
-			if _, err := os.Stat(os.Args[2]); err == nil {
-				os.Exit(0)
-			}
-			time.Sleep(10 * time.Millisecond)
+		if awaitPid(os.Args[2], 30*time.Second) {
+			os.Exit(0)
 		}
 		os.Exit(4)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -163,11 +165,13 @@ func TestSessionsIsolated(t *testing.T) {
 		rec         *recorder
 		mine, other string
 	}{{recA, rootA, rootB}, {recB, rootB, rootA}} {
-		var out string
-		waitFor(t, "the server to hold the roots", func() bool {
-			out = run(t, tc.rec.tool(t, "mcp__everything__get-roots-list"), `{}`).Output
-			return strings.Contains(out, tc.mine)
-		})
+		// The tool asks the client for its roots when the server holds
+		// none yet, and the client has them before it connects: the
+		// first answer already names them.
+		out := run(t, tc.rec.tool(t, "mcp__everything__get-roots-list"), `{}`).Output
+		if !strings.Contains(out, tc.mine) {
+			t.Errorf("a session's server does not see its root %s:\n%s", tc.mine, out)
+		}
 		if strings.Contains(out, tc.other) {
 			t.Errorf("a session's server sees the other session's root:\n%s", out)
 		}
@@ -213,14 +217,19 @@ func TestFilesystemConfinedToSessionRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := Server{Name: "fs", Command: testenv.Program(t, "node"), Args: []string{entry, elsewhere}}
-	m, rec := start(t, Options{Root: root, Roots: []string{second}, Servers: []Server{srv}})
+	// The server takes the roots after it is ready, and says so on its
+	// stderr, which the Manager logs.
+	var logged testenv.SyncBuffer
+	log := slog.New(slog.NewTextHandler(io.MultiWriter(testWriter{t}, &logged), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	m, rec := start(t, Options{Root: root, Roots: []string{second}, Servers: []Server{srv}, Log: log})
 	waitReady(t, m, 20*time.Second)
 	rec.wait(t, "list_directory", 5*time.Second, func(r *recorder) bool { return r.tools["mcp__fs__list_directory"] != nil })
-
-	waitFor(t, "the server to take the session roots", func() bool {
-		out := run(t, rec.tool(t, "mcp__fs__list_allowed_directories"), `{}`).Output
-		return strings.Contains(out, root) && strings.Contains(out, second) && !strings.Contains(out, elsewhere)
-	})
+	if !logged.Await(20*time.Second, "Updated allowed directories from MCP roots") {
+		t.Fatalf("the server never took the session roots:\n%s", logged.String())
+	}
+	if out := run(t, rec.tool(t, "mcp__fs__list_allowed_directories"), `{}`).Output; !strings.Contains(out, root) || !strings.Contains(out, second) || strings.Contains(out, elsewhere) {
+		t.Errorf("allowed directories = %s, want the two roots only", out)
+	}
 	list := rec.tool(t, "mcp__fs__list_directory")
 	if res := run(t, list, fmt.Sprintf(`{"path":%q}`, root)); res.IsError || !strings.Contains(res.Output, "inside.txt") {
 		t.Errorf("listing the root = %+v", res)

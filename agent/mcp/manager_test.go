@@ -281,17 +281,3 @@ func TestNoCallbackAfterClose(t *testing.T) {
 		}
 	}
 }
-
-// waitFor asks cond again every 20 ms until it holds. Only for a state
-// the test cannot be told about: what an outside server (server-everything)
-// holds, which shows only in its answers. Everything else waits on events.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}

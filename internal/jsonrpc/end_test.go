@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -16,41 +17,43 @@ import (
 // answered before Serve returns, PeerClosed runs, and no goroutine of the
 // Conn outlives Serve.
 func TestGracefulEnd(t *testing.T) {
-	before := runtime.NumGoroutine()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	closed := make(chan struct{})
-	c := NewConn(inR, outW, Options{Handler: testMethods().Handle, PeerClosed: func() { close(closed) }})
-	got := make(chan string)
-	go func() {
-		b, _ := io.ReadAll(outR)
-		got <- string(b)
-	}()
-	done := make(chan error)
-	go func() { done <- c.Serve(context.Background()) }()
-	for i := range 5 {
-		fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":"sleep"}`+"\n", i)
-	}
-	inW.Close()
-	if err := <-done; err != nil {
-		t.Errorf("Serve: %v", err)
-	}
-	outW.Close()
-	out := <-got
-	for i := range 5 {
-		if !strings.Contains(out, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":"slept"}`, i)) {
-			t.Errorf("request %d unanswered: %s", i, out)
+	synctest.Test(t, func(t *testing.T) {
+		before := goroutines()
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		closed := make(chan struct{})
+		c := NewConn(inR, outW, Options{Handler: testMethods().Handle, PeerClosed: func() { close(closed) }})
+		got := make(chan string)
+		go func() {
+			b, _ := io.ReadAll(outR)
+			got <- string(b)
+		}()
+		done := make(chan error)
+		go func() { done <- c.Serve(context.Background()) }()
+		for i := range 5 {
+			fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":"sleep"}`+"\n", i)
 		}
-	}
-	select {
-	case <-closed:
-	default:
-		t.Error("PeerClosed did not run")
-	}
-	if err := c.Notify(context.Background(), "late", nil); !errors.Is(err, ErrClosed) {
-		t.Errorf("notify after Serve: %v", err)
-	}
-	waitGoroutines(t, before)
+		inW.Close()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		outW.Close()
+		out := <-got
+		for i := range 5 {
+			if !strings.Contains(out, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":"slept"}`, i)) {
+				t.Errorf("request %d unanswered: %s", i, out)
+			}
+		}
+		select {
+		case <-closed:
+		default:
+			t.Error("PeerClosed did not run")
+		}
+		if err := c.Notify(context.Background(), "late", nil); !errors.Is(err, ErrClosed) {
+			t.Errorf("notify after Serve: %v", err)
+		}
+		checkGoroutines(t, before)
+	})
 }
 
 // TestDrainTimeout: a handler still running after DrainTimeout has its ctx
@@ -82,30 +85,32 @@ func TestDrainTimeout(t *testing.T) {
 // TestServeContextEnds: cancelling Serve's ctx unblocks the reader (closed),
 // fails pending calls and stops everything.
 func TestServeContextEnds(t *testing.T) {
-	before := runtime.NumGoroutine()
-	inR, _ := io.Pipe()
-	outR, outW := io.Pipe()
-	c := NewConn(inR, outW, Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- c.Serve(ctx) }()
-	callErr := make(chan error)
-	go func() { callErr <- c.Call(context.Background(), "never", nil, nil) }()
-	// The call is pending once its request is on the wire.
-	out := bufio.NewReader(outR)
-	if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"never"`) {
-		t.Fatalf("the call's request: %q, %v", line, err)
-	}
-	go io.Copy(io.Discard, out)
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Errorf("Serve: %v", err)
-	}
-	if err := <-callErr; !errors.Is(err, ErrClosed) {
-		t.Errorf("pending call: %v", err)
-	}
-	outW.Close()
-	waitGoroutines(t, before)
+	synctest.Test(t, func(t *testing.T) {
+		before := goroutines()
+		inR, _ := io.Pipe()
+		outR, outW := io.Pipe()
+		c := NewConn(inR, outW, Options{})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error)
+		go func() { done <- c.Serve(ctx) }()
+		callErr := make(chan error)
+		go func() { callErr <- c.Call(context.Background(), "never", nil, nil) }()
+		// The call is pending once its request is on the wire.
+		out := bufio.NewReader(outR)
+		if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"never"`) {
+			t.Fatalf("the call's request: %q, %v", line, err)
+		}
+		go io.Copy(io.Discard, out)
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve: %v", err)
+		}
+		if err := <-callErr; !errors.Is(err, ErrClosed) {
+			t.Errorf("pending call: %v", err)
+		}
+		outW.Close()
+		checkGoroutines(t, before)
+	})
 }
 
 // TestStuckWriter: a peer that never reads does not keep Serve from
@@ -175,18 +180,46 @@ func TestAnsweredRequestFreesItsSlot(t *testing.T) {
 	p.probe("next")
 }
 
-// waitGoroutines fails when goroutines started since before are still
-// running after a grace period. A goroutine's exit has no event to wait
-// on (one that signalled its owner may not have returned yet), so this
-// one check polls, as goleak does; everything else waits on events.
-func waitGoroutines(t *testing.T, before int) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+// goroutines returns the stacks of the goroutines running this package's
+// code that the tests did not start themselves (one created in a _test.go
+// file is the test's own), by goroutine header ("goroutine 7").
+func goroutines() map[string]string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	out := map[string]string{}
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		header, _, _ := strings.Cut(g, " [")
+		created := g[strings.LastIndex(g, "created by ")+1:]
+		if !strings.Contains(g, "/internal/jsonrpc.") || strings.Contains(created, "_test.go:") || strings.Contains(g, "testing.tRunner") {
+			continue
 		}
-		time.Sleep(5 * time.Millisecond)
+		out[header] = g
+	}
+	return out
+}
+
+// newGoroutines returns the stacks of goroutines' result that were not in
+// before.
+func newGoroutines(before map[string]string) []string {
+	var left []string
+	for id, g := range goroutines() {
+		if _, ok := before[id]; !ok {
+			left = append(left, g)
+		}
+	}
+	return left
+}
+
+// checkGoroutines fails the test if a goroutine of this package's code
+// that was not there before (goroutines' result at the test's start) is
+// left. It runs in a synctest bubble: synctest.Wait returns once every
+// other goroutine of the bubble has exited or is blocked for good, so what
+// is left then is stuck, not on its way out (a goroutine that has told
+// its owner it is done still has to return), and one check is final.
+func checkGoroutines(t *testing.T, before map[string]string) {
+	t.Helper()
+	synctest.Wait()
+	if left := newGoroutines(before); len(left) > 0 {
+		t.Fatalf("goroutines outlived Serve:\n%s", strings.Join(left, "\n\n"))
 	}
 }

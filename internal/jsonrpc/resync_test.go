@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -113,24 +113,30 @@ func (s *stuckReader) Close() error { return nil } // does not interrupt Read
 // its Read cannot be interrupted, and the goroutine left in that Read
 // stops as soon as the Read returns.
 func TestServeLeavesStuckRead(t *testing.T) {
-	before := runtime.NumGoroutine()
-	r := &stuckReader{entered: make(chan struct{}), release: make(chan struct{})}
-	c := NewConn(r, io.Discard, Options{Framing: ContentLength, DrainTimeout: time.Hour})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Serve(ctx) }()
-	<-r.entered
-	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("Serve: %v", err)
+	synctest.Test(t, func(t *testing.T) {
+		before := goroutines()
+		r := &stuckReader{entered: make(chan struct{}), release: make(chan struct{})}
+		c := NewConn(r, io.Discard, Options{Framing: ContentLength, DrainTimeout: time.Hour})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- c.Serve(ctx) }()
+		<-r.entered
+		cancel()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("Serve waited for a read that cannot be interrupted")
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve waited for a read that cannot be interrupted")
-	}
-	close(r.release)
-	waitGoroutines(t, before)
+		synctest.Wait() // the read loop is blocked in Read for good
+		if left := newGoroutines(before); len(left) != 1 || !strings.Contains(left[0], ").readLoop(") {
+			t.Errorf("Serve returned leaving these goroutines, want only the read loop:\n%s", strings.Join(left, "\n\n"))
+		}
+		close(r.release)
+		checkGoroutines(t, before)
+	})
 }
 
 // TestExitStopsReading: a frame after the one whose inline handler ended

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tandemhq/tandem/internal/testenv"
 )
 
 // Server is the fake model server. All methods are safe for concurrent use.
@@ -36,6 +38,8 @@ type Server struct {
 	bedrockModels []BedrockModel
 	// ServeAzureDeployments
 	azureDeployments []AzureDeployment
+
+	arrivals testenv.Changes // a request was recorded (Await)
 }
 
 // NewServer starts a server on 127.0.0.1 and closes it when the test ends.
@@ -191,6 +195,7 @@ func (s *Server) next(req *Request) (Reply, bool) {
 	s.mu.Lock()
 	req.N = len(s.requests)
 	s.requests = append(s.requests, req)
+	s.arrivals.Changed()
 	if len(s.queue) > 0 {
 		r := &s.queue[0]
 		reply := *r
