@@ -59,10 +59,10 @@ type logRecord struct {
 // may run Host.Send itself (the running turn, drain) and finds nobody
 // handling: it then works through the queue on the spot, so a tool step's
 // updates leave without waking another thread and waiting for it. The log
-// is written in the same order, behind the handlers, by the goroutine or
-// by a caller that needs it written (logged, before the session acts on
-// the world) and finds nobody writing; only those callers and a flush
-// wait for it. The actor only ever queues (put), because a Host.Send may
+// is written in the same order, right behind the handlers: by the handler
+// after each batch it sent, or by a caller that needs it written (logged,
+// before the session acts on the world) and is writing already; only those
+// callers and a flush wait for it. The actor only ever queues (put), because a Host.Send may
 // be waiting on the actor.
 type outbox struct {
 	host Host
