@@ -64,6 +64,7 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 	compactions := map[string]bool{} // which of them are compactions
 	var order []string
 	nests := map[string]*Nesting{} // a subagent's calls: where they nest
+	replayed := replayChunks{send: o.Host.Send}
 	for _, r := range recs {
 		switch r.Kind {
 		case recMessage:
@@ -97,12 +98,13 @@ func (a *Agent) reopen(ctx context.Context, o SessionOptions, replay bool) (*Ses
 				compactions[id] = compactions[id] || u.Type == CompactionUpdated
 			}
 			if replay {
-				o.Host.Send(u)
+				replayed.add(u)
 			}
 		default:
 			a.log.Warn("session log: record of an unknown kind skipped", "session", s.id, "kind", r.Kind)
 		}
 	}
+	replayed.flush()
 	var invented int
 	s.hist.msgs, invented = repairHistory(s.hist.msgs)
 	if invented > 0 {

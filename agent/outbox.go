@@ -59,10 +59,10 @@ type logRecord struct {
 // may run Host.Send itself (the running turn, drain) and finds nobody
 // handling: it then works through the queue on the spot, so a tool step's
 // updates leave without waking another thread and waiting for it. The log
-// is written in the same order, behind the handlers, by the goroutine or
-// by a caller that needs it written (logged, before the session acts on
-// the world) and finds nobody writing; only those callers and a flush
-// wait for it. The actor only ever queues (put), because a Host.Send may
+// is written in the same order, right behind the handlers: by the handler
+// after each batch it sent, or by a caller that needs it written (logged,
+// before the session acts on the world) and is writing already; only those
+// callers and a flush wait for it. The actor only ever queues (put), because a Host.Send may
 // be waiting on the actor.
 type outbox struct {
 	host Host
@@ -211,7 +211,7 @@ func (o *outbox) send(it outItem) {
 		o.mu.Unlock()
 		return
 	}
-	o.serve(true)
+	o.serve()
 }
 
 // drain returns once everything queued before it was handed to Send,
@@ -235,7 +235,7 @@ func (o *outbox) drainIn(conv *string) {
 	// ends the stream too: waiting for what is queued is still the work.
 	o.enqueue(outItem{op: opDrain, v: conv})
 	if !o.busy {
-		o.serve(true)
+		o.serve()
 		return
 	}
 	for target := o.queued; o.handled < target; {
@@ -382,7 +382,7 @@ func (o *outbox) run() {
 		for {
 			o.mu.Lock()
 			if !o.busy && len(o.q) > 0 {
-				o.serve(false)
+				o.serve()
 				continue
 			}
 			if o.logStopped {
@@ -405,12 +405,13 @@ func (o *outbox) run() {
 // handling, it works through the queue, batch by batch, until it finds it
 // empty, and returns with o.mu released. Items queued meanwhile, by
 // anyone, are handled in the same run. What is for the log goes to the
-// log's writer after each batch: the goroutine, or, with inline and
-// nobody writing, the caller itself once the queue is empty. A caller
-// that sent its own updates (a tool step's) writes them with one write(2)
-// rather than waking the goroutine to do it, a wake-up and a switch of
-// threads per step; the wire has them first either way.
-func (o *outbox) serve(inline bool) {
+// log's writer after each batch: the handler itself, with one write(2) and
+// no fsync, unless someone (a caller of logged) is writing already and
+// takes it along. The wire has a batch first; the log has it before the
+// next batch leaves, so a kill -9 loses at most the batch just sent, and a
+// tool step's caller writes its own updates rather than waking the
+// goroutine to do it, a wake-up and a switch of threads per step.
+func (o *outbox) serve() {
 	o.busy = true
 	ring := false
 	for len(o.q) > 0 {
@@ -427,23 +428,28 @@ func (o *outbox) serve(inline bool) {
 		o.spare = batch[:0]
 		o.handled += uint64(len(batch))
 		o.holding = o.streaming()
-		if len(o.logs) > 0 {
+		logs := len(o.logs) > 0
+		if logs {
 			o.logQ = append(o.logQ, o.logs...)
 			o.logQueued += uint64(len(o.logs))
 			clear(o.logs)
 			o.logs = o.logs[:0]
-			ring = true
 		}
 		progressed(&o.progress)
+		if logs && !o.logBusy && !o.logStopped {
+			// The batch is on the wire: its log follows at once, a
+			// reply's chunks too (see writeLogs), so a kill -9 loses at
+			// most what this handler sent last.
+			o.writeLogQ()
+			o.mu.Lock()
+			continue
+		}
+		ring = ring || logs
 	}
 	o.busy = false
-	if ring && inline && !o.logBusy && !o.logStopped {
-		o.writeLogQ()
-		return
-	}
 	o.mu.Unlock()
 	if ring {
-		o.ring() // harmless when the handler is the goroutine: it looks again
+		o.ring() // a writer was busy: the goroutine looks again once it is done
 	}
 }
 

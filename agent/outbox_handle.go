@@ -94,6 +94,10 @@ func (o *outbox) writeLogs(items []logItem) (stop bool) {
 		}
 		*li = logItem{}
 	}
+	// A reply still streaming is logged as far as it went, one record
+	// per batch: what reached the wire is in the file before the next
+	// batch leaves (see serve), not only when the reply ends.
+	o.flushPending()
 	o.writeRecords()
 	return stop
 }
@@ -196,10 +200,11 @@ func (o *outbox) sendChunk(of *Update, text string) {
 	o.host.Send(u)
 }
 
-// logUpdate logs u, as the log's writer. Consecutive message chunks of one kind are sent as they
-// come but logged as one chunk, so a replay is not a token-by-token stream.
-// Their text gathers in a builder: joining each chunk onto a string copied
-// the whole reply so far per chunk, quadratic in a long reply.
+// logUpdate logs u, as the log's writer. Consecutive message chunks of one
+// kind in a batch of the writer are logged as one chunk (a reply of many
+// batches as several, which a load joins again: replayChunks). Their text
+// gathers in a builder: joining each chunk onto a string copied the whole
+// reply so far per chunk, quadratic in a long reply.
 func (o *outbox) logUpdate(u Update) {
 	if o.log == nil {
 		return

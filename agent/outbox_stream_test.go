@@ -1,11 +1,14 @@
 package agent
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
 	"testing"
 
+	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/internal/redact"
 )
 
@@ -65,5 +68,57 @@ func TestOutboxDrainInKeepsOtherConversationsTail(t *testing.T) {
 	o.drain()
 	if got := h.got(); strings.Contains(got, secret[:14]) || !strings.Contains(got, "[redacted] ok") {
 		t.Errorf("sent %q", got)
+	}
+}
+
+// logCheckHost reads the session log each time a chunk reaches it, and
+// keeps what the log lacked then of the text sent before.
+type logCheckHost struct {
+	testHost
+	st     *store.Store
+	id     string
+	sent   strings.Builder // the handler's goroutine's alone
+	behind []string
+}
+
+func (h *logCheckHost) Send(u Update) {
+	if u.Chunk == nil {
+		return
+	}
+	_, recs, _, err := h.st.Read(h.id)
+	var logged strings.Builder
+	for _, r := range recs {
+		var lu Update
+		if err == nil {
+			err = json.Unmarshal(r.Data, &lu)
+		}
+		if lu.Chunk != nil {
+			logged.WriteString(lu.Chunk.Text)
+		}
+	}
+	if err != nil || logged.String() != h.sent.String() {
+		h.behind = append(h.behind, fmt.Sprintf("at %q the log held %d of %d bytes (%v)", u.Chunk.Text, logged.Len(), h.sent.Len(), err))
+	}
+	h.sent.WriteString(u.Chunk.Text)
+}
+
+// A reply still streaming is in the log file batch by batch, not only once
+// it ends: when a batch of chunks reaches the host, every batch before it
+// is written (write(2), no fsync), so a kill -9 of tandem mid-reply loses
+// at most the batch it interrupted. Each Send here is its own batch (the
+// chunks are of one message and joined far under maxCoalesced).
+func TestOutboxLogsStreamBeforeNextBatch(t *testing.T) {
+	st, id, l := newTestLog(t)
+	h := &logCheckHost{st: st, id: id}
+	o := startOutbox(h, l, discard(), nil, 1<<20)
+	for i := range 300 {
+		o.putChunk(chunk(AgentMessageChunk, "m1", fmt.Sprintf("w%d ", i)))
+	}
+	o.stop()
+	if len(h.behind) > 0 {
+		t.Fatalf("the log lagged the wire by more than the batch in flight:\n%s", strings.Join(h.behind, "\n"))
+	}
+	if !strings.HasPrefix(h.sent.String(), "w0 w1 ") || !strings.HasSuffix(h.sent.String(), "w299 ") {
+		t.Fatalf("sent %.40q…, want the whole reply", h.sent.String())
 	}
 }
