@@ -40,8 +40,11 @@ func (h *Hooks) fire(ctx context.Context, ss *session, event, tool string, in in
 // the input (the call's arguments rewritten for Claude Code) would be
 // built for nothing.
 func (h *Hooks) fireWith(ctx context.Context, ss *session, event, tool string, mk func() input) result {
-	root := ss.s.Root()
 	srcs := h.current(ss)
+	if len(srcs) == 0 {
+		return result{}
+	}
+	root := ss.s.Root()
 	d := digest(srcs)
 	h.sessionsMu.Lock()
 	ok := d == "" || ss.accepted == d
