@@ -299,13 +299,16 @@ func loadCache(dir, root string) (map[string]*File, error) {
 	return decodeCache(data, root)
 }
 
-// saveCache writes the cache through a temporary file and a rename, so a
-// crash leaves either the old cache or the new one.
+// saveCache writes the cache through a temporary file and a rename, not
+// synced: a crash may leave the old cache, the new one or a torn file,
+// which decodeCache's checksum refuses and the next Open rebuilds; the
+// first request of a session on a fresh tree waits for this write (its
+// repository map needs the index), and an fsync took milliseconds of it.
 func saveCache(dir, root string, files []*File) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating the code index cache directory: %w", err)
 	}
-	err := atomicfile.WriteWith(filepath.Join(dir, cacheName), 0o600, func(f io.Writer) error {
+	err := atomicfile.WriteCache(filepath.Join(dir, cacheName), 0o600, func(f io.Writer) error {
 		w := bufio.NewWriterSize(f, 1<<16)
 		w.WriteString(cacheMagic)
 		crc := crc32.New(crcTable())

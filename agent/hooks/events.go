@@ -32,14 +32,29 @@ type result struct {
 // fire runs event's hooks matching tool for a session, in order, telling
 // the user about failures; the first that blocks or halts ends the event.
 func (h *Hooks) fire(ctx context.Context, ss *session, event, tool string, in input) result {
-	root := ss.s.Root()
+	return h.fireWith(ctx, ss, event, tool, func() input { return in })
+}
+
+// fireWith is fire with the hooks' input made only when a hook matches:
+// the tool events fire at every step, and most sessions have no hook, so
+// the input (the call's arguments rewritten for Claude Code) would be
+// built for nothing.
+func (h *Hooks) fireWith(ctx context.Context, ss *session, event, tool string, mk func() input) result {
 	srcs := h.current(ss)
+	if len(srcs) == 0 {
+		return result{}
+	}
+	root := ss.s.Root()
 	d := digest(srcs)
 	h.sessionsMu.Lock()
 	ok := d == "" || ss.accepted == d
 	h.sessionsMu.Unlock()
 	ok = ok || h.consents().Has(root, d)
 	list := matching(srcs, event, tool, func(s *Source) bool { return !s.Project || ok })
+	if len(list) == 0 {
+		return result{}
+	}
+	in := mk()
 	in.SessionID, in.Cwd, in.HookEventName = ss.s.ID(), ss.s.Cwd(), event
 	in.PermissionMode = permissionMode(ss.s.Mode())
 	var r result
@@ -124,7 +139,9 @@ func (h *Hooks) beforeToolCall(ctx context.Context, e agent.ToolCallEvent) (json
 	if ss == nil {
 		return nil, nil
 	}
-	r := h.fire(ctx, ss, PreToolUse, e.Tool.Name, input{ToolName: claudeName(e.Tool.Name), ToolInput: claudeInput(ss.s.Root(), e.Input)})
+	r := h.fireWith(ctx, ss, PreToolUse, e.Tool.Name, func() input {
+		return input{ToolName: claudeName(e.Tool.Name), ToolInput: claudeInput(ss.s.Root(), e.Input)}
+	})
 	if r.block || r.halt {
 		return nil, errors.New("A PreToolUse hook blocked this call: " + r.reason)
 	}
@@ -141,9 +158,10 @@ func (h *Hooks) afterToolCall(ctx context.Context, e agent.ToolCallEvent, res ag
 	if ss == nil {
 		return res
 	}
-	resp := map[string]any{"output": res.Output, "is_error": res.IsError}
-	r := h.fire(ctx, ss, PostToolUse, e.Tool.Name, input{ToolName: claudeName(e.Tool.Name),
-		ToolInput: claudeInput(ss.s.Root(), e.Input), ToolResponse: resp})
+	r := h.fireWith(ctx, ss, PostToolUse, e.Tool.Name, func() input {
+		resp := map[string]any{"output": res.Output, "is_error": res.IsError}
+		return input{ToolName: claudeName(e.Tool.Name), ToolInput: claudeInput(ss.s.Root(), e.Input), ToolResponse: resp}
+	})
 	notes := r.context
 	if r.block || r.halt {
 		notes = append(notes, r.reason)

@@ -68,14 +68,18 @@ func applyChange(ctx context.Context, env *Env, title string, fe edits.FileEdit,
 // before the write, after the user's answer, so an approval covers only
 // the file that was shown. root is one of the Env's roots, a real path.
 func changedSince(root string, fe edits.FileEdit) string {
-	now, err := resolveIn(root, fe.Path)
+	now, fi, err := resolveInInfo(root, fe.Path)
 	if err != nil {
 		return "its path no longer resolves inside the workspace"
 	}
 	if now != fe.Path {
 		return "its path now leads through a symlink to " + now
 	}
-	fi, err := os.Lstat(fe.Path)
+	if fi == nil {
+		// The walk stopped short of the file (missing) or did not end on
+		// it: look at it directly.
+		fi, err = os.Lstat(fe.Path)
+	}
 	switch {
 	case err != nil && errors.Is(err, fs.ErrNotExist):
 		// Still new, or only in the editor's buffer: nothing redirects it.

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/tandemhq/tandem/agent/edits"
@@ -42,12 +41,12 @@ func runEditFile(ctx context.Context, env *Env, p editFileArgs) (Result, error) 
 	if oldStr == newStr {
 		return failure("old_string and new_string are identical, so there is nothing to change"), nil
 	}
-	abs, err := env.Resolve(p.Path)
+	abs, fi, err := env.resolveInfo(p.Path)
 	if err != nil {
 		return failureErr(err), nil
 	}
 	shown := displayPath(env.Root, abs)
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+	if isDir(abs, fi) {
 		return failure("%s is a directory; give a file path", shown), nil
 	}
 	content, exists, err := currentContent(ctx, env, abs)

@@ -3,6 +3,7 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,16 +45,31 @@ func Resolve(root, p string) (string, error) {
 // roots are), which spares resolving the root again on every call: a tool
 // step resolves a path several times.
 func resolveIn(realRoot, p string) (string, error) {
+	abs, _, err := resolveInInfo(realRoot, p)
+	return abs, err
+}
+
+// resolveInInfo is resolveIn that also returns what the last component's
+// Lstat found on the way (nil when it is missing, or when the walk did not
+// end on an Lstat of the result): a tool step asks whether the path is a
+// directory or a regular file, and the walk has just looked.
+func resolveInInfo(realRoot, p string) (string, fs.FileInfo, error) {
 	if err := checkSpelling(p, pathx.Native().Windows); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return resolveReal(realRoot, realRoot, p)
+	return resolveRealInfo(realRoot, realRoot, p)
 }
 
 // resolveReal is Resolve after the spelling check, with root (as spelled,
 // cleaned) and realRoot (its real path) both known.
 func resolveReal(root, realRoot, p string) (string, error) {
+	abs, _, err := resolveRealInfo(root, realRoot, p)
+	return abs, err
+}
 
+// resolveRealInfo is resolveReal with the last component's Lstat (see
+// resolveInInfo).
+func resolveRealInfo(root, realRoot, p string) (string, fs.FileInfo, error) {
 	var lexical string
 	if filepath.IsAbs(p) {
 		lexical = filepath.Clean(p)
@@ -62,23 +78,23 @@ func resolveReal(root, realRoot, p string) (string, error) {
 		if rel, ok := within(root, lexical); ok {
 			lexical = filepath.Join(realRoot, rel)
 		} else if _, ok := within(realRoot, lexical); !ok {
-			return "", refuse(p, "is outside the workspace root "+realRoot+"; use a path relative to it")
+			return "", nil, refuse(p, "is outside the workspace root "+realRoot+"; use a path relative to it")
 		}
 	} else {
 		lexical = filepath.Join(realRoot, p)
 		if _, ok := within(realRoot, lexical); !ok {
-			return "", refuse(p, "climbs out of the workspace root with ..; use a path inside it")
+			return "", nil, refuse(p, "climbs out of the workspace root with ..; use a path inside it")
 		}
 	}
 
-	resolved, err := followLinks(realRoot, lexical)
+	resolved, fi, err := followLinks(realRoot, lexical)
 	if err != nil {
-		return "", refuse(p, err.Error())
+		return "", nil, refuse(p, err.Error())
 	}
 	if _, ok := within(realRoot, resolved); !ok {
-		return "", refuse(p, "is a symlink (or lies under one) that points outside the workspace root, to "+resolved)
+		return "", nil, refuse(p, "is a symlink (or lies under one) that points outside the workspace root, to "+resolved)
 	}
-	return resolved, nil
+	return resolved, fi, nil
 }
 
 // checkSpelling rejects forms that other shells, URLs or operating systems
@@ -159,14 +175,15 @@ func within(root, p string) (string, bool) { return pathx.Within(root, p) }
 // are kept as they are: nothing can redirect them yet. Unlike
 // filepath.EvalSymlinks it also follows a dangling final link, because
 // creating the file would create the link's target.
-func followLinks(realRoot, p string) (string, error) {
+func followLinks(realRoot, p string) (string, fs.FileInfo, error) {
 	rel, ok := within(realRoot, p)
 	if !ok {
-		return "", errors.New("is outside the workspace root")
+		return "", nil, errors.New("is outside the workspace root")
 	}
 	cur := realRoot
 	todo := splitPath(rel)
 	hops := 0
+	var last fs.FileInfo // cur's own Lstat, while cur is what it describes
 	for len(todo) > 0 {
 		name := todo[0]
 		todo = todo[1:]
@@ -174,7 +191,7 @@ func followLinks(realRoot, p string) (string, error) {
 		case ".", "":
 			continue
 		case "..":
-			cur = filepath.Dir(cur)
+			cur, last = filepath.Dir(cur), nil
 			continue
 		}
 		next := filepath.Join(cur, name)
@@ -183,31 +200,32 @@ func followLinks(realRoot, p string) (string, error) {
 			// Missing: nothing below it exists either, so nothing can
 			// redirect it. Not a directory, permission denied...: the path
 			// is still spelled inside the root; the real I/O reports those.
-			return filepath.Join(append([]string{next}, todo...)...), nil
+			return filepath.Join(append([]string{next}, todo...)...), nil, nil
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
-			cur = next
+			cur, last = next, fi
 			continue
 		}
+		last = nil
 		hops++
 		if hops > maxSymlinkHops {
-			return "", errors.New("has too many levels of symlinks")
+			return "", nil, errors.New("has too many levels of symlinks")
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
-			return "", fmt.Errorf("has an unreadable symlink: %v", err)
+			return "", nil, fmt.Errorf("has an unreadable symlink: %v", err)
 		}
 		if filepath.IsAbs(target) {
 			// Restart at the target's root: "/" on Unix, its drive or
 			// share on Windows.
 			target = filepath.Clean(target)
 			vol := filepath.VolumeName(target)
-			cur = vol + string(filepath.Separator)
+			cur, last = vol+string(filepath.Separator), nil
 			target = strings.TrimLeft(target[len(vol):], `/\`)
 		}
 		todo = append(splitPath(target), todo...)
 	}
-	return cur, nil
+	return cur, last, nil
 }
 
 func splitPath(p string) []string {

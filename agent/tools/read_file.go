@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -55,12 +54,12 @@ func runReadFile(ctx context.Context, env *Env, p readFileArgs) (Result, error) 
 	if p.Offset < 0 || p.Limit < 0 {
 		return failure("offset and limit must be positive (offset is a 1-based line number)"), nil
 	}
-	abs, err := env.Resolve(p.Path)
+	abs, fi, err := env.resolveInfo(p.Path)
 	if err != nil {
 		return failureErr(err), nil
 	}
 	shown := displayPath(env.Root, abs)
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+	if isDir(abs, fi) {
 		return failure("%s is a directory, not a file; use list_files to see what it contains", shown), nil
 	}
 	content, err := env.Host.ReadFile(ctx, abs)

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/tandemhq/tandem/codeindex"
@@ -11,14 +13,34 @@ import (
 // (env.Root); an absolute one may lie in any root, with the same symlink
 // and spelling rules as the primary root's (see the package Resolve).
 func (env *Env) Resolve(p string) (string, error) {
-	abs, err := resolveIn(env.Root, p)
+	abs, _, err := env.resolveInfo(p)
+	return abs, err
+}
+
+// resolveInfo is Resolve that also returns what the walk's Lstat of the
+// result found (nil when it did not end on one: missing, or the root
+// itself), so a tool need not stat the file again to tell a directory.
+func (env *Env) resolveInfo(p string) (string, fs.FileInfo, error) {
+	abs, fi, err := resolveInInfo(env.Root, p)
 	if err == nil || !filepath.IsAbs(p) {
-		return abs, err
+		return abs, fi, err
 	}
 	if r := rootHolding(env.Roots, filepath.Clean(p)); r != "" {
-		return resolveIn(r, p)
+		return resolveInInfo(r, p)
 	}
-	return "", err
+	return "", nil, err
+}
+
+// isDir reports whether abs is a directory, from fi (resolveInfo's) when
+// the walk saw it, else by a stat.
+func isDir(abs string, fi fs.FileInfo) bool {
+	if fi == nil {
+		var err error
+		if fi, err = os.Stat(abs); err != nil {
+			return false
+		}
+	}
+	return fi.IsDir()
 }
 
 // RootOf returns the root that holds abs (a path Resolve returned): the

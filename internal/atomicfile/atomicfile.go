@@ -31,6 +31,19 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 // WriteWith is Write for content that fill streams out; an error from fill
 // leaves path untouched and is returned wrapped.
 func WriteWith(path string, perm fs.FileMode, fill func(io.Writer) error) error {
+	return write(path, perm, fill, true)
+}
+
+// WriteCache is WriteWith without the fsync, for a cache whose reader
+// checks what it reads (a checksum) and rebuilds it when the check fails:
+// after a crash it may find the old file, the new one or a torn one, and
+// each is fine, so the writer need not wait for the disk (an fsync costs
+// milliseconds, on the path of whoever waits for the cache's owner).
+func WriteCache(path string, perm fs.FileMode, fill func(io.Writer) error) error {
+	return write(path, perm, fill, false)
+}
+
+func write(path string, perm fs.FileMode, fill func(io.Writer) error, sync bool) error {
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -46,7 +59,7 @@ func WriteWith(path string, perm fs.FileMode, fill func(io.Writer) error) error 
 		// CreateTemp made it 0600 whatever the umask; set what was asked.
 		err = tmp.Chmod(perm)
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {

@@ -47,6 +47,30 @@ func TestWriteWithFailureLeavesTargetAndNoTemp(t *testing.T) {
 	assertOnly(t, dir, "cache")
 }
 
+// WriteCache is WriteWith but for the fsync: the same replacement, mode
+// and clean-up, both on success and when fill fails.
+func TestWriteCacheReplacesLikeWriteWith(t *testing.T) {
+	dir := testenv.TempDir(t)
+	p := filepath.Join(dir, "cache")
+	fill := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	if err := WriteCache(p, 0o640, fill("one")); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, p, "one", 0o640)
+	if err := WriteCache(p, 0o600, fill("two")); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, p, "two", 0o640)
+	boom := errors.New("boom")
+	if err := WriteCache(p, 0o600, func(w io.Writer) error { io.WriteString(w, "half"); return boom }); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want it to wrap boom", err)
+	}
+	assertFile(t, p, "two", 0o640)
+	assertOnly(t, dir, "cache")
+}
+
 func TestWriteMissingDirectory(t *testing.T) {
 	p := filepath.Join(testenv.TempDir(t), "no", "such", "f")
 	if err := Write(p, []byte("x"), 0o644); !errors.Is(err, os.ErrNotExist) {
