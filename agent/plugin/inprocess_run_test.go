@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/llm/anthropic"
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
@@ -106,5 +109,57 @@ func TestBundledPluginInProcess(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(r.root, "a.txt")); string(b) != want {
 			t.Errorf("session %d: a.txt holds %q after /undo in session 0, want %q", i, b, want)
 		}
+	}
+}
+
+// A bundled plugin whose handler panics, called in this process, is that
+// plugin's failure, not tandem's: the edit goes on without its say, the
+// plugin is reported failed and comes back after its backoff.
+func TestBundledPluginPanicIsItsFault(t *testing.T) {
+	home := t.TempDir()
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	bundledFS := fstest.MapFS{"panicky/plugin.json": {Data: []byte(`{"name":"panicky","version":"1.0.0","defaultEnabled":true,
+		"apiVersion":"1","main":"tandem __plugin panicky","hookTimeoutMs":5000,"permissions":{"lifecycle":true}}`)}}
+	changes := make(chan plugin.Change, 16)
+	rt := plugin.New(plugin.Options{Home: home, Bundled: bundledFS, Environ: os.Environ(), Poll: time.Hour, Backoff: time.Millisecond,
+		Changed: func(c plugin.Change) { changes <- c },
+		InProcess: func(name string) *sdk.Plugin {
+			return &sdk.Plugin{BeforeFileEdit: func(context.Context, *sdk.Host, sdk.BeforeFileEditParams) (sdk.BeforeFileEditResult, error) {
+				panic("boom")
+			}}
+		}})
+	cfg := agent.Config{Model: "m", Home: home, CustomSources: rt.CustomSources, Contributions: rt.Contributions}
+	rt.Contribute(&cfg.Pipeline)
+	a := agent.New(cfg)
+	defer a.Close(context.Background())
+	h := &testHost{}
+	h.Root = root
+	s, err := a.NewSession(context.Background(), agent.SessionOptions{Cwd: root, Host: h, Mode: agent.ModeFullAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := func() plugin.Change {
+		select {
+		case c := <-changes:
+			return c
+		case <-time.After(30 * time.Second):
+			t.Fatal("no change of the plugin reported")
+			return plugin.Change{}
+		}
+	}
+	if c := next(); !c.Up {
+		t.Fatalf("first change: %+v", c)
+	}
+	e := agent.EditEvent{SessionID: s.ID(), ToolCallID: "c1", Edit: edits.FileEdit{Path: filepath.Join(root, "a.txt"), New: "x\n", Create: true}}
+	for _, f := range cfg.Pipeline.BeforeEdit {
+		if err := f(context.Background(), e); err != nil {
+			t.Errorf("a panicking plugin decided the edit: %v", err)
+		}
+	}
+	if c := next(); c.Up || !strings.Contains(c.Why, "panicked: boom") {
+		t.Fatalf("after the panic: %+v", c)
+	}
+	if c := next(); !c.Up || c.Restarts != 1 {
+		t.Fatalf("after the backoff: %+v", c)
 	}
 }
