@@ -100,10 +100,14 @@ func (d *directPlugin) leave() {
 	}
 }
 
-// close refuses new calls, waits up to grace for those under way, and
-// ends the process. A handler still running then cannot be stopped: it is
-// left behind, and the plugin counted as failed.
+// close tells the plugin to shut down (sdk.Plugin.Shutdown), refuses new
+// calls, waits up to grace for those under way, and ends the process. A
+// handler still running then cannot be stopped: it is left behind, and
+// the plugin counted as failed.
 func (d *directPlugin) close(grace time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	_ = d.Call(ctx, sdk.MethodShutdown, nil, nil)
+	cancel()
 	d.mu.Lock()
 	d.closed = true
 	idle := d.idle

@@ -30,7 +30,8 @@ type Caller interface {
 // as the context's error, but the caller waited for it), and values are
 // shared, not copied, so neither side may change what it handed over.
 type Direct struct {
-	routes map[string]route
+	shutdown func(ctx context.Context)
+	routes   map[string]route
 	// observing serializes the observing hooks, as Serve's read loop
 	// does: each runs after the ones sent before it.
 	observing sync.Mutex
@@ -39,7 +40,8 @@ type Direct struct {
 // Direct serves p for one session in this process; host is where its
 // Host's calls go.
 func (p *Plugin) Direct(host Caller) *Direct {
-	return &Direct{routes: p.routes(&Host{conn: host})}
+	h := &Host{conn: host}
+	return &Direct{routes: p.routes(h), shutdown: func(ctx context.Context) { p.shutdown(ctx, h) }}
 }
 
 // PanicError is a handler's panic, recovered by Direct: the plugin is
@@ -62,14 +64,15 @@ func (d *Direct) Call(ctx context.Context, method string, params, result any) (e
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	defer recovered(method, &err)
 	if method == MethodShutdown {
-		return nil // nothing of a Direct plugin outlives its calls
+		d.shutdown(ctx) // no loop to stop: only what the plugin left running
+		return ctx.Err()
 	}
 	r, ok := d.routes[method]
 	if !ok || r.direct == nil {
 		return jsonrpc.MethodNotFound(method)
 	}
-	defer recovered(method, &err)
 	err = r.direct(ctx, params, result)
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr // too late: the answer is not used

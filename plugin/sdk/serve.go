@@ -40,6 +40,10 @@ type Plugin struct {
 	// calls other than Log from a goroutine of your own.
 	Observes []string
 	Observe  func(ctx context.Context, h *Host, hook string, params json.RawMessage)
+	// Shutdown, when set, runs when tandem ends the plugin's session,
+	// before the plugin answers shutdown: finish what the plugin left
+	// running (ctx ends with tandem's patience).
+	Shutdown func(ctx context.Context, h *Host)
 }
 
 // Host is the plugin's side of the connection: calls to the host.
@@ -118,6 +122,7 @@ func (p *Plugin) methods(h *Host, stop context.CancelFunc) jsonrpc.Methods {
 		m[name] = r.rpc
 	}
 	m[MethodShutdown] = func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+		p.shutdown(ctx, h)
 		// The response leaves first; then the loop stops.
 		jsonrpc.AfterResponse(ctx, stop)
 		return struct{}{}, nil
@@ -186,6 +191,12 @@ func addHook[P, R any](m map[string]route, name string, h *Host, fn func(context
 		return
 	}
 	m[HookPrefix+name] = typed(func(ctx context.Context, in P) (R, error) { return fn(ctx, h, in) })
+}
+
+func (p *Plugin) shutdown(ctx context.Context, h *Host) {
+	if p.Shutdown != nil {
+		p.Shutdown(ctx, h)
+	}
 }
 
 // offer is the initialize result: the tools and the hooks that are set.
