@@ -14,6 +14,7 @@ import (
 	"github.com/tandemhq/tandem/agent/mcp"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/turn"
 	"github.com/tandemhq/tandem/codeindex"
 	"github.com/tandemhq/tandem/internal/redact"
 )
@@ -26,15 +27,16 @@ var (
 	ErrNotConfigured = llm.ErrNotConfigured
 )
 
-// StopReason says why a prompt turn ended (ACP's names).
+// StopReason says why a prompt turn ended (ACP's names); the turn's
+// pipeline names them (turn.Stop).
 type StopReason string
 
 const (
-	StopEndTurn         StopReason = "end_turn"
-	StopMaxTokens       StopReason = "max_tokens"
-	StopMaxTurnRequests StopReason = "max_turn_requests"
-	StopRefusal         StopReason = "refusal"
-	StopCancelled       StopReason = "cancelled"
+	StopEndTurn         = StopReason(turn.EndTurn)
+	StopMaxTokens       = StopReason(turn.MaxTokens)
+	StopMaxTurnRequests = StopReason(turn.MaxTurnRequests)
+	StopRefusal         = StopReason(turn.Refusal)
+	StopCancelled       = StopReason(turn.Cancelled)
 )
 
 // Config is what every session of one process shares.

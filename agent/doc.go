@@ -28,7 +28,9 @@
 // totals are plain actor state: a turn adds each response's tokens through
 // the actor, and Session.Usage reads a copy through it.
 //
-// A turn runs on its own goroutine, started and awaited by the actor. For
+// A turn runs on its own goroutine, started and awaited by the actor; its
+// loop and stages are package turn, which reaches the session through
+// interfaces turnRun implements (turn_session.go, toolrun.go). For
 // the turn's duration it owns the history and the instructions tracker,
 // which the actor hands it at the start and takes back at the end; for
 // everything else it asks the actor. Cancel is the one call that never

@@ -10,6 +10,7 @@ import (
 	"github.com/tandemhq/tandem/agent/custom"
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/turn"
 )
 
 // A subagent is a child turn the task tool runs on its parent's session:
@@ -41,7 +42,7 @@ func (c *subagent) nesting() *Nesting {
 // offered narrows the session's catalog to what the child may call: the
 // groups its definition grants (read-only by default), never the task tool
 // itself, so children start no children. The mode's own limits apply on
-// top, in toolSpecs and at the call.
+// top, in the request (turn.Request) and at the call.
 func (c *subagent) offered(catalog []tools.Tool) []tools.Tool {
 	return slices.DeleteFunc(slices.Clone(catalog), func(tl tools.Tool) bool {
 		info := tl.Info()
@@ -49,18 +50,18 @@ func (c *subagent) offered(catalog []tools.Tool) []tools.Tool {
 	})
 }
 
-// shape turns the session's request into the child's: its own system
-// prompt, its model when the definition names one, and its tools. It does
-// nothing for the session's own turn (c is nil).
-func (c *subagent) shape(t *turnRun, req *llm.Request) {
+// shape turns the session's request settings into the child's: its own
+// system prompt, its model when the definition names one, and its tools.
+// It does nothing for the session's own turn (c is nil).
+func (c *subagent) shape(set *turn.Settings) {
 	if c == nil {
 		return
 	}
-	req.System = c.system
+	set.System = c.system
 	if c.def.Model != "" {
-		req.Model = c.def.Model
+		set.Model = c.def.Model
 	}
-	t.catalog = c.offered(t.catalog)
+	set.Tools = c.offered(set.Tools)
 }
 
 // childSystemPrompt is a child's system prompt: its definition's body, then
@@ -80,8 +81,7 @@ Another agent handed you this job through its task tool. Paths are relative to t
 // delegate runs def on prompt as a child turn and returns its report: the
 // text of its last response.
 func (s *Session) delegate(ctx context.Context, def custom.Subagent, parentCall, prompt string) (string, error) {
-	p := s.a.cfg.Provider
-	if p == nil {
+	if s.a.cfg.Provider == nil {
 		return "", ErrNotConfigured
 	}
 	t := &turnRun{s: s, ctx: ctx, sub: &subagent{def: def, system: s.custom.childSystemPrompt(def), parentCall: parentCall}}
@@ -91,23 +91,16 @@ func (s *Session) delegate(ctx context.Context, def custom.Subagent, parentCall,
 		t.feed.cur = s.viewNow()
 	}
 	defer s.do(context.Background(), func() { s.unwatch(t.feed) })
-	t.appendHistory(llm.Text(llm.RoleUser, prompt))
-	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
-		resp, err := t.request(p)
-		if err != nil {
-			return "", err
-		}
-		calls := resp.ToolCalls()
-		if len(calls) == 0 {
-			return reportOf(resp.Message), nil
-		}
-		results, _ := t.runTools(calls)
-		t.appendHistory(llm.Message{Role: llm.RoleUser, Content: results})
-		if err := ctx.Err(); err != nil {
-			return "", err
-		}
+	out, err := turn.Run(ctx, t.config(), t, llm.Text(llm.RoleUser, prompt))
+	switch {
+	case err != nil:
+		return "", err
+	case out.Stop == turn.Cancelled:
+		return "", ctx.Err()
+	case out.Stop == turn.MaxTurnRequests:
+		return "", fmt.Errorf("it made %d model requests without finishing", s.a.cfg.MaxTurnRequests)
 	}
-	return "", fmt.Errorf("it made %d model requests without finishing", s.a.cfg.MaxTurnRequests)
+	return reportOf(out.Last), nil
 }
 
 // reportOf is the text of a child's last message.

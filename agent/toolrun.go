@@ -3,121 +3,46 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/turn"
 )
 
-// toolSpecs lists the tools mode exposes, in catalog order.
-func toolSpecs(ms modeSet, mode Mode, catalog []tools.Tool) []llm.ToolSpec {
-	var specs []llm.ToolSpec
-	for _, t := range catalog {
-		info := t.Info()
-		if !ms.exposes(mode, info.Group) {
-			continue
-		}
-		specs = append(specs, llm.ToolSpec{Name: info.Name, Description: info.Description, InputSchema: info.Schema})
-	}
-	return specs
+// The tool stage's order and checks are package turn's (turn/tools.go);
+// the methods below are the session's side of a call: what the editor
+// sees of it, the seams, the log, and the environment it runs in.
+
+// Refuse reports a call the model should not have made: it is shown
+// failed, with why.
+func (t *turnRun) Refuse(call llm.Part, input json.RawMessage, kind tools.Kind, msg string) {
+	t.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: t.callID(call.ToolCallID), Title: call.ToolName, Name: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
 }
 
-// lookup finds a tool among those offered in the latest request.
-func (t *turnRun) lookup(name string) (tools.Tool, bool) {
-	i := slices.IndexFunc(t.catalog, func(tl tools.Tool) bool { return tl.Info().Name == name })
-	if i < 0 {
-		return nil, false
-	}
-	return t.catalog[i], true
+// NextGroup takes the newest view: no call of the turn runs now.
+func (t *turnRun) NextGroup() { t.refreshView() }
+
+// toolCall is one announced call (turn.Call).
+type toolCall struct {
+	t     *turnRun
+	tool  tools.Tool
+	info  tools.Info
+	tc    ToolCall
+	ev    ToolCallEvent
+	live  *liveTerm
+	shown *shownEdits
+	// rs are the rules a read's deny rules come from: fetched once, for
+	// the call and for each file it lists or searches.
+	rs      policy.Rules
+	started sync.Once
 }
 
-// mayAsk reports whether tools of group g can ask before they act (edits,
-// commands, MCP and plugin tools); reading and planning never do.
-func mayAsk(g tools.Group) bool { return g != tools.GroupRead && g != tools.GroupPlan }
-
-// toolOutcome is one call's result and the paths it read or wrote.
-type toolOutcome struct {
-	part    llm.Part
-	touched []string
-}
-
-// runTools executes one response's tool calls and returns their results in
-// call order, with the paths they touched. Consecutive read-only calls run
-// in parallel; anything that may change the workspace or ask the user runs
-// alone, in order. Touched paths are collected once a group has joined.
-func (t *turnRun) runTools(calls []llm.Part) ([]llm.Part, []string) {
-	outs := make([]toolOutcome, len(calls))
-	for i := 0; i < len(calls); {
-		t.refreshView() // no call of the turn runs now
-		j := i + 1
-		if t.readOnly(calls[i]) {
-			for j < len(calls) && t.readOnly(calls[j]) {
-				j++
-			}
-		}
-		if j-i == 1 {
-			outs[i] = t.runTool(calls[i])
-		} else {
-			var wg sync.WaitGroup
-			for k := i; k < j; k++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					outs[k] = t.runTool(calls[k])
-				}()
-			}
-			wg.Wait()
-		}
-		i = j
-	}
-	results := make([]llm.Part, len(outs))
-	var touched []string
-	for i, o := range outs {
-		results[i] = o.part
-		touched = append(touched, o.touched...)
-	}
-	return results, touched
-}
-
-func (t *turnRun) readOnly(call llm.Part) bool {
-	tl, ok := t.lookup(call.ToolName)
-	return ok && tl.Info().Group == tools.GroupRead
-}
-
-// runTool runs one call through its steps — announce, the before-tool seam,
-// the tool itself, the after-tool seam, report — and returns the
-// tool_result part for the model.
-func (t *turnRun) runTool(call llm.Part) toolOutcome {
-	s, ctx := t.s, t.ctx
-	result := func(out string, isErr bool) toolOutcome {
-		return toolOutcome{part: llm.Part{Type: llm.PartToolResult, ToolCallID: call.ToolCallID, ToolName: call.ToolName, Text: out, IsError: isErr}}
-	}
-	input := call.Input
-	if len(input) == 0 {
-		input = json.RawMessage("{}")
-	}
-	tool, ok := t.lookup(call.ToolName)
-	// A call the model should not have made is answered with an error it
-	// can act on; the turn goes on.
-	refuse := func(kind tools.Kind, msg string) toolOutcome {
-		t.emit(Update{Type: ToolCallStarted, Tool: &ToolCall{ID: t.callID(call.ToolCallID), Title: call.ToolName, Name: call.ToolName, Kind: kind, Status: ToolFailed, RawInput: input, Content: []ToolContent{TextContent(msg)}}})
-		return result(msg, true)
-	}
-	if !ok {
-		return refuse(tools.KindOther, fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", call.ToolName))
-	}
-	info := tool.Info()
-	if !t.view().defs.modes.exposes(t.mode, info.Group) {
-		return refuse(info.Kind, fmt.Sprintf("%s is not available in %s mode. Use one of the tools you were given.", info.Name, t.mode))
-	}
-	if !llm.IsObject(input) {
-		// Malformed arguments are answered before Describe sees them.
-		return refuse(info.Kind, fmt.Sprintf("The arguments for %s are not a valid JSON object (%.200s). Send a JSON object matching the tool's schema.", info.Name, input))
-	}
+// Open announces call.
+func (t *turnRun) Open(call llm.Part, tool tools.Tool, input json.RawMessage) turn.Call {
+	s, info := t.s, tool.Info()
 	pv := tool.Describe(s.root, input)
 	tc := ToolCall{ID: t.callID(call.ToolCallID), Title: pv.Title, Name: call.ToolName, Kind: info.Kind, Status: ToolPending, Locations: pv.Locations, RawInput: input, Nest: t.sub.nesting()}
 	if tc.Title == "" {
@@ -128,73 +53,55 @@ func (t *turnRun) runTool(call llm.Part) toolOutcome {
 		// call's input shows it twice in clients that render raw input.
 		tc.RawInput = nil
 	}
-	live := t.liveTerm(info, tc)
-	t.emitTerm(Update{Type: ToolCallStarted, Tool: &tc}, live, "")
+	c := &toolCall{t: t, tool: tool, info: info, tc: tc, shown: &shownEdits{},
+		ev: ToolCallEvent{SessionID: s.id, ToolCallID: tc.ID, Tool: info, Input: input}}
+	c.live = t.liveTerm(info, tc)
+	t.emitTerm(Update{Type: ToolCallStarted, Tool: &c.tc}, c.live, "")
+	return c
+}
 
-	shown := &shownEdits{}
-	fail := func(msg string) toolOutcome {
-		t.emitTerm(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolFailed, Content: failedContent(msg, shown, nil)}}, live, msg)
-		return result(msg, true)
+func (c *toolCall) Before(ctx context.Context, input json.RawMessage) (json.RawMessage, error) {
+	s := c.t.s
+	if c.info.Group == tools.GroupRead {
+		c.rs = c.t.rules()
 	}
-	ev := ToolCallEvent{SessionID: s.id, ToolCallID: tc.ID, Tool: info, Input: input}
-	// A read's deny rules are checked before it runs and again for each
-	// file it lists or searches: the rules are fetched once for both.
-	var rs policy.Rules
-	if info.Group == tools.GroupRead {
-		rs = t.rules()
-	}
-	input, err := s.beforeToolCall(ctx, t.view(), ev, rs)
-	if err != nil {
-		return fail(fmt.Sprintf("%s was not run: %v.", info.Name, err))
-	}
-	ev.Input = input
-	if ctx.Err() != nil {
-		return fail("Cancelled by the user before it ran.")
-	}
+	in, err := s.beforeToolCall(ctx, c.t.view(), c.ev, c.rs)
+	c.ev.Input = in
+	return in, err
+}
 
-	// A call is in progress once nothing stands between it and its effect:
-	// at once for tools that never ask, otherwise when the ask is answered
-	// yes (or the first progress arrives), so clients never show a call
-	// awaiting approval as running.
-	// A call that may act on the world is in the log before it does
-	// (logged), as edits and commands are through the Host, so that a
-	// crash meanwhile replays it interrupted: an MCP or plugin tool acts
-	// without the Host.
-	var started sync.Once
-	start := func() {
-		started.Do(func() {
-			t.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: tc.ID, Status: ToolInProgress}})
-			if mayAsk(info.Group) {
-				s.out.loggedIn(t.conv())
-			}
-		})
-	}
-	if !mayAsk(info.Group) {
-		start()
-	}
-	res, err := tool.Run(ctx, t.toolEnv(tc, info, start, shown, rs, live), input)
-	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return fail("Cancelled by the user.")
-		case errors.Is(err, context.DeadlineExceeded):
-			return fail(fmt.Sprintf("%s timed out.", info.Name))
+// Start: a call that may act on the world is in the log before it does
+// (logged), as edits and commands are through the Host, so that a crash
+// meanwhile replays it interrupted: an MCP or plugin tool acts without
+// the Host.
+func (c *toolCall) Start() {
+	c.started.Do(func() {
+		c.t.emit(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: c.tc.ID, Status: ToolInProgress}})
+		if turn.MayAsk(c.info.Group) {
+			c.t.s.out.loggedIn(c.t.conv())
 		}
-		s.a.log.Error("tool failed", "session", s.id, "tool", info.Name, "err", err)
-		return fail(fmt.Sprintf("%s failed: %v", info.Name, err))
-	}
-	after := s.a.cfg.Pipeline.afterToolCall(ctx, ev, ToolResult{Output: res.Output, IsError: res.IsError})
-	res.Output, res.IsError = guardResult(s.a.cfg.Redact, s.a.cfg.MaxResultBytes, after.Output), after.IsError
-	t.report(tc.ID, res, shown, live)
+	})
+}
 
-	out := result(res.Output, res.IsError)
-	for _, img := range res.Images {
-		out.part.Rare().Images = append(out.part.Rare().Images, llm.Image(img.MediaType, img.Data))
+func (c *toolCall) Env() *tools.Env {
+	return c.t.toolEnv(c.tc, c.info, c.Start, c.shown, c.rs, c.live)
+}
+
+func (c *toolCall) After(ctx context.Context, res tools.Result) tools.Result {
+	s := c.t.s
+	after := s.a.cfg.Pipeline.afterToolCall(ctx, c.ev, ToolResult{Output: res.Output, IsError: res.IsError})
+	res.Output, res.IsError = guardResult(s.a.cfg.Redact, s.a.cfg.MaxResultBytes, after.Output), after.IsError
+	return res
+}
+
+func (c *toolCall) Report(res tools.Result) { c.t.report(c.tc.ID, res, c.shown, c.live) }
+
+func (c *toolCall) Fail(msg string, cause error) {
+	s := c.t.s
+	if cause != nil {
+		s.a.log.Error("tool failed", "session", s.id, "tool", c.info.Name, "err", cause)
 	}
-	if !res.IsError {
-		out.touched = res.Touched
-	}
-	return out
+	c.t.emitTerm(Update{Type: ToolCallUpdated, Tool: &ToolCall{ID: c.tc.ID, Status: ToolFailed, Content: failedContent(msg, c.shown, nil)}}, c.live, msg)
 }
 
 // report sends a finished call's tool_call_update (and its plan, if any).

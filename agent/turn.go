@@ -2,22 +2,19 @@ package agent
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/llm"
-	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/store"
-	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/turn"
 	"github.com/tandemhq/tandem/internal/atomicfile"
 )
 
-// turnRun is one prompt turn. It runs on its own goroutine so the actor
-// stays free; history and instr are lent to it by the actor for its
+// turnRun is one prompt turn: its beginning and end on the actor (here),
+// and the session's side of the pipeline package turn runs
+// (turn_session.go, toolrun.go). It runs on its own goroutine so the
+// actor stays free; history and instr are lent to it by the actor for its
 // duration, everything else it asks the actor for.
 type turnRun struct {
 	s       *Session
@@ -27,10 +24,8 @@ type turnRun struct {
 	prompt  []ContentBlock
 	history []llm.Message
 	instr   *instrState
-	catalog []tools.Tool // the session's tools at the latest request
-	mode    Mode         // the mode of the latest request: which of them were offered
-	sub     *subagent    // set when this is a child turn run by the task tool
-	feed    viewFeed     // the session's settings as this turn sees them (turnview.go)
+	sub     *subagent // set when this is a child turn run by the task tool
+	feed    viewFeed  // the session's settings as this turn sees them (turnview.go)
 	// cancelAll is Session.Cancel's: it also ends the prompts queued
 	// behind the turn (nextTurn).
 	cancelAll context.CancelFunc
@@ -199,11 +194,11 @@ func (t *turnRun) steps() (StopReason, error) {
 	return t.converse(t.prompt)
 }
 
-// converse sends the prompt to the model and loops over tool calls until the
-// model stops calling tools: prepare, then request → tools → follow-up.
+// converse prepares the prompt as the model sees it (the seam's context,
+// instructions, the repository map, the mode's role) and runs the turn's
+// pipeline on it (turn.Run).
 func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	s, ctx := t.s, t.ctx
-	p := s.a.cfg.Provider
 	if err := s.a.Ready(); err != nil {
 		return "", err
 	}
@@ -233,180 +228,9 @@ func (t *turnRun) converse(prompt []ContentBlock) (StopReason, error) {
 	}
 	t.mcpInstructions()
 	parts = append(t.modeRole(), parts...)
-	t.appendHistory(llm.Message{Role: llm.RoleUser, Content: parts})
 
-	continued := 0 // rounds a BeforeStop contributor asked for
-	for n := 0; n < s.a.cfg.MaxTurnRequests; n++ {
-		resp, err := t.request(p)
-		if err != nil {
-			if ctx.Err() != nil {
-				return StopCancelled, nil
-			}
-			return "", err
-		}
-		calls := resp.ToolCalls()
-		if len(calls) == 0 {
-			why := ""
-			if resp.StopReason == llm.StopEndTurn {
-				why = s.a.cfg.Pipeline.beforeStop(ctx, StopEvent{SessionID: s.id, Continued: continued})
-			}
-			if why == "" || ctx.Err() != nil {
-				return stopReason(resp.StopReason), nil
-			}
-			continued++
-			t.appendHistory(llm.Message{Role: llm.RoleUser, Content: append([]llm.Part{{Type: llm.PartText, Text: why}}, t.steer()...)})
-			continue
-		}
-		results, touched := t.runTools(calls)
-		if ctx.Err() == nil {
-			// Instructions reached through these calls follow their results.
-			if text := t.instructionsAfterTools(touched); text != "" {
-				results = append(results, llm.Part{Type: llm.PartText, Text: text})
-			}
-			// Prompts queued meanwhile: the model sees them now, with
-			// the results, never in the middle of a call.
-			results = append(results, t.steer()...)
-		}
-		t.appendHistory(llm.Message{Role: llm.RoleUser, Content: results})
-		if ctx.Err() != nil {
-			return StopCancelled, nil
-		}
-	}
-	return StopMaxTurnRequests, nil
-}
-
-func stopReason(r llm.StopReason) StopReason {
-	switch r {
-	case llm.StopMaxTokens:
-		return StopMaxTokens
-	case llm.StopRefusal:
-		return StopRefusal
-	}
-	return StopEndTurn
-}
-
-// request streams one model response, publishing its chunks, and appends
-// the assistant message to the history. Before it is built the history is
-// compacted if the request would pass the threshold; a provider that still
-// finds it too long gets one more try after a compaction. A broken or
-// cancelled stream seals what was said so far, so the history stays a
-// valid alternation. The before-request seam sees the request first, the
-// after-response seam the complete response.
-func (t *turnRun) request(p llm.Provider) (*llm.Response, error) {
-	s, ctx := t.s, t.ctx
-	// A child's context is its own and short-lived: it is never compacted.
-	resp, said, err := t.send(p, t.sub == nil)
-	if err != nil && said == "" && ctx.Err() == nil {
-		t.learnLimit(err)
-	}
-	if err != nil && said == "" && ctx.Err() == nil && t.sub == nil && compact.IsOverflow(err) {
-		s.a.log.Info("the provider refused the request as too long; compacting", "session", s.id, "err", err)
-		if _, cerr := t.compact(compactOverflow, ""); cerr != nil {
-			if ctx.Err() == nil {
-				err = overflowError(fmt.Errorf("%w (compacting failed: %v)", err, cerr))
-			}
-		} else if resp, said, err = t.send(p, false); err != nil && compact.IsOverflow(err) {
-			t.learnLimit(err)
-			err = overflowError(err)
-		}
-	}
-	if err != nil {
-		seal := said
-		if seal == "" {
-			seal = "(no reply: the request did not complete)"
-		}
-		t.appendHistory(llm.Text(llm.RoleAssistant, seal))
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var le *llm.Error
-		if errors.As(err, &le) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%s: %w", p.Name(), err)
-	}
-	t.appendHistory(resp.Message)
-	return resp, nil
-}
-
-// baseRequest is the next request without its history: the model, the
-// system prompt and the mode's tools. It records the catalog and mode the
-// tool calls of the response will be checked against.
-func (t *turnRun) baseRequest() *llm.Request {
-	s := t.s
-	// The settings come with the turn's view, not through the actor: a
-	// request per tool step made that round trip a good share of the
-	// step's wall time.
-	v := t.refreshView()
-	mode, model, effort := v.mode, v.model, v.effort
-	t.catalog = v.catalog
-	t.mode = mode
-	if t.model != "" {
-		model = t.model
-	}
-	if effort == "" {
-		effort = s.a.cfg.Effort
-	}
-	req := &llm.Request{
-		Model:    v.defs.modeModel(mode, model),
-		Effort:   effort,
-		System:   s.systemPrompt(),
-		CacheKey: s.id,
-	}
-	t.sub.shape(t, req)
-	// Never more output than the provider's listing says the model writes.
-	req.MaxTokens = s.a.cfg.Windows.MaxOutput(req.Model, s.a.cfg.MaxTokens)
-	req.Tools = toolSpecs(v.defs.modes, mode, t.catalog)
-	return req
-}
-
-// send builds one request (compacting first when mayCompact and the
-// history is over the threshold), runs the before-request seam, streams the
-// response and accounts for it. said is the text streamed before an error.
-func (t *turnRun) send(p llm.Provider, mayCompact bool) (resp *llm.Response, said string, err error) {
-	s, ctx := t.s, t.ctx
-	t.sent = sentRequest{} // until one is sent, a failure is about no request
-	req := t.baseRequest()
-	req.Messages = t.history
-	// Measuring walks the whole history: it is redone only when the
-	// request may have changed, so a long session's turn stays flat.
-	m := models.MeasureOf(req)
-	if mayCompact {
-		tried, err := t.compactIfFull(req.Model, s.a.est.EstimateMeasure(m))
-		if err != nil {
-			return nil, "", err
-		}
-		if tried {
-			req.Messages = t.history
-			m = models.MeasureOf(req)
-		}
-	}
-	ev := RequestEvent{SessionID: s.id, Request: req, Window: s.a.window(req.Model), Estimate: s.a.est.EstimateMeasure(m)}
-	if err := s.a.cfg.Pipeline.beforeRequest(ctx, ev); err != nil {
-		return nil, "", err
-	}
-	if len(s.a.cfg.Pipeline.BeforeRequest) > 0 {
-		m = models.MeasureOf(req) // a contributor may have changed it
-	}
-	estimate := s.a.est.EstimateMeasure(m)
-	t.sent = sentRequest{model: req.Model, estimate: estimate}
-	var text strings.Builder
-	msgID := newMessageID()
-	resp, err = p.Stream(ctx, req, func(e llm.Event) {
-		switch e.Type {
-		case llm.EventText:
-			text.WriteString(e.Text)
-			t.emitChunk(Update{Type: AgentMessageChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
-		case llm.EventReasoning:
-			t.emitChunk(Update{Type: AgentThoughtChunk, Chunk: &ContentBlock{Type: "text", Text: e.Text}, MessageID: msgID})
-		}
-	})
-	if err != nil {
-		return nil, text.String(), err
-	}
-	t.accountUsage(ctx, req, m, estimate, resp)
-	s.a.cfg.Pipeline.afterResponse(ctx, ResponseEvent{SessionID: s.id, Response: resp})
-	return resp, "", nil
+	out, err := turn.Run(ctx, t.config(), t, llm.Message{Role: llm.RoleUser, Content: parts})
+	return StopReason(out.Stop), err
 }
 
 // appendHistory adds m to the model history and the log.
@@ -415,12 +239,4 @@ func (t *turnRun) appendHistory(m llm.Message) {
 	if t.sub == nil { // a child's history is its own, never the session's
 		t.record(recMessage, m)
 	}
-}
-
-// newMessageID names one message for messageId: random, so ids stay unique
-// in a session reopened by another process.
-func newMessageID() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return "m_" + hex.EncodeToString(b[:])
 }

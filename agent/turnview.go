@@ -6,6 +6,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm"
 	"github.com/tandemhq/tandem/agent/policy"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/agent/turn"
 	"github.com/tandemhq/tandem/codeindex"
 )
 
@@ -93,10 +94,10 @@ func (t *turnRun) refreshView() turnView {
 }
 
 // askView is the view for a permission decision of a call of group g: the
-// newest, since a call that may ask runs alone (runTools); the current one
+// newest, since a call that may ask runs alone (turn/tools.go); the current one
 // for any other, which may run beside its group.
 func (t *turnRun) askView(g tools.Group) turnView {
-	if mayAsk(g) {
+	if turn.MayAsk(g) {
 		return t.refreshView()
 	}
 	return t.view()

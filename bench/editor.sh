@@ -7,6 +7,12 @@
 # PROFILE=DIR writes this build's CPU profiles there (go tool pprof -top)
 # and execution traces beside them (its waits: go tool trace -pprof=sync
 # or -pprof=syscall X.trace > w.pprof, then go tool pprof -top -focus=turnRun).
+# The long session's turns are timed less the fake's own time on each
+# request (it decodes the whole history), and its memory is judged on the
+# live heap tandem reports on SIGUSR1 under TANDEM_HEAPSTAT (the resident
+# size, printed beside it, adds the collector's headroom); with
+# TANDEM_MEMPROFILE=P as well, tandem writes P-N.pprof heap profiles there
+# (every allocation sampled: for looking, not timing).
 # usage: bench/editor.sh [editorbench flags]   (defaults: 20,000 chunks, 30 steps, 500 turns, 3 rounds)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -23,9 +23,31 @@ type SSEReader struct {
 	seen bool // a field of the current event was read
 }
 
+// sseBuffer is the reader's buffer: a stream's lines are short, a longer
+// one is gathered piece by piece (line). Every request makes one, so it
+// is kept small: over a long session's turns a large one was most of the
+// garbage each turn left.
+const sseBuffer = 8 << 10
+
 // NewSSEReader reads events from r.
 func NewSSEReader(r io.Reader) *SSEReader {
-	return &SSEReader{r: bufio.NewReaderSize(r, 64<<10)}
+	return &SSEReader{r: bufio.NewReaderSize(r, sseBuffer)}
+}
+
+// line reads the next line, its newline included, as ReadBytes does, but
+// without copying it when it fits the buffer: the bytes are valid until
+// the next read.
+func (s *SSEReader) line() ([]byte, error) {
+	line, err := s.r.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return line, err
+	}
+	long := bytes.Clone(line)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		line, err = s.r.ReadSlice('\n')
+		long = append(long, line...)
+	}
+	return long, err
 }
 
 // ErrSSETruncated means the stream ended inside an event: the server or the
@@ -37,7 +59,7 @@ var ErrSSETruncated = errors.New("event stream ended in the middle of an event")
 // the read error when there was one).
 func (s *SSEReader) Next() (SSEEvent, error) {
 	for {
-		line, err := s.r.ReadBytes('\n')
+		line, err := s.line()
 		if err != nil {
 			// A final line without its newline is never a complete event.
 			if len(line) > 0 || s.seen {
@@ -48,7 +70,7 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 			}
 			return SSEEvent{}, err
 		}
-		line = bytes.TrimRight(line, "\r\n")
+		line = trimEOL(line)
 		if len(line) == 0 {
 			if !s.seen {
 				continue
@@ -75,4 +97,14 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 		}
 		// id and retry are of no use to a one-shot request; other fields are ignored per spec.
 	}
+}
+
+// trimEOL drops the line's end: "\n", "\r\n" or any run of them (what
+// bytes.TrimRight with that cutset does, without building the set for
+// every line of a stream).
+func trimEOL(line []byte) []byte {
+	for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
+		line = line[:len(line)-1]
+	}
+	return line
 }

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSSEReader(t *testing.T) {
+	long := strings.Repeat("0123456789abcdef", 5<<10) // 80 KiB: ten times the reader's buffer
 	tests := []struct {
 		name string
 		in   string
@@ -23,6 +24,9 @@ func TestSSEReader(t *testing.T) {
 		{"blank lines between events", "\n\n\ndata: x\n\n\n", []llm.SSEEvent{{Data: []byte("x")}}, io.EOF},
 		{"cut inside data line", "data: ok\n\ndata: {\"a\":", []llm.SSEEvent{{Data: []byte("ok")}}, llm.ErrSSETruncated},
 		{"cut before the blank line", "event: x\ndata: {}\n", nil, llm.ErrSSETruncated},
+		{"lines longer than the reader's buffer", "data: " + long + "\r\ndata: " + long + "\n\nevent: e\ndata: z\n\n",
+			[]llm.SSEEvent{{Data: []byte(long + "\n" + long)}, {Name: "e", Data: []byte("z")}}, io.EOF},
+		{"cut inside a long line", "data: " + long, nil, llm.ErrSSETruncated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -262,12 +262,12 @@ type Log struct {
 	// renames it into place at once and the log's next Sync (or Close)
 	// puts it on stable storage beside the log, one barrier per turn
 	// instead of an fsync per rewrite.
-	meta atomicfile.Batch
-	// metaMu makes SetMeta calls one at a time and guards lastMeta.
-	metaMu sync.Mutex
-	// lastMeta is the sidecar this Log wrote last: SetMeta with the same
-	// content (a session closed after its turn's end saved it) leaves the
-	// file alone rather than creating and renaming a copy.
+	meta  atomicfile.Batch
+	quiet quietMeta // sidecars that differ only in Updated, held back a moment
+	// lastMeta is the sidecar this Log wrote last, guarded by quiet.mu:
+	// SetMeta with the same content (a session closed after its turn's
+	// end saved it) leaves the file alone rather than creating and
+	// renaming a copy.
 	lastMeta []byte
 
 	mu sync.Mutex // guards f and unsaved
@@ -448,15 +448,33 @@ func (l *Log) syncBoth() error {
 
 // SetMeta replaces the sidecar atomically (temp file + rename). On an open
 // log its fsync waits for the log's next Sync or Close; on a closed one
-// (a stored session renamed) the write is on stable storage at once.
+// (a stored session renamed) the write is on stable storage at once. On an
+// open log, a sidecar differing from the last one written only in its
+// Updated time may wait up to metaQuiet, or until Close (meta_quiet.go).
 func (l *Log) SetMeta(m Meta) error {
 	m.Version = Version
+	l.quiet.mu.Lock()
+	defer l.quiet.mu.Unlock()
+	now := time.Now()
+	l.mu.Lock()
+	open := l.f != nil
+	l.mu.Unlock()
+	if open && l.quiet.hold(m, now) {
+		return nil
+	}
+	if err := l.writeMeta(m); err != nil {
+		return err
+	}
+	l.quiet.wrote(m, now)
+	return nil
+}
+
+// writeMeta writes m as the sidecar. The caller holds l.quiet.mu.
+func (l *Log) writeMeta(m Meta) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	l.metaMu.Lock()
-	defer l.metaMu.Unlock()
 	if bytes.Equal(b, l.lastMeta) {
 		return nil
 	}
@@ -483,10 +501,11 @@ func (l *Log) SetMeta(m Meta) error {
 // Close writes what is unsaved, syncs and closes the log; what the disk
 // still refuses is lost, and the error says so. Closing twice is harmless.
 func (l *Log) Close() error {
+	merr := l.flushMeta() // before l.mu: writing the sidecar reads whether the log is open
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
-		return nil
+		return merr
 	}
 	err := l.write()
 	if err != nil {
@@ -499,6 +518,9 @@ func (l *Log) Close() error {
 		err = cerr
 	}
 	l.f = nil
+	if err == nil {
+		err = merr
+	}
 	return err
 }
 

@@ -28,13 +28,15 @@ type agentProc struct {
 	marker []byte
 	// seen is when the first line holding marker was read.
 	seen time.Time
+	heap *heapWatch // its stderr, watched for live heap reports
 }
 
 // spawn starts argv with env in a fresh home; stderr goes to errw.
 func spawn(argv []string, env []string, errw io.Writer) (*agentProc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
-	cmd.Stderr = errw
+	heap := &heapWatch{w: errw, c: make(chan int64, 1)}
+	cmd.Stderr = heap
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -46,7 +48,7 @@ func spawn(argv []string, env []string, errw io.Writer) (*agentProc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
-	return &agentProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+	return &agentProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20), heap: heap}, nil
 }
 
 // call sends a request and reads until its response, counting the

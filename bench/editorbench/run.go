@@ -50,8 +50,13 @@ type fake struct {
 	http *httptest.Server
 
 	mu       sync.Mutex
-	wrote    time.Time // when the marker last left
-	lastBody int       // bytes of the last request
+	wrote    time.Time     // when the marker last left
+	lastBody int           // bytes of the last request
+	served   time.Duration // the fake's own time on the requests so far
+	// heapstat has the agents spawned report their live heap (the turns
+	// scenario's memory).
+	heapstat bool
+	replay   replay // the turns scenario's answers (replay.go)
 }
 
 func newFake() *fake {
@@ -62,7 +67,14 @@ func newFake() *fake {
 		f.lastBody = len(body)
 		f.mu.Unlock()
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		f.llm.ServeHTTP(&noting{ResponseWriter: w, f: f}, r)
+		t0 := time.Now()
+		w, replayed := f.replay.serve(w, r)
+		if !replayed {
+			f.llm.ServeHTTP(&noting{ResponseWriter: w, f: f}, r)
+		}
+		f.mu.Lock()
+		f.served += time.Since(t0)
+		f.mu.Unlock()
 	}))
 	return f
 }
@@ -80,6 +92,14 @@ func (f *fake) markerWritten() time.Time {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.wrote
+}
+
+// servedFor is the fake's own time on the requests so far: decoding
+// them, which grows with the history it is sent, and writing its reply.
+func (f *fake) servedFor() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.served
 }
 
 func (f *fake) bodyBytes() int {
@@ -119,6 +139,9 @@ func (f *fake) env(p program, wire, home, profile string) []string {
 	// The tool loop may be run longer than a turn's default request cap
 	// (-steps 300 for a profile with samples); the fake always finishes.
 	env = append(env, "TANDEM_HOME="+home, "TANDEM_PROVIDER="+wire, "TANDEM_MAX_TURN_REQUESTS=100000")
+	if f.heapstat {
+		env = append(env, "TANDEM_HEAPSTAT=1")
+	}
 	if wire == "openai" {
 		env = append(env, "OPENAI_API_KEY=bench-key", "OPENAI_BASE_URL="+f.base(wire), "TANDEM_MODEL=gpt-4.1")
 	} else {
@@ -443,72 +466,6 @@ func (b *bench) latency(wire string) error {
 	return nil
 }
 
-// longSession: c.turns short turns in one session; the cost of the turns
-// around turn 10 against those ending at c.turns, and the memory a turn
-// adds against the history's bytes.
-func (b *bench) longSession(wire string) error {
-	reply := llmtest.Reply{Text: []string{"Here is", " a short", " answer of", " a few", " words."}}
-	b.f.llm.Handle(func(*llmtest.Request) llmtest.Reply { return reply })
-	const window = 10
-	n := max(b.c.turns, 2*window+1)
-	prompt := strings.Repeat("Please look at this and say something short. ", 4)
-	type point struct {
-		wall, cpu time.Duration
-		rss       int64
-		body      int
-	}
-	var early, late []point
-	for range b.c.rounds {
-		for _, p := range b.c.tandems {
-			if _, err := b.measure(p, wire, "", "", func(ap *agentProc, _ string) (time.Duration, error) {
-				var e, l point
-				var t0 time.Time
-				var c0 time.Duration
-				for i := 1; i <= n; i++ {
-					if i == window+1 || i == n-window+1 {
-						t0, c0 = time.Now(), ap.cpuNow()
-					}
-					if err := ap.prompt(prompt); err != nil {
-						return 0, fmt.Errorf("turn %d: %w", i, err)
-					}
-					switch i {
-					case window:
-						e.rss, e.body = ap.rss(), b.f.bodyBytes()
-					case 2 * window:
-						e.wall, e.cpu = time.Since(t0)/window, (ap.cpuNow()-c0)/window
-					case n:
-						l.wall, l.cpu = time.Since(t0)/window, (ap.cpuNow()-c0)/window
-						l.rss, l.body = ap.rss(), b.f.bodyBytes()
-					}
-				}
-				early, late = append(early, e), append(late, l)
-				return 0, nil
-			}); err != nil {
-				return fmt.Errorf("turns: %w", err)
-			}
-		}
-	}
-	nt := len(b.c.tandems)
-	for i, t := range b.c.tandems {
-		var ew, lw, ec, lc []time.Duration
-		var mem, hist float64
-		for r := i; r < len(early); r += nt {
-			ew, lw = append(ew, early[r].wall), append(lw, late[r].wall)
-			ec, lc = append(ec, early[r].cpu), append(lc, late[r].cpu)
-			mem += float64(late[r].rss - early[r].rss)
-			hist += float64(late[r].body - early[r].body)
-		}
-		wr := float64(median(lw)) / float64(median(ew))
-		cr := float64(median(lc)) / float64(median(ec))
-		per := float64(n - window)
-		mr := mem / max(hist, 1)
-		writeln(b.out, "turns %s (%s): turn %d %.2f ms wall %.2f ms CPU, turn %d %.2f ms wall %.2f ms CPU; %.2f× wall, %.2f× CPU (goal ≤ 1.2×) %s; memory %.0f bytes a turn for %.0f bytes of history, %.1f× (goal ≤ 4×) %s",
-			wire, t.name, window, ms(median(ew)), ms(median(ec)), n, ms(median(lw)), ms(median(lc)), wr, cr, met(wr <= 1.2 && cr <= 1.2),
-			mem/float64(b.c.rounds)/per, hist/float64(b.c.rounds)/per, mr, met(mr <= 4))
-	}
-	return nil
-}
-
 // startup: spawn to the initialize answer, round-robin over the programs.
 func (b *bench) startup() error {
 	res := map[string][]time.Duration{}
@@ -516,8 +473,16 @@ func (b *bench) startup() error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
-	for range b.c.startups {
-		for _, p := range b.programs() {
+	progs := b.programs()
+	for i := range b.c.startups {
+		// Each run starts in a rotated order: a start-up is short enough
+		// that what the run before leaves to the kernel (a tandem's exit
+		// frees far more than the floor's) shows in it, and in a fixed
+		// order the first tandem always followed the floor, the floor a
+		// tandem: between two builds of the same code, the one listed
+		// first measured 1 ms faster.
+		for k := range progs {
+			p := progs[(i+k)%len(progs)]
 			t0 := time.Now()
 			ap, err := spawn(p.argv, b.f.env(p, b.c.wires[0], home, ""), b.log)
 			if err != nil {

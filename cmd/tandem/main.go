@@ -29,13 +29,22 @@ func main() {
 		fmt.Fprintf(os.Stderr, "tandem: cannot mark the process non-dumpable: %v\n", err)
 	}
 	stopProfile := profiles(os.Getenv("TANDEM_CPUPROFILE"), os.Getenv("TANDEM_TRACE"))
+	stopHeap := heapOnSignal(os.Getenv("TANDEM_HEAPSTAT") != "", os.Getenv("TANDEM_MEMPROFILE"), os.Stderr)
 	sub := "chat" // what `tandem` alone opens on a terminal
 	if len(os.Args) > 1 {
 		sub = os.Args[1]
 	}
+	var sandboxSet chan struct{}
 	switch sub {
 	case "acp", "lsp", "run", "chat":
-		configureSandbox(os.Getenv, os.Stderr)
+		// Off the way to the first answer (its first JSON encoding alone
+		// cost an editor's initialize 0.5 ms): the agent's build waits for
+		// it (Main.sandboxSet), and nothing before reads what it sets.
+		sandboxSet = make(chan struct{})
+		go func() {
+			defer close(sandboxSet)
+			configureSandbox(os.Getenv, os.Stderr)
+		}()
 	}
 	signals := proc.Shutdown() // os.Interrupt first
 	if sub == "chat" {
@@ -44,7 +53,7 @@ func main() {
 	// The first Ctrl-C cancels (the turn, the server); once it has, the
 	// default handling is back, so a second one quits at once.
 	ctx, stop := notifyContext(context.Background(), signals...)
-	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, sandboxSet: sandboxSet}
 	var lf *logFile
 	if len(os.Args) > 1 && (os.Args[1] == "acp" || os.Args[1] == "lsp") {
 		lf = newLogFile(os.Getenv, os.Args[1], os.Stderr)
@@ -57,6 +66,10 @@ func main() {
 	if lf != nil {
 		lf.Close()
 	}
+	if sandboxSet != nil {
+		<-sandboxSet // a command that built no agent did not wait for it
+	}
+	stopHeap()
 	stopProfile()
 	os.Exit(code)
 }
@@ -105,6 +118,11 @@ type Main struct {
 	// LogFile, when set, gets a copy of every log line
 	// ($TANDEM_HOME/logs/acp.log for the servers editors start).
 	LogFile io.Writer
+
+	// sandboxSet, when not nil, is closed once configureSandbox has put
+	// the sandbox settings in the environment, which commands and plugins
+	// the agent starts read: an agent is built only after.
+	sandboxSet <-chan struct{}
 
 	redactOnce sync.Once
 	red        *redact.Redactor // the process's one redactor (see redactor)

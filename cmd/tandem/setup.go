@@ -36,9 +36,12 @@ func (m *Main) newAgentWith(edit func(*agent.Config), notice func(string)) (*age
 
 // newAgentFrom is newAgentWith for a configuration already loaded.
 func (m *Main) newAgentFrom(cfg config.Config, edit func(*agent.Config), notice func(string)) (*agent.Agent, error) {
+	if m.sandboxSet != nil {
+		<-m.sandboxSet
+	}
 	log := m.logger()
 	m.warnUnknownKeys(cfg.Home)
-	obs := &observedTransport{log: log, notice: notice}
+	obs := &observedTransport{base: modelTransport(), log: log, notice: notice}
 	provider, err := newProvider(cfg, obs.transport(), m.redactor())
 	if err != nil {
 		return nil, err

@@ -17,7 +17,8 @@ import (
 // never a key) and turns the provider's retries into notices that say why
 // and how many.
 type observedTransport struct {
-	log *slog.Logger
+	base http.RoundTripper // modelTransport()
+	log  *slog.Logger
 	// notice tells the user about a retry; nil logs it as a warning.
 	notice func(msg string)
 
@@ -28,7 +29,7 @@ type observedTransport struct {
 
 func (o *observedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	start := time.Now()
-	resp, err := http.DefaultTransport.RoundTrip(req)
+	resp, err := o.base.RoundTrip(req)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	switch {
@@ -67,6 +68,15 @@ func (o *observedTransport) retrySleep(ctx context.Context, d time.Duration) err
 	case <-t.C:
 		return nil
 	}
+}
+
+// modelTransport is the standard transport with a larger read buffer: a
+// streamed reply arrives as many small events, and each read of the
+// connection takes as many of them as the buffer holds.
+func modelTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ReadBufferSize = 64 << 10
+	return t
 }
 
 func (o *observedTransport) transport() llm.Transport {

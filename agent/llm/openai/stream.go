@@ -12,17 +12,8 @@ import (
 )
 
 type wireChunk struct {
-	Choices []struct {
-		Index int `json:"index"`
-		Delta struct {
-			Content          string          `json:"content"`
-			ReasoningContent string          `json:"reasoning_content"`
-			Reasoning        string          `json:"reasoning"`
-			ToolCalls        []toolCallDelta `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *struct {
+	Choices []wireChoice `json:"choices"`
+	Usage   *struct {
 		PromptTokens        int `json:"prompt_tokens"`
 		CompletionTokens    int `json:"completion_tokens"`
 		PromptTokensDetails *struct {
@@ -33,6 +24,19 @@ type wireChunk struct {
 		} `json:"completion_tokens_details"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
+}
+
+type wireChoice struct {
+	Index        int       `json:"index"`
+	Delta        wireDelta `json:"delta"`
+	FinishReason string    `json:"finish_reason"`
+}
+
+type wireDelta struct {
+	Content          string          `json:"content"`
+	ReasoningContent string          `json:"reasoning_content"`
+	Reasoning        string          `json:"reasoning"`
+	ToolCalls        []toolCallDelta `json:"tool_calls"`
 }
 
 type toolCallDelta struct {
@@ -64,6 +68,7 @@ type assembler struct {
 func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
 	a := &assembler{emit: emit}
 	sse := llm.NewSSEReader(body)
+	var c wireChunk // its Choices reused by the fast path from chunk to chunk
 	for {
 		ev, err := sse.Next()
 		if err != nil {
@@ -79,9 +84,12 @@ func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm
 		if len(data) == 0 {
 			continue
 		}
-		var c wireChunk
-		if err := json.Unmarshal(data, &c); err != nil {
-			return nil, llm.StreamError(ctx, "openai", "bad stream chunk", err)
+		c = wireChunk{Choices: c.Choices[:0]}
+		if !fastChunk(data, &c) {
+			c = wireChunk{}
+			if err := json.Unmarshal(data, &c); err != nil {
+				return nil, llm.StreamError(ctx, "openai", "bad stream chunk", err)
+			}
 		}
 		if len(c.Error) > 0 && string(c.Error) != "null" {
 			return nil, chunkError(c.Error)
