@@ -18,6 +18,7 @@ import (
 	"github.com/tandemhq/tandem/agent/llm/llmtest"
 	"github.com/tandemhq/tandem/agent/plugin"
 	"github.com/tandemhq/tandem/agent/plugin/bundled"
+	"github.com/tandemhq/tandem/internal/testenv"
 	"github.com/tandemhq/tandem/plugin/checkpoints"
 	"github.com/tandemhq/tandem/plugin/sdk"
 )
@@ -27,16 +28,37 @@ import (
 // each session's edit is undone in that session only, no process is
 // started, and closing the agent ends every instance.
 func TestBundledPluginInProcess(t *testing.T) {
+	bundledCheckpoints(t, plugin.Options{InProcess: func(name string) *sdk.Plugin {
+		if name == "checkpoints" {
+			return checkpoints.Plugin()
+		}
+		return nil
+	}}, func() {
+		if kids := children(t, os.Getpid()); len(kids) > 0 {
+			t.Errorf("the bundled plugin started processes: %q", kids)
+		}
+	})
+}
+
+// The same plugin as a process of its own (`tandem __plugin checkpoints`,
+// the protocol on stdio), as tandem runs it when it is not compiled in.
+func TestBundledPluginAsProcess(t *testing.T) {
+	bundledCheckpoints(t, plugin.Options{Self: testenv.Tandem(t)}, func() {
+		if kids := children(t, os.Getpid()); len(kids) < 3 {
+			t.Errorf("three sessions run the plugin in %d processes: %q", len(kids), kids)
+		}
+	})
+}
+
+// bundledCheckpoints runs the checkpoints plugin with o (plus a home, the
+// bundled plugins, the environment) in three sessions at once, checks
+// the edits and, after afterEdits, /undo in the first session.
+func bundledCheckpoints(t *testing.T, o plugin.Options, afterEdits func()) {
 	home := t.TempDir()
 	srv := llmtest.NewServer(t)
 	provider := anthropic.New(anthropic.Options{APIKey: "test", BaseURL: srv.URL})
-	rt := plugin.New(plugin.Options{Home: home, Bundled: bundled.FS, Environ: os.Environ(), Poll: 50 * time.Millisecond,
-		InProcess: func(name string) *sdk.Plugin {
-			if name == "checkpoints" {
-				return checkpoints.Plugin()
-			}
-			return nil
-		}})
+	o.Home, o.Bundled, o.Environ, o.Poll = home, bundled.FS, os.Environ(), 50*time.Millisecond
+	rt := plugin.New(o)
 	cfg := agent.Config{Provider: provider, Model: "m", Home: home, CustomSources: rt.CustomSources, Contributions: rt.Contributions}
 	rt.Contribute(&cfg.Pipeline)
 	a := agent.New(cfg)
@@ -92,9 +114,7 @@ func TestBundledPluginInProcess(t *testing.T) {
 			t.Fatalf("after the edit %s holds %q", r.root, b)
 		}
 	}
-	if kids := children(t, os.Getpid()); len(kids) > 0 {
-		t.Errorf("the bundled plugin started processes: %q", kids)
-	}
+	afterEdits()
 	// /undo in the first session puts back its file only.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
