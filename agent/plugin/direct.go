@@ -117,7 +117,9 @@ func (d *directPlugin) close(grace time.Duration) {
 	}
 	d.mu.Unlock()
 	var err error
-	if idle != nil {
+	// Without grace (a kill, after a fault) the calls under way are left
+	// to finish on their callers' goroutines.
+	if idle != nil && grace > 0 {
 		select {
 		case <-idle:
 		case <-time.After(grace):
