@@ -8,10 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tandemhq/tandem/agent"
+	"github.com/tandemhq/tandem/agent/edits"
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/plugin"
+	"github.com/tandemhq/tandem/agent/plugin/bundled"
 	"github.com/tandemhq/tandem/agent/tools"
+	"github.com/tandemhq/tandem/plugin/checkpoints"
+	"github.com/tandemhq/tandem/plugin/sdk"
 )
 
 // BenchmarkToolCallHooks measures what the plugin runtime adds to one tool
@@ -86,6 +92,45 @@ func BenchmarkTurnSeamsNoPlugin(b *testing.B) {
 		}
 		for _, f := range p.TurnEnd {
 			f(ctx, agent.TurnEndEvent{SessionID: s.ID()})
+		}
+	}
+}
+
+// BenchmarkBundledEditHooks measures what the bundled checkpoints plugin,
+// served in this process as tandem serves it, adds to one edit: its
+// beforeFileEdit call and afterFileEdit hook, within one turn.
+func BenchmarkBundledEditHooks(b *testing.B) {
+	home, root := b.TempDir(), b.TempDir()
+	ups := &upCounter{n: map[[2]string]int{}, wake: make(chan struct{})}
+	rt := plugin.New(plugin.Options{Home: home, Bundled: bundled.FS, Environ: os.Environ(), Poll: time.Hour, Changed: ups.changed,
+		InProcess: func(name string) *sdk.Plugin {
+			if name == "checkpoints" {
+				return checkpoints.Plugin()
+			}
+			return nil
+		}})
+	cfg := agent.Config{Model: "m", Home: home, CustomSources: rt.CustomSources, Contributions: rt.Contributions}
+	rt.Contribute(&cfg.Pipeline)
+	a := agent.New(cfg)
+	b.Cleanup(func() { a.Close(context.Background()) })
+	r := &rig{home: home, root: root, a: a, rt: rt, pipe: cfg.Pipeline, ups: ups}
+	s, _ := r.session(b, agent.ModeFullAuto)
+	r.waitUp(b, s.ID(), "checkpoints", 1)
+	ctx := context.Background()
+	p := &r.pipe
+	for _, f := range p.TurnStart {
+		f(ctx, agent.TurnStartEvent{SessionID: s.ID()})
+	}
+	e := agent.EditEvent{SessionID: s.ID(), ToolCallID: "c1",
+		Edit: edits.FileEdit{Path: filepath.Join(root, "a.txt"), Old: "old\n", New: "new\n"}}
+	for b.Loop() {
+		for _, f := range p.BeforeEdit {
+			if err := f(ctx, e); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, f := range p.AfterEdit {
+			f(ctx, e, edits.Result{Applied: true}, nil)
 		}
 	}
 }

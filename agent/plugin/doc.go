@@ -3,7 +3,7 @@
 // user's consent (state.go), installs and packs plugins (install*.go), and
 // runs a plugin's code as a child process per session speaking JSON-RPC
 // over its stdio (process.go, instance.go; a bundled plugin compiled into
-// tandem runs on goroutines instead, over in-memory pipes), wired into the turn pipeline's
+// tandem is called in process instead, direct.go), wired into the turn pipeline's
 // seams (runtime.go, hooks.go, tool.go, turn.go) and answering its calls
 // to the host (hostcalls.go, timeline.go, mcpcall.go, model.go).
 //

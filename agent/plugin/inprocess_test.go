@@ -58,19 +58,22 @@ func TestInProcessPlugin(t *testing.T) {
 	}
 }
 
-// A plugin stuck where nothing reaches it (not its pipes, not its ctx)
-// does not hold up close: it is left behind and counted as failed.
+// A plugin stuck where nothing reaches it (not its context) does not
+// hold up close: the call stays with its caller, close refuses new ones,
+// and the plugin is counted as failed.
 func TestInProcessPluginStuck(t *testing.T) {
-	release := make(chan struct{})
+	release, stuck := make(chan struct{}), make(chan struct{})
 	defer close(release)
 	pl := &sdk.Plugin{
 		Observes: []string{"turnEnd"},
-		Observe:  func(context.Context, *sdk.Host, string, json.RawMessage) { <-release },
+		Observe: func(context.Context, *sdk.Host, string, json.RawMessage) {
+			close(stuck)
+			<-release
+		},
 	}
 	p := serveInProcess(pl, inProcessSpec(t))
-	if err := p.conn.Notify(context.Background(), sdk.HookPrefix+"turnEnd", map[string]any{}); err != nil {
-		t.Fatal(err)
-	}
+	go p.conn.Notify(context.Background(), sdk.HookPrefix+"turnEnd", map[string]any{})
+	<-stuck
 	closed := make(chan struct{})
 	go func() {
 		p.close(50 * time.Millisecond)
@@ -82,6 +85,9 @@ func TestInProcessPluginStuck(t *testing.T) {
 		t.Fatal("close waited for a stuck in-process plugin")
 	}
 	if p.exitErr == nil {
-		t.Error("a stuck plugin that was killed ended without an error")
+		t.Error("a stuck plugin that was closed ended without an error")
+	}
+	if err := p.conn.Notify(context.Background(), sdk.HookPrefix+"turnEnd", map[string]any{}); err == nil {
+		t.Error("a closed plugin took a hook")
 	}
 }

@@ -127,6 +127,7 @@ func (i *instance) launch() error {
 		garbage: func(p *process, line string) {
 			i.fault(p, fmt.Sprintf("wrote something that is not a JSON message to stdout: %q", line))
 		},
+		panicked: i.fault,
 	}
 	var proc *process
 	if inProcess != nil {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,13 +24,14 @@ const maxMessage = 4 << 20
 
 // process is one running plugin process: its command and the JSON-RPC
 // connection over its stdio. Its owner is an instance. A bundled plugin
-// compiled into tandem runs as a goroutine instead (serveInProcess): cmd
-// is nil then and abort ends it.
+// compiled into tandem is called in this process instead (serveInProcess):
+// cmd and rpc are nil then, and direct is set.
 type process struct {
-	cmd   *sandbox.Cmd
-	abort func()
-	conn  *jsonrpc.Conn
-	in    io.WriteCloser
+	cmd    *sandbox.Cmd
+	conn   sdk.Caller    // the plugin: rpc, or direct
+	rpc    *jsonrpc.Conn // the connection over the process's stdio
+	direct *directPlugin // a bundled plugin's handlers, called as functions
+	in     io.WriteCloser
 	// done is closed once the connection has ended and the process has
 	// been reaped; exitErr then says how it ended.
 	done    chan struct{}
@@ -51,6 +51,8 @@ type spawnSpec struct {
 	handler jsonrpc.Handler
 	log     *slog.Logger
 	garbage func(p *process, line string) // a line on stdout that is not a JSON message
+	// panicked is a bundled plugin's handler panicking (in this process).
+	panicked func(p *process, why string)
 }
 
 // spawn starts the process and its connection.
@@ -83,7 +85,8 @@ func spawn(sp spawnSpec) (*process, error) {
 		return nil, fmt.Errorf("starting %s: %w", sp.argv[0], err)
 	}
 	p := &process{cmd: cmd, in: in, done: make(chan struct{})}
-	p.conn = newPluginConn(p, out, in, sp)
+	p.rpc = newPluginConn(p, out, in, sp)
+	p.conn = p.rpc
 	p.serve(cmd.Wait)
 	return p, nil
 }
@@ -95,7 +98,7 @@ func (p *process) serve(wait func() error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop = cancel
 	go func() {
-		err := p.conn.Serve(ctx)
+		err := p.rpc.Serve(ctx)
 		p.kill()
 		werr := wait()
 		if p.cmd != nil {
@@ -108,58 +111,6 @@ func (p *process) serve(wait func() error) {
 		close(p.done)
 	}()
 }
-
-// serveInProcess runs pl, a plugin compiled into tandem, on a goroutine
-// of its own speaking the same protocol over in-memory pipes. It is what
-// spawn is for the bundled plugins: the same connection, faults and
-// restarts, but no process (a Go process of its own per session costs
-// megabytes) and no sandbox, which guards against code tandem does not
-// ship. A panic in one of its handlers is recovered by the connection
-// (internal/jsonrpc) and answered as an error, and one on the serving
-// goroutine ends the plugin; but one on a goroutine the plugin starts
-// itself ends tandem, as any goroutine of this process would.
-func serveInProcess(pl *sdk.Plugin, sp spawnSpec) *process {
-	toPlugin, fromHost := newPipe()
-	fromPlugin, toHost := newPipe()
-	pctx, pcancel := context.WithCancel(context.Background())
-	p := &process{in: fromHost, done: make(chan struct{})}
-	p.abort = func() {
-		pcancel()
-		toPlugin.CloseWithError(errAborted)
-		toHost.CloseWithError(errAborted)
-	}
-	served := make(chan error, 1)
-	go func() {
-		var err error
-		defer func() {
-			if v := recover(); v != nil {
-				sp.log.Error("plugin panicked", "panic", v, "stack", string(debug.Stack()))
-				err = fmt.Errorf("panicked: %v", v)
-			}
-			// The host reads to the end of what the plugin wrote.
-			toHost.Close()
-			toPlugin.Close()
-			served <- err
-		}()
-		err = pl.Serve(pctx, toPlugin, toHost)
-	}()
-	p.conn = newPluginConn(p, fromPlugin, fromHost, sp)
-	p.serve(func() error {
-		// A goroutine cannot be killed: one stuck where no pipe or ctx
-		// reaches it is left behind rather than holding up the session.
-		select {
-		case err := <-served:
-			return err
-		case <-time.After(time.Second):
-			sp.log.Error("plugin did not stop; left running", "plugin", sp.argv)
-			return errors.New("it did not stop when told to")
-		}
-	})
-	return p
-}
-
-// errAborted is what an in-process plugin's pipes say once it is killed.
-var errAborted = errors.New("plugin stopped")
 
 // newPluginConn is the host's side of the connection to p, reading out
 // and writing in.
@@ -178,13 +129,8 @@ func newPluginConn(p *process, out io.Reader, in io.Writer, sp spawnSpec) *jsonr
 	})
 }
 
-// kill ends the plugin at once: its whole process tree, or the pipes of
-// one in process.
+// kill ends the plugin at once: its whole process tree.
 func (p *process) kill() {
-	if p.abort != nil {
-		p.abort()
-		return
-	}
 	if t := p.cmd.Tree(); t != nil {
 		_ = t.Kill()
 	}
@@ -193,6 +139,10 @@ func (p *process) kill() {
 // close asks the plugin to shut down, gives it grace to do so, and kills
 // it when the grace is over. It returns once the process is reaped.
 func (p *process) close(grace time.Duration) {
+	if p.direct != nil {
+		p.direct.close(grace)
+		return
+	}
 	select {
 	case <-p.done:
 		return

@@ -38,8 +38,8 @@ type Options struct {
 	Self string
 	// InProcess returns the bundled plugin NAME compiled into tandem, or
 	// nil. A bundled plugin whose main is "tandem __plugin NAME" and that
-	// InProcess knows runs on goroutines of this process, over the same
-	// protocol, instead of as a process of its own. May be nil.
+	// InProcess knows runs in this process, its handlers called directly
+	// (sdk.Direct), instead of as a process of its own. May be nil.
 	InProcess func(name string) *sdk.Plugin
 	// Changed, when set, hears every plugin instance come up (started or
 	// restarted, initialized, its tools in the session's catalog) and go

@@ -27,8 +27,17 @@ func Plugin() *sdk.Plugin {
 		return sdk.BeforeFileEditResult{}, st.before(ctx, h, e)
 	}
 	p.Observe = func(ctx context.Context, h *sdk.Host, hook string, raw json.RawMessage) {
+		if hook == sdk.HookTurnEnd {
+			st.endTurn(h)
+			return
+		}
 		if err := st.observe(hook, raw); err != nil {
 			h.Log(ctx, "warn", "checkpoints not saved: "+err.Error())
+		}
+	}
+	p.Shutdown = func(ctx context.Context, _ *sdk.Host) {
+		if st != nil {
+			st.waitEnded(ctx)
 		}
 	}
 	p.Commands = commands(func() *state { return st })
@@ -64,11 +73,47 @@ func (s *state) before(ctx context.Context, h *sdk.Host, e sdk.BeforeFileEditPar
 
 func marker(n int) string { return fmt.Sprintf("checkpoint-%d", n) }
 
+// endTurn puts the turn's checkpoint on stable storage without holding up
+// the turn's answer, which waits for the turnEnd hook when tandem calls
+// the plugin in its own process: the work runs on a goroutine of its own
+// that holds mu, taken here, so every later hook and command waits for
+// it. ended counts it, for Shutdown.
+func (s *state) endTurn(h *sdk.Host) {
+	s.mu.Lock()
+	s.ended.Add(1)
+	go func() {
+		defer s.ended.Done()
+		defer s.mu.Unlock()
+		if err := s.observeLocked(sdk.HookTurnEnd, nil); err != nil {
+			// The hook's context ended with the hook.
+			h.Log(context.Background(), "warn", "checkpoints not saved: "+err.Error())
+		}
+	}()
+}
+
+// waitEnded waits for the last turn's end to be on storage, or ctx.
+func (s *state) waitEnded(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		s.ended.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
 // observe follows the turn; the turn's end puts its checkpoint on stable
 // storage.
 func (s *state) observe(hook string, raw json.RawMessage) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.observeLocked(hook, raw)
+}
+
+// observeLocked is observe with mu held.
+func (s *state) observeLocked(hook string, raw json.RawMessage) error {
 	switch hook {
 	case sdk.HookTurnStart:
 		var m sdk.MessageParams

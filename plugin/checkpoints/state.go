@@ -54,8 +54,9 @@ func (c *checkpoint) file(path string) *file {
 // state is one session's checkpoints, saved after every change (see
 // journal.go) so a reopened session (a new plugin process) finds them.
 type state struct {
-	mu   sync.Mutex
-	path string
+	mu    sync.Mutex
+	ended sync.WaitGroup // endTurn's goroutines
+	path  string
 	// synced is the group commit of the state's files. Every change is on
 	// disk at once (appended to the journal, or a snapshot renamed into
 	// place), so a tandem killed mid-turn loses no checkpoint (the kernel

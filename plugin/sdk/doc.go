@@ -1,6 +1,8 @@
 // Package sdk is the plugin protocol of tandem in Go: the wire types of
 // every method (protocol.go, hooks.go, host.go) and a serve loop (serve.go)
-// that turns a Plugin value into a process tandem can run.
+// that turns a Plugin value into a process tandem can run; Direct
+// (direct.go) serves the same handlers to a host in the same process, as
+// tandem serves the plugins compiled into it.
 //
 // A tandem plugin with code is a separate process. tandem starts it with
 // the plugin folder as its working directory and speaks JSON-RPC 2.0 with

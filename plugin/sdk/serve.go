@@ -40,11 +40,15 @@ type Plugin struct {
 	// calls other than Log from a goroutine of your own.
 	Observes []string
 	Observe  func(ctx context.Context, h *Host, hook string, params json.RawMessage)
+	// Shutdown, when set, runs when tandem ends the plugin's session,
+	// before the plugin answers shutdown: finish what the plugin left
+	// running (ctx ends with tandem's patience).
+	Shutdown func(ctx context.Context, h *Host)
 }
 
 // Host is the plugin's side of the connection: calls to the host.
 type Host struct {
-	conn *jsonrpc.Conn
+	conn Caller
 	// Init is what initialize said; zero until it has run.
 	Init InitializeParams
 }
@@ -101,18 +105,37 @@ func (p *Plugin) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	for _, name := range p.Observes {
 		observed[HookPrefix+name] = true
 	}
-	h.conn = jsonrpc.NewConn(r, w, jsonrpc.Options{Framing: jsonrpc.NewlineDelimited, Handler: p.methods(h, cancel).Handle,
+	conn := jsonrpc.NewConn(r, w, jsonrpc.Options{Framing: jsonrpc.NewlineDelimited, Handler: p.methods(h, cancel).Handle,
 		Inline: func(method string) bool { return observed[method] }})
-	err := h.conn.Serve(ctx)
+	h.conn = conn
+	err := conn.Serve(ctx)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
 }
 
+// methods is the plugin's method table on a JSON-RPC connection.
 func (p *Plugin) methods(h *Host, stop context.CancelFunc) jsonrpc.Methods {
-	m := jsonrpc.Methods{
-		MethodInitialize: jsonrpc.Typed(func(ctx context.Context, in InitializeParams) (InitializeResult, error) {
+	m := jsonrpc.Methods{}
+	for name, r := range p.routes(h) {
+		m[name] = r.rpc
+	}
+	m[MethodShutdown] = func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+		p.shutdown(ctx, h)
+		// The response leaves first; then the loop stops.
+		jsonrpc.AfterResponse(ctx, stop)
+		return struct{}{}, nil
+	}
+	return m
+}
+
+// routes are the plugin's methods, each as a JSON-RPC handler and as a
+// direct call (direct.go): one table, so the two ways to serve a plugin
+// cannot answer differently.
+func (p *Plugin) routes(h *Host) map[string]route {
+	m := map[string]route{
+		MethodInitialize: typed(func(ctx context.Context, in InitializeParams) (InitializeResult, error) {
 			h.Init = in
 			if p.Initialize != nil {
 				if err := p.Initialize(ctx, h, in); err != nil {
@@ -121,7 +144,7 @@ func (p *Plugin) methods(h *Host, stop context.CancelFunc) jsonrpc.Methods {
 			}
 			return p.offer(), nil
 		}),
-		MethodToolsCall: jsonrpc.Typed(func(ctx context.Context, in CallToolParams) (CallToolResult, error) {
+		MethodToolsCall: typed(func(ctx context.Context, in CallToolParams) (CallToolResult, error) {
 			for _, t := range p.Tools {
 				if t.Def.Name == in.Name {
 					return t.Call(ctx, h, in)
@@ -129,7 +152,7 @@ func (p *Plugin) methods(h *Host, stop context.CancelFunc) jsonrpc.Methods {
 			}
 			return CallToolResult{}, jsonrpc.InvalidParams("no tool %q", in.Name)
 		}),
-		MethodCommandRun: jsonrpc.Typed(func(ctx context.Context, in RunCommandParams) (RunCommandResult, error) {
+		MethodCommandRun: typed(func(ctx context.Context, in RunCommandParams) (RunCommandResult, error) {
 			for _, c := range p.Commands {
 				if c.Def.Name == in.Name {
 					text, err := c.Run(ctx, h, in)
@@ -138,14 +161,9 @@ func (p *Plugin) methods(h *Host, stop context.CancelFunc) jsonrpc.Methods {
 			}
 			return RunCommandResult{}, jsonrpc.InvalidParams("no command %q", in.Name)
 		}),
-		MethodShutdown: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
-			// The response leaves first; then the loop stops.
-			jsonrpc.AfterResponse(ctx, stop)
-			return struct{}{}, nil
-		},
 	}
 	if p.TransformSystemPrompt != nil {
-		m[MethodTransform] = jsonrpc.Typed(func(ctx context.Context, in TransformParams) (TransformResult, error) {
+		m[MethodTransform] = typed(func(ctx context.Context, in TransformParams) (TransformResult, error) {
 			s, err := p.TransformSystemPrompt(ctx, h, in)
 			return TransformResult{Prompt: s}, err
 		})
@@ -156,20 +174,29 @@ func (p *Plugin) methods(h *Host, stop context.CancelFunc) jsonrpc.Methods {
 	addHook(m, HookBeforeFileEdit, h, p.BeforeFileEdit)
 	if p.Observe != nil {
 		for _, name := range p.Observes {
-			m[HookPrefix+name] = func(ctx context.Context, req *jsonrpc.Request) (any, error) {
-				p.Observe(ctx, h, name, req.Params)
-				return nil, nil
+			m[HookPrefix+name] = route{
+				rpc: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+					p.Observe(ctx, h, name, req.Params)
+					return nil, nil
+				},
+				observe: func(ctx context.Context, params json.RawMessage) { p.Observe(ctx, h, name, params) },
 			}
 		}
 	}
 	return m
 }
 
-func addHook[P, R any](m jsonrpc.Methods, name string, h *Host, fn func(context.Context, *Host, P) (R, error)) {
+func addHook[P, R any](m map[string]route, name string, h *Host, fn func(context.Context, *Host, P) (R, error)) {
 	if fn == nil {
 		return
 	}
-	m[HookPrefix+name] = jsonrpc.Typed(func(ctx context.Context, in P) (R, error) { return fn(ctx, h, in) })
+	m[HookPrefix+name] = typed(func(ctx context.Context, in P) (R, error) { return fn(ctx, h, in) })
+}
+
+func (p *Plugin) shutdown(ctx context.Context, h *Host) {
+	if p.Shutdown != nil {
+		p.Shutdown(ctx, h)
+	}
 }
 
 // offer is the initialize result: the tools and the hooks that are set.
