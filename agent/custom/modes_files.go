@@ -6,10 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/tandemhq/tandem/internal/pathx"
 )
@@ -22,9 +20,20 @@ const (
 	maxDefFiles = 200
 )
 
-// slugPattern is what a mode slug or agent name may look like: it becomes
-// an id editors and the model see, so it stays plain.
-var slugPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
+// validSlug is what a mode slug or agent name may look like: it becomes an
+// id editors and the model see, so it stays plain. It checks
+// ^[a-z0-9][a-z0-9._-]{0,63}$ byte by byte (no regexp to compile).
+func validSlug(s string) bool {
+	if s == "" || len(s) > 64 || !lowerAlnum(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; c != '.' && c != '_' && c != '-' && !lowerAlnum(c) {
+			return false
+		}
+	}
+	return true
+}
 
 // defFile is one Markdown file of a definitions folder.
 type defFile struct {
@@ -96,7 +105,7 @@ func readDefFile(dir, path string) ([]byte, error) {
 
 // checkSlug reports why s cannot be an id.
 func checkSlug(s string) error {
-	if !slugPattern().MatchString(s) {
+	if !validSlug(s) {
 		return fmt.Errorf("%q is not a valid name: use lower-case letters, digits, '.', '-' and '_' (at most 64)", s)
 	}
 	return nil

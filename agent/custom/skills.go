@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/tandemhq/tandem/internal/frontmatter"
 )
@@ -40,9 +38,24 @@ type skillHeader struct {
 	AllowedTools frontmatter.List `yaml:"allowed-tools"`
 }
 
-// skillName is the Agent Skills rule for names: lower-case letters, digits
-// and single hyphens, at most 64 characters.
-var skillName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
+// validSkillName is the Agent Skills rule for names (the caller caps the
+// length at 64): lower-case letters and digits in words joined by single
+// hyphens, ^[a-z0-9]+(-[a-z0-9]+)*$ checked byte by byte, since compiling
+// that regexp cost more than every check a process makes.
+func validSkillName(name string) bool {
+	if name == "" || name[0] == '-' || name[len(name)-1] == '-' || strings.Contains(name, "--") {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c != '-' && !lowerAlnum(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerAlnum reports whether c is a lower-case ASCII letter or a digit.
+func lowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 // maxDescription is the Agent Skills limit on a description; longer ones
 // are cut, since every session's prompt carries them.
@@ -113,7 +126,7 @@ func parseSkill(data []byte, path string, e Entry, src Source) (Skill, error) {
 	if name == "" {
 		name = filepath.Base(dir)
 	}
-	if len(name) > 64 || !skillName().MatchString(name) {
+	if len(name) > 64 || !validSkillName(name) {
 		return Skill{}, fmt.Errorf("skill name %q: use lower-case letters, digits and hyphens, at most 64 characters", name)
 	}
 	desc := strings.Join(strings.Fields(h.Description), " ")
