@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,7 +15,7 @@ import (
 // has to catch what is wrong inside it.
 func frame(body []byte) []byte {
 	b := append([]byte(cacheMagic), body...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(body, crcTable()))
+	return binary.LittleEndian.AppendUint32(b, crcSum(body))
 }
 
 // header encodes a body header claiming files and total definitions.
