@@ -54,17 +54,53 @@ var (
 	wholeTokenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + strings.Join(tokenShapes, `|`) + `)$`) })
 )
 
+// textShape is a secret in context whose pattern keeps group 1 (and 2)
+// and masks the rest. needles are words of which a text must contain one
+// for the pattern to match at all (compared ASCII-lower-cased when fold):
+// Text runs, and compiles, only the patterns a text could match. A fold
+// pattern is case-insensitive, and Unicode folds letters beyond ASCII
+// (ſ to s, the Kelvin sign to k), so a text with any non-ASCII byte runs it
+// regardless.
+type textShape struct {
+	re      func() *regexp.Regexp
+	fold    bool
+	needles []string
+}
+
+// mayMatch reports whether s contains what the shape's pattern needs.
+func (sh *textShape) mayMatch(s string) bool {
+	if sh.fold {
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 {
+				return true
+			}
+		}
+		s = strings.ToLower(s)
+	}
+	for _, n := range sh.needles {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func lazyRE(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
 // textShapes are secrets in context: the token part of an Authorization
 // header, a password in a URL, a private key block, and key=value pairs
 // whose key names a secret. Group 1 is kept, the rest is masked.
-var textShapes = sync.OnceValue(func() []*regexp.Regexp {
-	return []*regexp.Regexp{
-		regexp.MustCompile(`(?i)(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{12,}`),
-		regexp.MustCompile(`(://[^/\s:@]*:)[^/\s@]+(@)`),
-		regexp.MustCompile(`(?s)(-----BEGIN [A-Z ]*PRIVATE KEY-----).*?-----END [A-Z ]*PRIVATE KEY-----`),
-		regexp.MustCompile(`(?i)(\b(?:api[_-]?key|access[_-]?token|secret|password|passwd|token)["']?\s*[=:]\s*["']?)[^\s"'&,;]{8,}`),
-	}
-})
+var textShapes = []textShape{
+	{lazyRE(`(?i)(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{12,}`), true, []string{"bearer", "basic"}},
+	{lazyRE(`(://[^/\s:@]*:)[^/\s@]+(@)`), false, []string{"://"}},
+	{lazyRE(`(?s)(-----BEGIN [A-Z ]*PRIVATE KEY-----).*?-----END [A-Z ]*PRIVATE KEY-----`), false, []string{"-----BEGIN "}},
+	// api_key, api-key and apikey all contain "key"; access_token
+	// "token"; password and passwd "passw".
+	{lazyRE(`(?i)(\b(?:api[_-]?key|access[_-]?token|secret|password|passwd|token)["']?\s*[=:]\s*["']?)[^\s"'&,;]{8,}`), true,
+		[]string{"key", "token", "secret", "passw"}},
+}
 
 // LooksSecretValue reports whether a value, whatever its variable is
 // called, is a credential of a known shape (a GitHub token in a variable
@@ -76,12 +112,24 @@ func LooksSecretValue(v string) bool {
 
 // tokenPrefixes are the fixed starts of tokenShapes. Checking them first
 // keeps the regexp from compiling at start-up, where every environment
-// variable's value is looked at and almost none is a token.
+// variable's value is looked at and almost none is a token, and from
+// running on a text that holds none of them.
 var tokenPrefixes = []string{"sk-", "gh", "github_pat_", "glpat-", "xox", "AKIA", "ASIA", "AIza", "ya29.", "npm_", "hf_"}
 
 func hasTokenPrefix(v string) bool {
 	for _, p := range tokenPrefixes {
 		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsTokenPrefix reports whether a token shape could start anywhere
+// in s.
+func containsTokenPrefix(s string) bool {
+	for _, p := range tokenPrefixes {
+		if strings.Contains(s, p) {
 			return true
 		}
 	}

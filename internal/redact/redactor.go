@@ -151,9 +151,13 @@ func (r *Redactor) Bytes(b []byte) []byte {
 // provider's error text.
 func (r *Redactor) Text(s string) string {
 	s = r.String(s)
-	s = tokenRE().ReplaceAllString(s, Mask)
-	for _, re := range textShapes() {
-		s = re.ReplaceAllString(s, "${1}"+Mask+"${2}")
+	if containsTokenPrefix(s) {
+		s = tokenRE().ReplaceAllString(s, Mask)
+	}
+	for i := range textShapes {
+		if sh := &textShapes[i]; sh.mayMatch(s) {
+			s = sh.re().ReplaceAllString(s, "${1}"+Mask+"${2}")
+		}
 	}
 	return s
 }
