@@ -253,7 +253,7 @@ func TestCancelStopsSubagent(t *testing.T) {
 	if err := f.agent.Close(ctx); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if left := ownGoroutines(); len(left) > 0 {
+	if left := lingering(); len(left) > 0 {
 		t.Errorf("goroutines outlived Close:\n%s", strings.Join(left, "\n\n"))
 	}
 }
