@@ -15,12 +15,11 @@
 package grammars
 
 import (
-	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
+
+	"github.com/klauspost/compress/s2"
 )
 
 // ErrBigEndian reports a machine whose byte order the tables were not
@@ -28,30 +27,38 @@ import (
 // little-endian host laid them out.
 var ErrBigEndian = errors.New("grammar tables are stored little-endian; this machine is big-endian")
 
-// Unpack decompresses packed, the generator's deflate stream of every table
-// in order, into the C arrays that table(i) returns as byte slices. sizes
-// are the byte sizes the generator dumped; a C array of another size means
-// the C ABI lays the tables out differently from the generating machine,
-// and its bytes would be garbage.
+// Unpack decodes packed, the generator's S2 blocks of every table in order
+// (each behind its length as a uvarint), straight into the C arrays that
+// table(i) returns as byte slices. sizes are the byte sizes the generator
+// dumped; a C array of another size means the C ABI lays the tables out
+// differently from the generating machine, and its bytes would be garbage.
 func Unpack(packed []byte, sizes []int, table func(i int) []byte) error {
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
 		return ErrBigEndian
 	}
-	r := flate.NewReader(bytes.NewReader(packed))
-	defer r.Close()
 	for i, want := range sizes {
 		dst := table(i)
 		if len(dst) != want {
 			return fmt.Errorf("table %d: the C array has %d bytes, the packed one %d", i, len(dst), want)
 		}
-		if _, err := io.ReadFull(r, dst); err != nil {
+		n, k := binary.Uvarint(packed)
+		if k <= 0 || n > uint64(len(packed)-k) {
+			return fmt.Errorf("table %d: the packed tables end early", i)
+		}
+		block := packed[k : k+int(n)]
+		packed = packed[k+int(n):]
+		// Checked first, so Decode writes into dst rather than allocating.
+		if m, err := s2.DecodedLen(block); err != nil || m != want {
+			return fmt.Errorf("table %d: the packed block holds %d bytes, not %d (%v)", i, m, want, err)
+		}
+		if _, err := s2.Decode(dst, block); err != nil {
 			return fmt.Errorf("table %d: %w", i, err)
 		}
 	}
 	if len(table(len(sizes))) != 0 {
 		return fmt.Errorf("the C side has more than %d tables", len(sizes))
 	}
-	if n, _ := r.Read(make([]byte, 1)); n != 0 {
+	if len(packed) != 0 {
 		return errors.New("packed tables run past the last table")
 	}
 	return nil

@@ -1,24 +1,24 @@
 package grammars
 
 import (
-	"bytes"
-	"compress/flate"
+	"encoding/binary"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/s2"
 )
 
-func pack(t *testing.T, b []byte) []byte {
+// pack packs b as the generator does, cut into blocks of the sizes given.
+func pack(t *testing.T, b []byte, sizes ...int) []byte {
 	t.Helper()
-	var out bytes.Buffer
-	w, err := flate.NewWriter(&out, flate.BestCompression)
-	if err != nil {
-		t.Fatal(err)
+	var out []byte
+	for _, n := range sizes {
+		block := s2.EncodeBest(nil, b[:n])
+		b = b[n:]
+		out = binary.AppendUvarint(out, uint64(len(block)))
+		out = append(out, block...)
 	}
-	w.Write(b)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
+	return out
 }
 
 // arrays stands in for a grammar's C tables.
@@ -37,7 +37,7 @@ func arrays(sizes ...int) ([][]byte, func(int) []byte) {
 
 func TestUnpackFillsTables(t *testing.T) {
 	a, table := arrays(3, 0, 5)
-	if err := Unpack(pack(t, []byte("abcdefgh")), []int{3, 0, 5}, table); err != nil {
+	if err := Unpack(pack(t, []byte("abcdefgh"), 3, 0, 5), []int{3, 0, 5}, table); err != nil {
 		t.Fatal(err)
 	}
 	if string(a[0]) != "abc" || string(a[2]) != "defgh" {
@@ -49,26 +49,29 @@ func TestUnpackRefusesMismatch(t *testing.T) {
 	tests := []struct {
 		name   string
 		data   string
+		blocks []int // how data is cut into blocks
 		sizes  []int // what the generator recorded
 		arrays []int // what the C side has
 		want   string
 	}{
-		{"C array of another size", "abcdefgh", []int{3, 5}, []int{4, 5}, "the C array has 4 bytes"},
-		{"stream too short", "abcdefg", []int{3, 5}, []int{3, 5}, "table 1"},
-		{"stream too long", "abcdefghi", []int{3, 5}, []int{3, 5}, "past the last table"},
-		{"more C tables", "abcdefgh", []int{3, 5}, []int{3, 5, 1}, "more than 2 tables"},
+		{"C array of another size", "abcdefgh", []int{3, 5}, []int{3, 5}, []int{4, 5}, "the C array has 4 bytes"},
+		{"block too short", "abcdefg", []int{3, 4}, []int{3, 5}, []int{3, 5}, "table 1: the packed block holds 4 bytes, not 5"},
+		{"stream too short", "abc", []int{3}, []int{3, 5}, []int{3, 5}, "table 1: the packed tables end early"},
+		{"stream too long", "abcdefghi", []int{3, 5, 1}, []int{3, 5}, []int{3, 5}, "past the last table"},
+		{"more C tables", "abcdefgh", []int{3, 5}, []int{3, 5}, []int{3, 5, 1}, "more than 2 tables"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, table := arrays(tt.arrays...)
-			err := Unpack(pack(t, []byte(tt.data)), tt.sizes, table)
+			err := Unpack(pack(t, []byte(tt.data), tt.blocks...), tt.sizes, table)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Unpack = %v, want an error saying %q", err, tt.want)
 			}
 		})
 	}
 	_, table := arrays(3)
-	if err := Unpack([]byte("not deflate"), []int{3}, table); err == nil {
-		t.Error("Unpack accepted a stream that is not deflate")
+	// A block of the right length whose copy reaches before its start.
+	if err := Unpack([]byte{4, 3, 0xfe, 0xfe, 0xfe}, []int{3}, table); err == nil {
+		t.Error("Unpack accepted a block that is not S2")
 	}
 }
