@@ -21,7 +21,7 @@ func goSrc(b *testing.B) string {
 // BenchmarkOpenWarm opens an index whose cache is up to date and lists it.
 func BenchmarkOpenWarm(b *testing.B) {
 	root := goSrc(b)
-	opts := Options{CacheDir: b.TempDir()}
+	opts := Options{CacheDir: b.TempDir(), cacheAfter: -1}
 	if _, err := Open(context.Background(), root, opts); err != nil {
 		b.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func BenchmarkMapCold(b *testing.B) {
 // the map: the graph is built anew each time, as in a new process.
 func BenchmarkMapWarm(b *testing.B) {
 	root := goSrc(b)
-	opts := Options{CacheDir: b.TempDir()}
+	opts := Options{CacheDir: b.TempDir(), cacheAfter: -1}
 	if _, err := Open(context.Background(), root, opts); err != nil {
 		b.Fatal(err)
 	}

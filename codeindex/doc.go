@@ -1,7 +1,8 @@
 // Package codeindex keeps a per-root index of code definitions: which source
 // files a workspace has (git's own ignore rules, or a .gitignore-aware walk
 // outside git), what each defines (through package treesitter), a cache of
-// both under $TANDEM_HOME/index so a second run re-parses only what changed,
+// both under $TANDEM_HOME/index so a second run re-parses only what changed
+// (written once a tree costs more to index than the write: cacheWorth),
 // and symbol search over the result. Sessions with the same root share one
 // Index through a Pool.
 //

@@ -18,9 +18,10 @@ var smallTree = map[string]string{
 	"tools/gen.py":     "def generate():\n    pass\n\nclass Builder:\n    def build(self):\n        pass\n",
 }
 
+// open opens root with its cache in cache, written however cheap the tree.
 func open(t *testing.T, root, cache string) *Index {
 	t.Helper()
-	ix, err := Open(context.Background(), root, Options{CacheDir: cache})
+	ix, err := Open(context.Background(), root, Options{CacheDir: cache, cacheAfter: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tandemhq/tandem/internal/filelist"
 	"github.com/tandemhq/tandem/treesitter"
@@ -69,7 +70,13 @@ func (ix *Index) parse(ctx context.Context, jobs []job) ([]parsed, error) {
 				if k >= len(order) {
 					return
 				}
-				out[order[k]] = ix.indexFile(p, jobs[order[k]])
+				t0 := time.Now()
+				r := ix.indexFile(p, jobs[order[k]])
+				r.cost = time.Since(t0)
+				if r.reused && r.old != nil {
+					r.cost = max(r.cost, r.old.cost) // a rebuild would parse it
+				}
+				out[order[k]] = r
 			}
 		}()
 	}

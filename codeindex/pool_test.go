@@ -11,7 +11,7 @@ func TestPoolSharesOneIndexPerRoot(t *testing.T) {
 	rootA, rootB := t.TempDir(), t.TempDir()
 	writeTree(t, rootA, smallTree)
 	writeTree(t, rootB, map[string]string{"b.go": "package b\n\nfunc B() {}\n"})
-	p := NewPool(Options{CacheDir: t.TempDir()})
+	p := NewPool(Options{CacheDir: t.TempDir(), cacheAfter: -1})
 	ctx := context.Background()
 
 	const sessions = 8

@@ -106,7 +106,7 @@ func TestMapRespectsBudget(t *testing.T) {
 func TestRefsSurviveTheCache(t *testing.T) {
 	root, cache := t.TempDir(), t.TempDir()
 	writeTree(t, root, mapFixture)
-	cold, err := Open(context.Background(), root, Options{CacheDir: cache, Refs: true})
+	cold, err := Open(context.Background(), root, Options{CacheDir: cache, Refs: true, cacheAfter: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

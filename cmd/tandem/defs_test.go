@@ -34,9 +34,9 @@ func TestDefs(t *testing.T) {
 	if code != 0 || out != want {
 		t.Fatalf("exit %d, stdout:\n%s\nwant:\n%s\nstderr: %s", code, out, want, errOut)
 	}
-	if entries, _ := os.ReadDir(filepath.Join(home, "index")); len(entries) != 1 {
-		t.Errorf("cache not written under TANDEM_HOME/index: %v", entries)
-	}
+	// Whether a tree this small gets a cache file under TANDEM_HOME/index
+	// is codeindex's rule (TestFirstCacheWrittenOnlyWhenItPays): it takes
+	// less to index again than to write.
 
 	file := filepath.Join(tree, "pkg", "a.go")
 	out, _, code = runMain(t, home, "defs", "--json", file)
