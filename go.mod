@@ -12,8 +12,8 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/jsonschema-go v0.4.3
-	github.com/klauspost/compress v1.20.5
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/pierrec/lz4/v4 v4.1.34
 	github.com/sergi/go-diff v1.4.5
 	github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
 	go.lsp.dev/protocol v0.12.0

@@ -91,7 +91,7 @@ func writeShared(src source, out string) error {
 	}
 	// Review tools fold generated files; git shows the packed tables as
 	// binary rather than guessing.
-	attrs := "# Written by treesitter/internal/gen.\n*/** linguist-generated=true\n*.s2 binary\n"
+	attrs := "# Written by treesitter/internal/gen.\n*/** linguist-generated=true\n*.lz4 binary\n"
 	if err := os.WriteFile(filepath.Join(out, ".gitattributes"), []byte(attrs), 0o644); err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/klauspost/compress/s2"
+	"github.com/pierrec/lz4/v4"
 )
 
 // ErrBigEndian reports a machine whose byte order the tables were not
@@ -27,7 +27,7 @@ import (
 // little-endian host laid them out.
 var ErrBigEndian = errors.New("grammar tables are stored little-endian; this machine is big-endian")
 
-// Unpack decodes packed, the generator's S2 blocks of every table in order
+// Unpack decodes packed, the generator's LZ4 blocks of every table in order
 // (each behind its length as a uvarint), straight into the C arrays that
 // table(i) returns as byte slices. sizes are the byte sizes the generator
 // dumped; a C array of another size means the C ABI lays the tables out
@@ -47,12 +47,12 @@ func Unpack(packed []byte, sizes []int, table func(i int) []byte) error {
 		}
 		block := packed[k : k+int(n)]
 		packed = packed[k+int(n):]
-		// Checked first, so Decode writes into dst rather than allocating.
-		if m, err := s2.DecodedLen(block); err != nil || m != want {
-			return fmt.Errorf("table %d: the packed block holds %d bytes, not %d (%v)", i, m, want, err)
-		}
-		if _, err := s2.Decode(dst, block); err != nil {
+		m, err := lz4.UncompressBlock(block, dst)
+		if err != nil {
 			return fmt.Errorf("table %d: %w", i, err)
+		}
+		if m != want {
+			return fmt.Errorf("table %d: the packed block holds %d bytes, not %d", i, m, want)
 		}
 	}
 	if len(table(len(sizes))) != 0 {

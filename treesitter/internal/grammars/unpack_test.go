@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/s2"
+	"github.com/pierrec/lz4/v4"
 )
 
 // pack packs b as the generator does, cut into blocks of the sizes given.
@@ -13,10 +13,14 @@ func pack(t *testing.T, b []byte, sizes ...int) []byte {
 	t.Helper()
 	var out []byte
 	for _, n := range sizes {
-		block := s2.EncodeBest(nil, b[:n])
+		block := make([]byte, lz4.CompressBlockBound(n))
+		k, err := lz4.CompressBlockHC(b[:n], block, lz4.Level9, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b = b[n:]
-		out = binary.AppendUvarint(out, uint64(len(block)))
-		out = append(out, block...)
+		out = binary.AppendUvarint(out, uint64(k))
+		out = append(out, block[:k]...)
 	}
 	return out
 }
@@ -56,6 +60,7 @@ func TestUnpackRefusesMismatch(t *testing.T) {
 	}{
 		{"C array of another size", "abcdefgh", []int{3, 5}, []int{3, 5}, []int{4, 5}, "the C array has 4 bytes"},
 		{"block too short", "abcdefg", []int{3, 4}, []int{3, 5}, []int{3, 5}, "table 1: the packed block holds 4 bytes, not 5"},
+		{"block too long", "abcdefgh", []int{4, 4}, []int{3, 5}, []int{3, 5}, "table 0"},
 		{"stream too short", "abc", []int{3}, []int{3, 5}, []int{3, 5}, "table 1: the packed tables end early"},
 		{"stream too long", "abcdefghi", []int{3, 5, 1}, []int{3, 5}, []int{3, 5}, "past the last table"},
 		{"more C tables", "abcdefgh", []int{3, 5}, []int{3, 5}, []int{3, 5, 1}, "more than 2 tables"},
@@ -71,7 +76,7 @@ func TestUnpackRefusesMismatch(t *testing.T) {
 	}
 	_, table := arrays(3)
 	// A block of the right length whose copy reaches before its start.
-	if err := Unpack([]byte{4, 3, 0xfe, 0xfe, 0xfe}, []int{3}, table); err == nil {
-		t.Error("Unpack accepted a block that is not S2")
+	if err := Unpack([]byte{3, 0x00, 0x05, 0x00}, []int{3}, table); err == nil {
+		t.Error("Unpack accepted a block that is not LZ4")
 	}
 }

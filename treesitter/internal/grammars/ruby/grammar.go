@@ -24,7 +24,7 @@ import (
 // Version is the module version the grammar was generated from.
 const Version = "v0.0.0-20240827094217-dd81d9e9be82"
 
-//go:embed tables.s2
+//go:embed tables.lz4
 var packed []byte
 
 // sizes are the tables' byte sizes as the generator's C compiler laid them out.
