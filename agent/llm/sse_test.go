@@ -53,3 +53,32 @@ func TestSSEReader(t *testing.T) {
 		})
 	}
 }
+
+// A lent reader given back in the middle of an event reads the next
+// stream from its start: nothing of the first stream's buffered bytes or
+// half-read event is left in it.
+func TestSSEBuffersLendCleanReaders(t *testing.T) {
+	var bufs llm.SSEBuffers
+	first := bufs.Reader(strings.NewReader("event: a\ndata: 1\n\nevent: half\ndata: cut\ndata: more\n\nleft over"))
+	if ev, err := first.Next(); err != nil || ev.Name != "a" || string(ev.Data) != "1" {
+		t.Fatalf("first stream: %q %q, %v", ev.Name, ev.Data, err)
+	}
+	first.Close()
+	for range 3 {
+		s := bufs.Reader(strings.NewReader("data: 2\n\n"))
+		ev, err := s.Next()
+		if err != nil || ev.Name != "" || string(ev.Data) != "2" {
+			t.Fatalf("next stream: %q %q, %v", ev.Name, ev.Data, err)
+		}
+		if _, err := s.Next(); !errors.Is(err, io.EOF) {
+			t.Fatalf("next stream's end: %v, want EOF", err)
+		}
+		s.Close()
+	}
+	var none *llm.SSEBuffers
+	s := none.Reader(strings.NewReader("data: 3\n\n"))
+	if ev, err := s.Next(); err != nil || string(ev.Data) != "3" {
+		t.Fatalf("reader of nil buffers: %q, %v", ev.Data, err)
+	}
+	s.Close()
+}

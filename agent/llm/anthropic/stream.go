@@ -89,10 +89,11 @@ func (a *assembler) textOf(i int, p *llm.Part) *strings.Builder {
 	return b
 }
 
-func readStream(ctx context.Context, name string, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
+func readStream(ctx context.Context, bufs *llm.SSEBuffers, name string, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
 	a := &assembler{name: name, emit: emit, blocks: map[int]*llm.Part{}, args: map[int][]byte{}, texts: map[int]*strings.Builder{}}
 	a.resp.Message.Role = llm.RoleAssistant
-	sse := llm.NewSSEReader(body)
+	sse := bufs.Reader(body)
+	defer sse.Close()
 	for {
 		ev, err := sse.Next()
 		if err != nil {
