@@ -21,6 +21,7 @@ type SSEReader struct {
 	r      *bufio.Reader
 	name   string
 	data   bytes.Buffer
+	last   string      // the event name read last
 	seen   bool        // a field of the current event was read
 	lender *SSEBuffers // where Close gives it back; nil: nowhere
 }
@@ -127,7 +128,13 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 		value = bytes.TrimPrefix(value, []byte(" "))
 		switch string(field) {
 		case "event":
-			s.name, s.seen = string(value), true
+			// A stream names most events alike (Anthropic's every
+			// delta): the name read last is kept rather than copied
+			// out of the line again.
+			if string(value) != s.last {
+				s.last = string(value)
+			}
+			s.name, s.seen = s.last, true
 		case "data":
 			if s.data.Len() > 0 {
 				s.data.WriteByte('\n')

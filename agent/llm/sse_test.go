@@ -82,3 +82,24 @@ func TestSSEBuffersLendCleanReaders(t *testing.T) {
 	}
 	s.Close()
 }
+
+// An event costs one allocation, its data's copy: a name the stream
+// repeats is not copied again for each event.
+func TestSSEReaderRepeatedNameIsNotCopied(t *testing.T) {
+	const events = 100
+	in := strings.Repeat("event: content_block_delta\ndata: {\"x\":1}\n\n", events)
+	var s *llm.SSEReader
+	r := strings.NewReader(in)
+	allocs := testing.AllocsPerRun(5, func() {
+		r.Reset(in)
+		s = llm.NewSSEReader(r)
+		for range events {
+			if ev, err := s.Next(); err != nil || ev.Name != "content_block_delta" {
+				t.Fatalf("event: %q, %v", ev.Name, err)
+			}
+		}
+	})
+	if per := allocs / events; per > 1.1 {
+		t.Errorf("%.2f allocations an event, want 1 (its data)", per)
+	}
+}
