@@ -94,6 +94,10 @@ func readStream(ctx context.Context, bufs *llm.SSEBuffers, name string, body io.
 	a.resp.Message.Role = llm.RoleAssistant
 	sse := bufs.Reader(body)
 	defer sse.Close()
+	// One event value for the stream, emptied for each event: the
+	// assembler keeps none of it (strings are values), and a new one
+	// per event was an allocation per delta.
+	var w wireEvent
 	for {
 		ev, err := sse.Next()
 		if err != nil {
@@ -102,7 +106,7 @@ func readStream(ctx context.Context, bufs *llm.SSEBuffers, name string, body io.
 			}
 			return nil, llm.StreamError(ctx, a.name, "response stream ended before message_stop", err)
 		}
-		var w wireEvent
+		w = wireEvent{}
 		if err := json.Unmarshal(ev.Data, &w); err != nil {
 			return nil, llm.StreamError(ctx, a.name, fmt.Sprintf("bad %s event", ev.Name), err)
 		}
