@@ -68,3 +68,35 @@ func TestSegmentDialSendsBodyWithoutCopyBuffer(t *testing.T) {
 		t.Errorf("a request allocated %d bytes through SegmentDial, %d without: want the body's copy (23 KB) gone", segmented, plain)
 	}
 }
+
+// Over HTTPS TLS wraps SegmentDial's connection: the body arrives the
+// same, written through TLS as before.
+func TestSegmentDialUnderTLS(t *testing.T) {
+	segs := [][]byte{[]byte(`{"a":`), bytes.Repeat([]byte("x"), 40000), []byte(`}`)}
+	want := bytes.Join(segs, nil)
+	var mu sync.Mutex // guards got: the server's handler
+	var got []byte
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = b
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "data: {}\n\n")
+	}))
+	defer srv.Close()
+	tr := srv.Client().Transport.(*http.Transport).Clone()
+	tr.DialContext = llm.SegmentDial(tr.DialContext)
+	defer tr.CloseIdleConnections()
+	resp, err := llm.Post(context.Background(), llm.HTTPRequest{Provider: "openai", URL: srv.URL, Body: segs, Transport: llm.Transport{HTTPClient: &http.Client{Transport: tr}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if !bytes.Equal(got, want) {
+		t.Errorf("the server read %d bytes, want the %d sent", len(got), len(want))
+	}
+}
