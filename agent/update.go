@@ -169,7 +169,10 @@ type EmbeddedResource struct {
 }
 
 // wireUpdate is Update's JSON form. "content" is a single block for chunks
-// and a list for tool calls, hence the raw field.
+// and a list for tool calls, hence a field of any type: encoding puts the
+// block or list there as it is (encoding it apart first, as a raw
+// message, copied a tool result's text twice more and scanned it once
+// more), decoding a *json.RawMessage to read once the type is known.
 type wireUpdate struct {
 	SessionUpdate UpdateType `json:"sessionUpdate"`
 	ToolCallID    string     `json:"toolCallId,omitempty"`
@@ -178,7 +181,7 @@ type wireUpdate struct {
 	Kind          tools.Kind `json:"kind,omitempty"`
 	Status        ToolStatus `json:"status,omitempty"`
 
-	Content   json.RawMessage  `json:"content,omitempty"`
+	Content   any              `json:"content,omitempty"`
 	Locations []tools.Location `json:"locations,omitempty"`
 	RawInput  json.RawMessage  `json:"rawInput,omitempty"`
 	RawOutput json.RawMessage  `json:"rawOutput,omitempty"`
@@ -212,7 +215,7 @@ func (u Update) MarshalJSON() ([]byte, error) {
 			return nil, fmt.Errorf("agent: %s update without content", u.Type)
 		}
 		w.MessageID = u.MessageID
-		w.Content, err = json.Marshal(u.Chunk)
+		w.Content = u.Chunk
 	case ToolCallStarted, ToolCallUpdated:
 		if u.Tool == nil {
 			return nil, fmt.Errorf("agent: %s update without a tool call", u.Type)
@@ -221,7 +224,7 @@ func (u Update) MarshalJSON() ([]byte, error) {
 		w.ToolCallID, w.Title, w.Name, w.Kind, w.Status = t.ID, t.Title, t.Name, t.Kind, t.Status
 		w.Locations, w.RawInput, w.RawOutput = t.Locations, t.RawInput, t.RawOutput
 		if t.Content != nil {
-			w.Content, err = json.Marshal(t.Content)
+			w.Content = t.Content
 		}
 	case PlanUpdated:
 		// ACP requires a priority on every entry; logs written before
@@ -271,7 +274,8 @@ func (u Update) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads the ACP session/update shape.
 func (u *Update) UnmarshalJSON(b []byte) error {
-	var w wireUpdate
+	var content json.RawMessage
+	w := wireUpdate{Content: &content}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
@@ -281,14 +285,14 @@ func (u *Update) UnmarshalJSON(b []byte) error {
 	case UserMessageChunk, AgentMessageChunk, AgentThoughtChunk:
 		u.MessageID = w.MessageID
 		u.Chunk = new(ContentBlock)
-		if len(w.Content) > 0 {
-			return json.Unmarshal(w.Content, u.Chunk)
+		if len(content) > 0 {
+			return json.Unmarshal(content, u.Chunk)
 		}
 	case ToolCallStarted, ToolCallUpdated:
 		u.Tool = &ToolCall{ID: w.ToolCallID, Title: w.Title, Name: w.Name, Kind: w.Kind, Status: w.Status,
 			Locations: w.Locations, RawInput: w.RawInput, RawOutput: w.RawOutput}
-		if len(w.Content) > 0 {
-			return json.Unmarshal(w.Content, &u.Tool.Content)
+		if len(content) > 0 {
+			return json.Unmarshal(content, &u.Tool.Content)
 		}
 	case PlanUpdated:
 		if w.Entries != nil {

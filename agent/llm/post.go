@@ -118,8 +118,7 @@ func (r *HTTPRequest) send(ctx context.Context, client *http.Client) (*http.Resp
 		// Each attempt (and a redirect) reads its own copy of the segment
 		// list: reading net.Buffers consumes it.
 		body := func() (io.ReadCloser, error) {
-			bufs := append(net.Buffers(nil), r.Body...)
-			return io.NopCloser(&bufs), nil
+			return &segments{append(net.Buffers(nil), r.Body...)}, nil
 		}
 		req.Body, _ = body()
 		req.GetBody = body

@@ -22,7 +22,8 @@ func (c *PrefixCache) Head(req *Request, build func() ([]byte, error)) ([]byte, 
 	c.mu.Lock()
 	for i, h := range c.heads {
 		if sameHead(&h.req, req) {
-			c.heads = append(append([]*headEntry{h}, c.heads[:i]...), c.heads[i+1:]...)
+			copy(c.heads[1:i+1], c.heads[:i]) // to the front, in place: a hit is every request
+			c.heads[0] = h
 			c.mu.Unlock()
 			return h.head, nil
 		}

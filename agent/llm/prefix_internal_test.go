@@ -186,3 +186,39 @@ func TestKeptSpansTellRewritesInPlace(t *testing.T) {
 		t.Error("an input rewritten in place still matches")
 	}
 }
+
+// Head keeps the most recently used heads, a hit moving to the front
+// without building a new list: the least recently used is the one a new
+// head pushes out.
+func TestHeadKeepsRecentlyUsed(t *testing.T) {
+	var c PrefixCache
+	builds := 0
+	head := func(model string) []byte {
+		b, err := c.Head(&Request{Model: model}, func() ([]byte, error) { builds++; return []byte(model), nil })
+		if err != nil || string(b) != model {
+			t.Fatalf("Head(%s) = %q, %v", model, b, err)
+		}
+		return b
+	}
+	for _, m := range []string{"a", "b", "c", "d"} {
+		head(m)
+	}
+	head("a") // a hit: to the front
+	if n := testing.AllocsPerRun(10, func() { head("b") }); n != 0 {
+		t.Errorf("a hit allocated %v times", n)
+	}
+	head("e") // pushes out the least recently used: c
+	if builds != 5 {
+		t.Fatalf("%d builds, want 5", builds)
+	}
+	for _, m := range []string{"a", "b", "d", "e"} {
+		head(m)
+	}
+	if builds != 5 {
+		t.Errorf("a kept head was built again (%d builds)", builds)
+	}
+	head("c")
+	if builds != 6 {
+		t.Errorf("c was kept although least recently used (%d builds)", builds)
+	}
+}

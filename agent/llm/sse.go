@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 )
 
 // SSEEvent is one server-sent event: the optional event name and its data
@@ -17,10 +18,12 @@ type SSEEvent struct {
 // SSEReader splits a text/event-stream body into events. It keeps no state
 // beyond the current event, so a provider can stop reading at any point.
 type SSEReader struct {
-	r    *bufio.Reader
-	name string
-	data bytes.Buffer
-	seen bool // a field of the current event was read
+	r      *bufio.Reader
+	name   string
+	data   bytes.Buffer
+	last   string      // the event name read last
+	seen   bool        // a field of the current event was read
+	lender *SSEBuffers // where Close gives it back; nil: nowhere
 }
 
 // sseBuffer is the reader's buffer: a stream's lines are short, a longer
@@ -32,6 +35,44 @@ const sseBuffer = 8 << 10
 // NewSSEReader reads events from r.
 func NewSSEReader(r io.Reader) *SSEReader {
 	return &SSEReader{r: bufio.NewReaderSize(r, sseBuffer)}
+}
+
+// SSEBuffers lends readers, their buffers with them, to a provider's
+// response streams, one after another or side by side, and takes each back
+// when its stream is read: a new reader's buffer for every request was a
+// good part of what a tool step left to collect. The zero value is ready;
+// a provider keeps one for its streams.
+type SSEBuffers struct{ free sync.Pool }
+
+// Reader returns a reader of events from r; Close gives it back. A nil
+// b gives a new reader every time.
+func (b *SSEBuffers) Reader(r io.Reader) *SSEReader {
+	if b == nil {
+		return NewSSEReader(r)
+	}
+	s, _ := b.free.Get().(*SSEReader)
+	if s == nil {
+		s = NewSSEReader(r)
+	} else {
+		s.r.Reset(r)
+	}
+	s.lender = b
+	return s
+}
+
+// Close gives a lent reader back, with its buffers: the caller uses
+// neither it nor any line it read after. Events it returned are the
+// caller's own (their data is a copy). Close of a reader from
+// NewSSEReader does nothing.
+func (s *SSEReader) Close() {
+	b := s.lender
+	if b == nil {
+		return
+	}
+	s.r.Reset(nil)
+	s.name, s.seen, s.lender = "", false, nil
+	s.data.Reset()
+	b.free.Put(s)
 }
 
 // line reads the next line, its newline included, as ReadBytes does, but
@@ -87,7 +128,13 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 		value = bytes.TrimPrefix(value, []byte(" "))
 		switch string(field) {
 		case "event":
-			s.name, s.seen = string(value), true
+			// A stream names most events alike (Anthropic's every
+			// delta): the name read last is kept rather than copied
+			// out of the line again.
+			if string(value) != s.last {
+				s.last = string(value)
+			}
+			s.name, s.seen = s.last, true
 		case "data":
 			if s.data.Len() > 0 {
 				s.data.WriteByte('\n')

@@ -53,3 +53,53 @@ func TestSSEReader(t *testing.T) {
 		})
 	}
 }
+
+// A lent reader given back in the middle of an event reads the next
+// stream from its start: nothing of the first stream's buffered bytes or
+// half-read event is left in it.
+func TestSSEBuffersLendCleanReaders(t *testing.T) {
+	var bufs llm.SSEBuffers
+	first := bufs.Reader(strings.NewReader("event: a\ndata: 1\n\nevent: half\ndata: cut\ndata: more\n\nleft over"))
+	if ev, err := first.Next(); err != nil || ev.Name != "a" || string(ev.Data) != "1" {
+		t.Fatalf("first stream: %q %q, %v", ev.Name, ev.Data, err)
+	}
+	first.Close()
+	for range 3 {
+		s := bufs.Reader(strings.NewReader("data: 2\n\n"))
+		ev, err := s.Next()
+		if err != nil || ev.Name != "" || string(ev.Data) != "2" {
+			t.Fatalf("next stream: %q %q, %v", ev.Name, ev.Data, err)
+		}
+		if _, err := s.Next(); !errors.Is(err, io.EOF) {
+			t.Fatalf("next stream's end: %v, want EOF", err)
+		}
+		s.Close()
+	}
+	var none *llm.SSEBuffers
+	s := none.Reader(strings.NewReader("data: 3\n\n"))
+	if ev, err := s.Next(); err != nil || string(ev.Data) != "3" {
+		t.Fatalf("reader of nil buffers: %q, %v", ev.Data, err)
+	}
+	s.Close()
+}
+
+// An event costs one allocation, its data's copy: a name the stream
+// repeats is not copied again for each event.
+func TestSSEReaderRepeatedNameIsNotCopied(t *testing.T) {
+	const events = 100
+	in := strings.Repeat("event: content_block_delta\ndata: {\"x\":1}\n\n", events)
+	var s *llm.SSEReader
+	r := strings.NewReader(in)
+	allocs := testing.AllocsPerRun(5, func() {
+		r.Reset(in)
+		s = llm.NewSSEReader(r)
+		for range events {
+			if ev, err := s.Next(); err != nil || ev.Name != "content_block_delta" {
+				t.Fatalf("event: %q, %v", ev.Name, err)
+			}
+		}
+	})
+	if per := allocs / events; per > 1.1 {
+		t.Errorf("%.2f allocations an event, want 1 (its data)", per)
+	}
+}

@@ -72,10 +72,12 @@ func (o *observedTransport) retrySleep(ctx context.Context, d time.Duration) err
 
 // modelTransport is the standard transport with a larger read buffer: a
 // streamed reply arrives as many small events, and each read of the
-// connection takes as many of them as the buffer holds.
+// connection takes as many of them as the buffer holds. Its connections
+// take a request's body segments as they are (llm.SegmentDial).
 func modelTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.ReadBufferSize = 64 << 10
+	t.DialContext = llm.SegmentDial(t.DialContext)
 	return t
 }
 

@@ -130,7 +130,7 @@ func (r *Redactor) String(s string) string {
 	if t == nil || s == "" {
 		return s
 	}
-	return t.known.Replace(s)
+	return t.replace(s)
 }
 
 // Bytes is String for encoded data (a JSON record). b is not modified.
@@ -139,11 +139,7 @@ func (r *Redactor) Bytes(b []byte) []byte {
 	if t == nil || len(b) == 0 {
 		return b
 	}
-	s := string(b)
-	if out := t.known.Replace(s); out != s {
-		return []byte(out)
-	}
-	return b
+	return t.replaceBytes(b)
 }
 
 // Text hides the known secrets and everything shaped like a credential.

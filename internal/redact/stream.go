@@ -25,7 +25,7 @@ func (st *Stream) Next(piece string) string {
 	if t == nil {
 		return st.held + piece
 	}
-	s := t.known.Replace(st.held + piece)
+	s := t.replace(st.held + piece)
 	k := t.openTail(s)
 	st.held = s[len(s)-k:]
 	return s[:len(s)-k]
@@ -37,7 +37,7 @@ func (st *Stream) Flush() string {
 	h := st.held
 	st.held = ""
 	if t := st.r.load(); t != nil && h != "" {
-		return t.known.Replace(h)
+		return t.replace(h)
 	}
 	return h
 }

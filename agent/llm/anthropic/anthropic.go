@@ -58,6 +58,7 @@ type Options struct {
 type Provider struct {
 	opts   Options
 	prefix llm.PrefixCache
+	sse    llm.SSEBuffers // its response streams' readers
 }
 
 var _ llm.Provider = (*Provider)(nil)
@@ -115,5 +116,5 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		URL:       url,
 		Header:    h,
 		Body:      body,
-	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, p.opts.Name, r, emit) })
+	}, func(r io.Reader) (*llm.Response, error) { return readStream(ctx, &p.sse, p.opts.Name, r, emit) })
 }

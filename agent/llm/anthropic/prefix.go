@@ -26,7 +26,10 @@ func (p *Provider) encodeMessages(head []byte, msgs []llm.Message) ([][]byte, er
 	if err != nil {
 		return nil, err
 	}
-	return append(body, append(tail, "]}"...)), nil
+	// The closing bytes are a segment of their own: appended to the tail
+	// they copied it whole whenever it had no room left, as after a long
+	// tool result.
+	return append(body, tail, []byte("]}")), nil
 }
 
 // appendMessage appends message i to dst, after a comma unless it is the first;

@@ -89,10 +89,15 @@ func (a *assembler) textOf(i int, p *llm.Part) *strings.Builder {
 	return b
 }
 
-func readStream(ctx context.Context, name string, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
+func readStream(ctx context.Context, bufs *llm.SSEBuffers, name string, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
 	a := &assembler{name: name, emit: emit, blocks: map[int]*llm.Part{}, args: map[int][]byte{}, texts: map[int]*strings.Builder{}}
 	a.resp.Message.Role = llm.RoleAssistant
-	sse := llm.NewSSEReader(body)
+	sse := bufs.Reader(body)
+	defer sse.Close()
+	// One event value for the stream, emptied for each event: the
+	// assembler keeps none of it (strings are values), and a new one
+	// per event was an allocation per delta.
+	var w wireEvent
 	for {
 		ev, err := sse.Next()
 		if err != nil {
@@ -101,7 +106,7 @@ func readStream(ctx context.Context, name string, body io.Reader, emit func(llm.
 			}
 			return nil, llm.StreamError(ctx, a.name, "response stream ended before message_stop", err)
 		}
-		var w wireEvent
+		w = wireEvent{}
 		if err := json.Unmarshal(ev.Data, &w); err != nil {
 			return nil, llm.StreamError(ctx, a.name, fmt.Sprintf("bad %s event", ev.Name), err)
 		}

@@ -26,7 +26,7 @@ func TestReadStreamGathersTextLinearly(t *testing.T) {
 	body := b.String()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	resp, err := readStream(context.Background(), "anthropic", strings.NewReader(body), func(llm.Event) {})
+	resp, err := readStream(context.Background(), nil, "anthropic", strings.NewReader(body), func(llm.Event) {})
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)

@@ -62,6 +62,7 @@ type Options struct {
 type Provider struct {
 	opts   Options
 	prefix llm.PrefixCache
+	sse    llm.SSEBuffers // its response streams' readers
 }
 
 var _ llm.Provider = (*Provider)(nil)

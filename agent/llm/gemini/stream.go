@@ -62,7 +62,8 @@ type assembler struct {
 
 func (p *Provider) readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
 	a := &assembler{emit: emit}
-	sse := llm.NewSSEReader(body)
+	sse := p.sse.Reader(body)
+	defer sse.Close()
 	for {
 		ev, err := sse.Next()
 		if errors.Is(err, io.EOF) && (a.finish != "" || a.block != "") {

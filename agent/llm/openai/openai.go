@@ -57,6 +57,7 @@ type Options struct {
 type Provider struct {
 	opts   Options
 	prefix llm.PrefixCache
+	sse    llm.SSEBuffers // its response streams' readers
 }
 
 var _ llm.Provider = (*Provider)(nil)
@@ -121,7 +122,7 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, emit func(llm.E
 		Header:    h,
 		Body:      body,
 	}, func(r io.Reader) (*llm.Response, error) {
-		resp, err := readStream(ctx, r, emit)
+		resp, err := readStream(ctx, &p.sse, r, emit)
 		return resp, llm.Named(err, p.Name())
 	})
 }

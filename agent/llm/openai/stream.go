@@ -65,9 +65,10 @@ type assembler struct {
 	resp      llm.Response
 }
 
-func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
+func readStream(ctx context.Context, bufs *llm.SSEBuffers, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
 	a := &assembler{emit: emit}
-	sse := llm.NewSSEReader(body)
+	sse := bufs.Reader(body)
+	defer sse.Close()
 	var c wireChunk // its Choices reused by the fast path from chunk to chunk
 	for {
 		ev, err := sse.Next()

@@ -20,7 +20,7 @@ func BenchmarkReadStream(b *testing.B) {
 	body.WriteString("data: [DONE]\n\n")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := readStream(context.Background(), bytes.NewReader(body.Bytes()), func(llm.Event) {}); err != nil {
+		if _, err := readStream(context.Background(), nil, bytes.NewReader(body.Bytes()), func(llm.Event) {}); err != nil {
 			b.Fatal(err)
 		}
 	}

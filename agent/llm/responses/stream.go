@@ -78,9 +78,10 @@ type assembler struct {
 	resp    llm.Response
 }
 
-func readStream(ctx context.Context, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
+func readStream(ctx context.Context, bufs *llm.SSEBuffers, body io.Reader, emit func(llm.Event)) (*llm.Response, error) {
 	a := &assembler{emit: emit}
-	sse := llm.NewSSEReader(body)
+	sse := bufs.Reader(body)
+	defer sse.Close()
 	for {
 		ev, err := sse.Next()
 		if err != nil {
