@@ -50,7 +50,7 @@ func (h *host) ApplyEdit(ctx context.Context, e edits.FileEdit) (edits.Result, e
 	if reason, err := h.admit(ctx, e); err != nil || reason != "" {
 		return edits.Result{Reason: reason}, err
 	}
-	if !h.caps.Fs.WriteTextFile || e.Delete {
+	if h.onDisk(e) {
 		return h.local.ApplyEdit(ctx, e)
 	}
 	if err := h.beforeRequest(ctx); err != nil {

@@ -62,8 +62,21 @@ func (h *host) admit(ctx context.Context, e edits.FileEdit) (string, error) {
 	if err != nil {
 		return "the session is closed", nil
 	}
-	return local.Check(ctx, ss.sess.RootOf(e.Path), e, h.ReadFile)
+	root := ss.sess.RootOf(e.Path)
+	if h.onDisk(e) && !h.caps.Fs.ReadTextFile {
+		// The disk is both the view and where the edit goes: the local
+		// host compares the edit with what it reads there (beneath the
+		// root, as it writes), so reading the file here too would only
+		// read it twice on every edit.
+		return local.Refusal(root, e.Path), nil
+	}
+	return local.Check(ctx, root, e, h.ReadFile)
 }
+
+// onDisk says whether e is applied by the local host rather than the
+// client: clients without fs/write_text_file, and deletions, which ACP
+// has no request for.
+func (h *host) onDisk(e edits.FileEdit) bool { return !h.caps.Fs.WriteTextFile || e.Delete }
 
 // readable refuses a read before it is sent: after ctx ended, or of a
 // relative path, which the client would resolve against something of its

@@ -12,7 +12,10 @@
 # live heap tandem reports on SIGUSR1 under TANDEM_HEAPSTAT (the resident
 # size, printed beside it, adds the collector's headroom); with
 # TANDEM_MEMPROFILE=P as well, tandem writes P-N.pprof heap profiles there
-# (every allocation sampled: for looking, not timing).
+# (every allocation sampled: for looking, not timing). The tool loop's
+# wall times include the fake's own time on each request, printed beside
+# the goal a step per program: tandem's requests carry a system prompt and
+# tool schemas the floor's lack, so the fake spends longer on them.
 # usage: bench/editor.sh [editorbench flags]   (defaults: 20,000 chunks, 30 steps, 500 turns, 3 rounds)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -393,17 +393,22 @@ func (b *bench) toolLoop(wire string) error {
 	b.f.llm.Handle(func(r *llmtest.Request) llmtest.Reply {
 		return llmtest.ReadEditStep(llmtest.ToolResults(r.Messages), steps)
 	})
-	all, _, err := b.rounds("toolstep", wire, "full-auto", func(program) func(*agentProc, string) (time.Duration, error) {
+	// The fake's own time on each program's requests, shown beside the
+	// goal (not taken from it): decoding a request grows with its size,
+	// and tandem's carry a system prompt and tool schemas the floor's lack.
+	served := map[string][]time.Duration{}
+	all, _, err := b.rounds("toolstep", wire, "full-auto", func(p program) func(*agentProc, string) (time.Duration, error) {
 		return func(ap *agentProc, dir string) (time.Duration, error) {
 			path := filepath.Join(dir, "main.go")
 			if err := os.WriteFile(path, []byte("m0 \n"+toolStepFile), 0o644); err != nil {
 				return 0, err
 			}
-			t0 := time.Now()
+			t0, f0 := time.Now(), b.f.servedFor()
 			if err := ap.prompt("go"); err != nil {
 				return 0, err
 			}
 			d := time.Since(t0)
+			served[p.name] = append(served[p.name], b.f.servedFor()-f0)
 			got, _ := os.ReadFile(path)
 			if want := fmt.Sprintf("m%d ", steps/2); !strings.HasPrefix(string(got), want) {
 				return 0, fmt.Errorf("the edits did not land: the file starts %.12q, not %q", got, want)
@@ -423,6 +428,11 @@ func (b *bench) toolLoop(wire string) error {
 		writeln(b.out, "  %s: %.1f ms wall, %.1f ms CPU a turn; %.2f ms wall a step over the floor (goal < 0.5) %s; %.2f ms CPU a step over the floor (goal < 0.5) %s",
 			t.name, ms(median(s.wall)), ms(s.work()), over, met(over < 0.5), overCPU, met(overCPU < 0.5))
 	}
+	line := fmt.Sprintf("  the fake's own time on the requests (in the wall times above), a step: floor %.2f ms", ms(median(served["floor"]))/float64(steps))
+	for _, t := range b.c.tandems {
+		line += fmt.Sprintf(", %s %.2f ms", t.name, ms(median(served[t.name]))/float64(steps))
+	}
+	writeln(b.out, "%s", line)
 	return nil
 }
 

@@ -29,8 +29,7 @@ type anthropicBlock struct {
 type anthropicContent []anthropicBlock
 
 func (c *anthropicContent) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
+	if s, ok := jsonString(b); ok {
 		*c = anthropicContent{{Type: "text", Text: s}}
 		return nil
 	}

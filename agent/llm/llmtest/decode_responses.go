@@ -113,8 +113,7 @@ type responsesContent []struct {
 }
 
 func (c *responsesContent) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
+	if s, ok := jsonString(b); ok {
 		*c = responsesContent{{Type: "input_text", Text: s}}
 		return nil
 	}
