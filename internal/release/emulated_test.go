@@ -131,6 +131,13 @@ func runEmulated(t *testing.T, platform string, start func(exe string) *exec.Cmd
 			run := func(flags ...string) (string, error) {
 				cmd := start(exe)
 				cmd.Args = append(cmd.Args, append([]string{"-test.timeout=5m"}, flags...)...)
+				// Strict as under test.sh, in a bare go test too: the gaps
+				// are failures, and a test that skips for a missing
+				// program would read as one that passes now.
+				if cmd.Env == nil {
+					cmd.Env = os.Environ()
+				}
+				cmd.Env = append(cmd.Env, "TANDEM_TEST_STRICT=1")
 				// In its package directory, as go test runs it, for testdata.
 				cmd.Dir = filepath.Join(root, filepath.FromSlash(p))
 				b, err := cmd.CombinedOutput()
