@@ -96,10 +96,12 @@ func readable(ctx context.Context, path string) error {
 func diskHost() tools.Host { return local.Host{} }
 
 // Send writes one update to the connection; agent.Update's JSON is
-// already ACP's "update" object. A mode change also refreshes the config
+// already ACP's "update" object (a text chunk written without reflection).
+// Its MarshalJSON is called directly: json.Marshal(u) would scan and copy
+// what it returns once more. A mode change also refreshes the config
 // selectors.
 func (h *host) Send(u agent.Update) {
-	raw, err := encodeUpdate(h.fit(u))
+	raw, err := h.fit(u).MarshalJSON()
 	if err != nil {
 		h.srv.log.Error("acp: dropping an update that does not encode", "type", u.Type, "err", err)
 		return

@@ -9,7 +9,6 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/tandemhq/tandem/agent"
 	"github.com/tandemhq/tandem/internal/jsonrpc"
 )
 
@@ -99,32 +98,4 @@ func (u *updates) write(raw json.RawMessage) {
 		u.failed = true
 		u.log.Warn("acp: session updates no longer reach the client", "session", u.sid, "err", err)
 	}
-}
-
-// encodeUpdate encodes u as ACP's update object. A text chunk, the bulk of
-// a stream, is written directly, without going through reflection; any
-// other update through its MarshalJSON, called directly: json.Marshal(u)
-// would scan and copy what it returns once more.
-func encodeUpdate(u agent.Update) (json.RawMessage, error) {
-	if c := u.Chunk; c != nil && c.Type == "text" && u.Type != agent.UserMessageChunk && u.Nest == nil {
-		return encodeChunk(u.Type, u.MessageID, c.Text), nil
-	}
-	return u.MarshalJSON()
-}
-
-// encodeChunk writes a text chunk update, as agent.Update would.
-func encodeChunk(kind agent.UpdateType, msgID, text string) json.RawMessage {
-	quoted, _ := json.Marshal(text) // a string always encodes
-	b := make([]byte, 0, len(quoted)+len(kind)+len(msgID)+72)
-	b = append(b, `{"sessionUpdate":"`...)
-	b = append(b, kind...)
-	b = append(b, `","content":{"type":"text","text":`...)
-	b = append(b, quoted...)
-	b = append(b, '}')
-	if msgID != "" {
-		b = append(b, `,"messageId":`...)
-		id, _ := json.Marshal(msgID)
-		b = append(b, id...)
-	}
-	return append(b, '}')
 }

@@ -205,8 +205,19 @@ type wireUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"` // Nest and Term
 }
 
-// MarshalJSON writes the ACP session/update shape.
+// MarshalJSON writes the ACP session/update shape. A text chunk, the bulk
+// of a stream, is written directly (textChunkJSON); the rest through
+// reflection.
 func (u Update) MarshalJSON() ([]byte, error) {
+	if b, ok := textChunkJSON(u); ok {
+		return b, nil
+	}
+	return u.marshalWire()
+}
+
+// marshalWire writes u through wireUpdate, the one definition of the
+// shape, which textChunkJSON's bytes must equal.
+func (u Update) marshalWire() ([]byte, error) {
 	w := wireUpdate{SessionUpdate: u.Type}
 	var err error
 	switch u.Type {
