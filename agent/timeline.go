@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
 )
 
 // Conversation markers and rewind. A marker names a point in the model
@@ -33,8 +34,11 @@ type markerRecord struct {
 // the log could be saved. The log itself is Session.log, written through
 // the update FIFO. Its fields other than s belong to the actor.
 type historyLog struct {
-	s       *Session
-	msgs    []llm.Message
+	s    *Session
+	msgs []llm.Message
+	// sizes remembers what msgs measured for the estimator, lent to a
+	// running turn with msgs.
+	sizes   *models.Sizer
 	marks   timelineState
 	unsaved bool // the last turn's log could not be saved, and the user was told (reportSave)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tandemhq/tandem/agent/llm"
+	"github.com/tandemhq/tandem/agent/llm/models"
 	"github.com/tandemhq/tandem/agent/store"
 	"github.com/tandemhq/tandem/agent/turn"
 	"github.com/tandemhq/tandem/internal/atomicfile"
@@ -14,7 +15,7 @@ import (
 // turnRun is one prompt turn: its beginning and end on the actor (here),
 // and the session's side of the pipeline package turn runs
 // (turn_session.go, toolrun.go). It runs on its own goroutine so the
-// actor stays free; history and instr are lent to it by the actor for its
+// actor stays free; history (with its sizes) and instr are lent to it by the actor for its
 // duration, everything else it asks the actor for.
 type turnRun struct {
 	s       *Session
@@ -23,6 +24,7 @@ type turnRun struct {
 	model   string // a custom command's model for this turn; empty: the session's
 	prompt  []ContentBlock
 	history []llm.Message
+	sizes   *models.Sizer // what history measured (Measure); nil until the first
 	instr   *instrState
 	sub     *subagent // set when this is a child turn run by the task tool
 	feed    viewFeed  // the session's settings as this turn sees them (turnview.go)
@@ -60,12 +62,12 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 	edited := &atomicfile.Batch{}
 	ctx, stop := context.WithCancelCause(atomicfile.WithBatch(context.WithoutCancel(w.ctx), edited))
 	t := &turnRun{s: s, ctx: ctx, prompt: prompt, edits: edited,
-		history: s.hist.msgs, instr: s.custom.instr,
+		history: s.hist.msgs, sizes: s.hist.sizes, instr: s.custom.instr,
 		answering: w, after: after, delivered: make(chan struct{}), closing: make(chan struct{})}
 	t.cancel = func() { stop(context.Canceled) }
 	t.cancelAll = func() { stop(errCancelAll) }
 	t.feed = s.watch()
-	s.hist.msgs, s.custom.instr = nil, nil
+	s.hist.msgs, s.hist.sizes, s.custom.instr = nil, nil, nil
 	s.st.turn = t
 	s.st.lifecycle = Running
 	s.st.usage.turn = UsageTotals{}
@@ -82,7 +84,7 @@ func (s *Session) beginTurn(w *waiter, after chan struct{}) {
 func (s *Session) endTurn(t *turnRun, r turnResult) *store.Meta {
 	s.unwatch(t.feed)
 	s.st.turn = nil
-	s.hist.msgs, s.custom.instr = t.history, t.instr
+	s.hist.msgs, s.hist.sizes, s.custom.instr = t.history, t.sizes, t.instr
 	switch {
 	case r.reason == StopCancelled:
 		s.st.lifecycle = Cancelled

@@ -68,6 +68,13 @@ func (t *turnRun) Chunk(id, text string, thought bool) {
 
 func (t *turnRun) Estimate(m models.Measure) int { return t.s.a.est.EstimateMeasure(m) }
 
+func (t *turnRun) Measure(req *llm.Request) models.Measure {
+	if t.sizes == nil {
+		t.sizes = &models.Sizer{}
+	}
+	return t.sizes.Measure(req)
+}
+
 func (t *turnRun) CompactIfFull(model string, estimate int) (bool, error) {
 	return t.compactIfFull(model, estimate)
 }

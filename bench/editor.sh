@@ -8,7 +8,7 @@
 # and execution traces beside them (its waits: go tool trace -pprof=sync
 # or -pprof=syscall X.trace > w.pprof, then go tool pprof -top -focus=turnRun).
 # The long session's turns are timed less the fake's own time on each
-# request (it decodes the whole history), and its memory is judged on the
+# request (it reads and decodes the whole history), and its memory is judged on the
 # live heap tandem reports on SIGUSR1 under TANDEM_HEAPSTAT (the resident
 # size, printed beside it, adds the collector's headroom); with
 # TANDEM_MEMPROFILE=P as well, tandem writes P-N.pprof heap profiles there

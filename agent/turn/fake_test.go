@@ -86,6 +86,8 @@ func (s *session) Chunk(id, text string, thought bool) {
 
 func (s *session) Estimate(m models.Measure) int { return 1000 }
 
+func (s *session) Measure(req *llm.Request) models.Measure { return models.MeasureOf(req) }
+
 func (s *session) CompactIfFull(model string, estimate int) (bool, error) {
 	if !s.full {
 		return false, nil

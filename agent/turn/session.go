@@ -64,6 +64,9 @@ type Sent struct {
 
 // Compactor keeps the history within the model's window.
 type Compactor interface {
+	// Measure is models.MeasureOf(req), remembering what the history
+	// measured between requests so a long session's stays cheap.
+	Measure(req *llm.Request) models.Measure
 	// Estimate is the tokens a request of measure m costs.
 	Estimate(m models.Measure) int
 	// CompactIfFull compacts when a request of estimate tokens to model

@@ -9,7 +9,6 @@ import (
 
 	"github.com/tandemhq/tandem/agent/compact"
 	"github.com/tandemhq/tandem/agent/llm"
-	"github.com/tandemhq/tandem/agent/llm/models"
 )
 
 // request streams one model response, publishing its chunks, and appends
@@ -84,7 +83,7 @@ func (r *run) send(mayCompact bool) (resp *llm.Response, said string, err error)
 	req.Messages = s.History()
 	// Measuring walks the whole history: it is redone only when the
 	// request may have changed, so a long session's turn stays flat.
-	m := models.MeasureOf(req)
+	m := s.Measure(req)
 	if mayCompact {
 		tried, err := s.CompactIfFull(req.Model, s.Estimate(m))
 		if err != nil {
@@ -92,7 +91,7 @@ func (r *run) send(mayCompact bool) (resp *llm.Response, said string, err error)
 		}
 		if tried {
 			req.Messages = s.History()
-			m = models.MeasureOf(req)
+			m = s.Measure(req)
 		}
 	}
 	changed, err := s.BeforeRequest(ctx, req, s.Estimate(m))
@@ -100,7 +99,7 @@ func (r *run) send(mayCompact bool) (resp *llm.Response, said string, err error)
 		return nil, "", err
 	}
 	if changed {
-		m = models.MeasureOf(req)
+		m = s.Measure(req)
 	}
 	estimate := s.Estimate(m)
 	r.sent = Sent{Model: req.Model, Estimate: estimate}

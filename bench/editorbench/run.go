@@ -62,12 +62,16 @@ type fake struct {
 func newFake() *fake {
 	f := &fake{llm: llmtest.Start()}
 	f.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The fake's own time starts before it reads the body: reading
+		// it (a copy out of the socket into a buffer grown by doubling)
+		// grows with the history like its decoding does, and tandem's
+		// share of the transfer, its writev, is its CPU either way.
+		t0 := time.Now()
 		body, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
 		f.lastBody = len(body)
 		f.mu.Unlock()
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		t0 := time.Now()
 		w, replayed := f.replay.serve(w, r)
 		if !replayed {
 			f.llm.ServeHTTP(&noting{ResponseWriter: w, f: f}, r)
@@ -94,7 +98,7 @@ func (f *fake) markerWritten() time.Time {
 	return f.wrote
 }
 
-// servedFor is the fake's own time on the requests so far: decoding
+// servedFor is the fake's own time on the requests so far: reading and decoding
 // them, which grows with the history it is sent, and writing its reply.
 func (f *fake) servedFor() time.Duration {
 	f.mu.Lock()

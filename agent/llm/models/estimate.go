@@ -19,20 +19,33 @@ const (
 // Size measures a request for the estimator: its text bytes (system prompt,
 // tool schemas, every message part) and its fixed-cost items.
 func Size(req *llm.Request) (bytes, fixed int) {
+	bytes, fixed = headSize(req)
+	// By index: a Part is large, and a long history would be copied part
+	// by part on every estimate.
+	for i := range req.Messages {
+		b, f := messageSize(&req.Messages[i])
+		bytes += b
+		fixed += f
+	}
+	return bytes, fixed
+}
+
+// headSize is Size of what a request holds beside its messages.
+func headSize(req *llm.Request) (bytes, fixed int) {
 	bytes = len(req.System)
 	for _, t := range req.Tools {
 		bytes += len(t.Name) + len(t.Description) + len(t.InputSchema)
 	}
-	// By index: a Part is large, and a long history would be copied part
-	// by part on every estimate.
-	for i := range req.Messages {
-		m := &req.Messages[i]
-		fixed += messageOverhead
-		for j := range m.Content {
-			b, f := partSize(&m.Content[j])
-			bytes += b
-			fixed += f
-		}
+	return bytes, 0
+}
+
+// messageSize is Size of one message.
+func messageSize(m *llm.Message) (bytes, fixed int) {
+	fixed = messageOverhead
+	for j := range m.Content {
+		b, f := partSize(&m.Content[j])
+		bytes += b
+		fixed += f
 	}
 	return bytes, fixed
 }
