@@ -137,7 +137,8 @@ func runEmulated(t *testing.T, platform string, start func(exe string) *exec.Cmd
 				if cmd.Env == nil {
 					cmd.Env = os.Environ()
 				}
-				cmd.Env = append(cmd.Env, "TANDEM_TEST_STRICT=1")
+				// Clipped: start may hand every binary the same slice.
+				cmd.Env = append(slices.Clip(cmd.Env), "TANDEM_TEST_STRICT=1")
 				// In its package directory, as go test runs it, for testdata.
 				cmd.Dir = filepath.Join(root, filepath.FromSlash(p))
 				b, err := cmd.CombinedOutput()
