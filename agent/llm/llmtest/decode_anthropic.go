@@ -4,21 +4,24 @@ import (
 	"encoding/json"
 	"fmt"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/tandemhq/tandem/agent/llm"
 )
 
 type anthropicBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	Signature string          `json:"signature"`
-	Data      string          `json:"data"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   flexText        `json:"content"`
-	IsError   bool            `json:"is_error"`
+	Type      string         `json:"type"`
+	Text      string         `json:"text"`
+	Thinking  string         `json:"thinking"`
+	Signature string         `json:"signature"`
+	Data      string         `json:"data"`
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Input     jsontext.Value `json:"input"`
+	ToolUseID string         `json:"tool_use_id"`
+	Content   flexText       `json:"content"`
+	IsError   bool           `json:"is_error"`
 	Source    *struct {
 		MediaType string `json:"media_type"`
 		Data      string `json:"data"`
@@ -28,13 +31,14 @@ type anthropicBlock struct {
 // anthropicContent is a string or an array of blocks.
 type anthropicContent []anthropicBlock
 
-func (c *anthropicContent) UnmarshalJSON(b []byte) error {
-	if s, ok := jsonString(b); ok {
-		*c = anthropicContent{{Type: "text", Text: s}}
-		return nil
+// UnmarshalJSONFrom reads it in one pass (decodeV2).
+func (c *anthropicContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		*c = anthropicContent{{Type: "text", Text: tok.String()}}
+		return err
 	}
-	type plain anthropicContent
-	return json.Unmarshal(b, (*plain)(c))
+	return jsonv2.UnmarshalDecode(dec, (*[]anthropicBlock)(c))
 }
 
 func decodeAnthropic(req *Request, body []byte) error {
@@ -50,7 +54,7 @@ func decodeAnthropic(req *Request, body []byte) error {
 			Content anthropicContent `json:"content"`
 		} `json:"messages"`
 	}
-	if err := json.Unmarshal(body, &w); err != nil {
+	if err := decodeV2(body, &w); err != nil {
 		return err
 	}
 	req.Model, req.MaxTokens, req.System = w.Model, w.MaxTokens, w.System.joined()
@@ -85,7 +89,7 @@ func anthropicPart(b anthropicBlock) (llm.Part, error) {
 	case "redacted_thinking":
 		return llm.Part{Type: llm.PartThinking, PartRare: &llm.PartRare{Redacted: b.Data}}, nil
 	case "tool_use":
-		return llm.Part{Type: llm.PartToolUse, ToolCallID: b.ID, ToolName: b.Name, Input: b.Input}, nil
+		return llm.Part{Type: llm.PartToolUse, ToolCallID: b.ID, ToolName: b.Name, Input: json.RawMessage(b.Input)}, nil
 	case "tool_result":
 		p := llm.Part{Type: llm.PartToolResult, ToolCallID: b.ToolUseID, IsError: b.IsError, Text: b.Content.joined()}
 		for _, c := range b.Content {

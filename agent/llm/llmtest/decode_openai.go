@@ -5,8 +5,29 @@ import (
 	"fmt"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/tandemhq/tandem/agent/llm"
 )
+
+// openAIMessage is one of a Chat Completions request's messages.
+type openAIMessage struct {
+	Role       string   `json:"role"`
+	Content    flexText `json:"content"`
+	ToolCallID string   `json:"tool_call_id"`
+	ToolCalls  []struct {
+		ID       string `json:"id"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+	// The reasoning fields are kept as sent: a thinking part carries
+	// its field back in Extra.
+	ReasoningContent jsontext.Value `json:"reasoning_content"`
+	Reasoning        jsontext.Value `json:"reasoning"`
+}
 
 func decodeOpenAI(req *Request, body []byte) error {
 	var w struct {
@@ -18,9 +39,9 @@ func decodeOpenAI(req *Request, body []byte) error {
 				Name string `json:"name"`
 			} `json:"function"`
 		} `json:"tools"`
-		Messages []map[string]json.RawMessage `json:"messages"`
+		Messages []openAIMessage `json:"messages"`
 	}
-	if err := json.Unmarshal(body, &w); err != nil {
+	if err := decodeV2(body, &w); err != nil {
 		return err
 	}
 	req.Model, req.MaxTokens = w.Model, max(w.MaxTokens, w.MaxCompletionTokens)
@@ -28,37 +49,23 @@ func decodeOpenAI(req *Request, body []byte) error {
 		req.Tools = append(req.Tools, t.Function.Name)
 	}
 	var systems []string
-	for i, raw := range w.Messages {
-		var role string
-		json.Unmarshal(raw["role"], &role)
-		var content flexText
-		if c, ok := raw["content"]; ok && string(c) != "null" {
-			if err := json.Unmarshal(c, &content); err != nil {
-				return fmt.Errorf("message %d content: %w", i, err)
-			}
-		}
-		switch role {
+	for i, m := range w.Messages {
+		switch m.Role {
 		case "system", "developer":
-			systems = append(systems, content.joined())
+			systems = append(systems, m.Content.joined())
 		case "user":
-			req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: userParts(content)})
+			req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: userParts(m.Content)})
 		case "tool":
-			var id string
-			json.Unmarshal(raw["tool_call_id"], &id)
-			p := llm.Part{Type: llm.PartToolResult, ToolCallID: id, Text: content.joined()}
+			p := llm.Part{Type: llm.PartToolResult, ToolCallID: m.ToolCallID, Text: m.Content.joined()}
 			if n := len(req.Messages); n > 0 && isToolResults(req.Messages[n-1]) {
 				req.Messages[n-1].Content = append(req.Messages[n-1].Content, p)
 			} else {
 				req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: []llm.Part{p}})
 			}
 		case "assistant":
-			m, err := openAIAssistant(raw, content)
-			if err != nil {
-				return fmt.Errorf("message %d: %w", i, err)
-			}
-			req.Messages = append(req.Messages, m)
+			req.Messages = append(req.Messages, openAIAssistant(&m))
 		default:
-			return fmt.Errorf("message %d: unknown role %q", i, role)
+			return fmt.Errorf("message %d: unknown role %q", i, m.Role)
 		}
 	}
 	req.System = strings.Join(systems, "\n")
@@ -82,33 +89,24 @@ func userParts(content flexText) []llm.Part {
 	return parts
 }
 
-func openAIAssistant(raw map[string]json.RawMessage, content flexText) (llm.Message, error) {
+func openAIAssistant(om *openAIMessage) llm.Message {
 	m := llm.Message{Role: llm.RoleAssistant}
-	for _, field := range []string{"reasoning_content", "reasoning"} {
+	for _, r := range []struct {
+		field string
+		v     jsontext.Value
+	}{{"reasoning_content", om.ReasoningContent}, {"reasoning", om.Reasoning}} {
 		var s string
-		if v, ok := raw[field]; ok && json.Unmarshal(v, &s) == nil && s != "" {
-			m.Content = append(m.Content, llm.Part{Type: llm.PartThinking, Text: s, PartRare: &llm.PartRare{Extra: map[string]json.RawMessage{field: v}}})
+		if r.v != nil && jsonv2.Unmarshal(r.v, &s) == nil && s != "" {
+			m.Content = append(m.Content, llm.Part{Type: llm.PartThinking, Text: s, PartRare: &llm.PartRare{Extra: map[string]json.RawMessage{r.field: json.RawMessage(r.v)}}})
 		}
 	}
-	if text := content.joined(); text != "" {
+	if text := om.Content.joined(); text != "" {
 		m.Content = append(m.Content, llm.Part{Type: llm.PartText, Text: text})
 	}
-	var calls []struct {
-		ID       string `json:"id"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	}
-	if v, ok := raw["tool_calls"]; ok {
-		if err := json.Unmarshal(v, &calls); err != nil {
-			return m, fmt.Errorf("tool_calls: %w", err)
-		}
-	}
-	for _, c := range calls {
+	for _, c := range om.ToolCalls {
 		m.Content = append(m.Content, llm.Part{Type: llm.PartToolUse, ToolCallID: c.ID, ToolName: c.Function.Name, Input: json.RawMessage(c.Function.Arguments)})
 	}
-	return m, nil
+	return m
 }
 
 // dataURLImage reads an image sent as data:<media type>;base64,<data>.

@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/tandemhq/tandem/agent/llm"
 )
 
@@ -77,7 +80,9 @@ func decodeRequest(f Format, r *http.Request, body []byte) (*Request, error) {
 
 // flexText reads a field that is either a string or an array of blocks
 // with "text" (both formats allow both).
-type flexText []struct {
+type flexText []textBlock
+
+type textBlock struct {
 	Type     string `json:"type"`
 	Text     string `json:"text"`
 	ImageURL *struct {
@@ -89,13 +94,25 @@ type flexText []struct {
 	} `json:"source"`
 }
 
-func (t *flexText) UnmarshalJSON(b []byte) error {
-	if s, ok := jsonString(b); ok {
-		*t = flexText{{Type: "text", Text: s}}
-		return nil
+// UnmarshalJSONFrom reads it in one pass (decodeV2).
+func (t *flexText) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		*t = flexText{{Type: "text", Text: tok.String()}}
+		return err
 	}
-	type plain flexText
-	return json.Unmarshal(b, (*plain)(t))
+	return jsonv2.UnmarshalDecode(dec, (*[]textBlock)(t))
+}
+
+// decodeV2 decodes a request body with encoding/json/v2's implementation,
+// in one pass: v1's Unmarshal validates the whole body before decoding
+// it, and each field read as raw JSON and decoded again is scanned twice
+// more. The fake decodes a whole history per request, which in the
+// bench's tool loop is on every step's path, and its cost grows with
+// what tandem sends. Invalid UTF-8 and duplicate names are taken as v1
+// takes them.
+func decodeV2(body []byte, v any) error {
+	return jsonv2.Unmarshal(body, v, jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 }
 
 func (t flexText) joined() string {
@@ -110,8 +127,7 @@ func (t flexText) joined() string {
 
 // jsonString decodes b when it is a JSON string; ok is false for anything
 // else (an array of blocks, say), told by its first byte so that the
-// blocks are not scanned twice. The fake decodes a whole history per
-// request, which in the bench's tool loop is on every step's path.
+// blocks are not scanned twice.
 func jsonString(b []byte) (s string, ok bool) {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	if len(b) == 0 || b[0] != '"' {
