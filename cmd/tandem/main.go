@@ -28,6 +28,7 @@ func main() {
 	if err := notDumpable(); err != nil {
 		fmt.Fprintf(os.Stderr, "tandem: cannot mark the process non-dumpable: %v\n", err)
 	}
+	stopFloor := keepHeapFloor(os.Getenv, heapFloor, nil)
 	stopProfile := profiles(os.Getenv("TANDEM_CPUPROFILE"), os.Getenv("TANDEM_TRACE"))
 	stopHeap := heapOnSignal(os.Getenv("TANDEM_HEAPSTAT") != "", os.Getenv("TANDEM_MEMPROFILE"), os.Stderr)
 	sub := "chat" // what `tandem` alone opens on a terminal
@@ -71,6 +72,7 @@ func main() {
 	}
 	stopHeap()
 	stopProfile()
+	stopFloor()
 	os.Exit(code)
 }
 
