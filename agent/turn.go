@@ -141,10 +141,6 @@ func (t *turnRun) run() {
 	// Live only: a replay is followed by session/list's own title and time.
 	t.emitLive(Update{Type: SessionInfoUpdated, Info: &SessionInfo{Title: meta.Title, UpdatedAt: meta.Updated}})
 	s.saveMeta(meta)
-	if titling != nil { // after the update and sidecar above, which carry the title it replaces
-		s.turns.Add(1) // this turn is counted still, so Close cannot be past its Wait
-		go s.askTitle(titling)
-	}
 	// Before the answer every update is on the wire and written to the log
 	// file, and every edit is in place: a kill -9 of tandem from then on
 	// loses nothing. A failure to write the log is told once (reportSave),
@@ -156,6 +152,13 @@ func (t *turnRun) run() {
 	}
 	r.usage = usage
 	t.answer(r)
+	if titling != nil {
+		// After the answer, which it need not delay (starting it took
+		// the answer's way a fraction of a millisecond), and after the
+		// update and sidecar above, which carry the title it replaces.
+		s.turns.Add(1) // this turn is counted still, so Close cannot be past its Wait
+		go s.askTitle(titling)
+	}
 	t.syncTurn()
 }
 
