@@ -67,7 +67,7 @@ func newFake() *fake {
 		// grows with the history like its decoding does, and tandem's
 		// share of the transfer, its writev, is its CPU either way.
 		t0 := time.Now()
-		body, _ := io.ReadAll(r.Body)
+		body, _ := llmtest.ReadBody(r)
 		f.mu.Lock()
 		f.lastBody = len(body)
 		f.mu.Unlock()
