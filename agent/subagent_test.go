@@ -175,13 +175,25 @@ func TestSubagentsRunInParallelBounded(t *testing.T) {
 	var (
 		mu             sync.Mutex
 		inflight, peak int
+		filled         bool
 	)
+	full := make(chan struct{}) // closed once both slots are taken
 	scriptSubagent(f.srv, "finder", []string{"one", "two", "three"}, func(r *llmtest.Request) llmtest.Reply {
 		mu.Lock()
 		inflight++
 		peak = max(peak, inflight)
+		if inflight == 2 && !filled {
+			filled = true
+			close(full)
+		}
 		mu.Unlock()
-		time.Sleep(300 * time.Millisecond) // long enough for every free slot to fill
+		select {
+		case <-full:
+		case <-time.After(10 * time.Second): // peak stays 1: the test fails
+		}
+		// With both slots taken, a window for a third child, which the
+		// bound keeps out, to show up (its absence is what is under test).
+		time.Sleep(100 * time.Millisecond)
 		mu.Lock()
 		inflight--
 		mu.Unlock()
