@@ -153,9 +153,9 @@ func (t *turnRun) run() {
 	r.usage = usage
 	t.answer(r)
 	if titling != nil {
-		// After the answer, which it need not delay (starting it took
-		// the answer's way a fraction of a millisecond), and after the
-		// update and sidecar above, which carry the title it replaces.
+		// After the answer, which it need not hold up (its goroutine and
+		// request took CPU on the answer's way), and after the update and
+		// sidecar above, which carry the title it replaces.
 		s.turns.Add(1) // this turn is counted still, so Close cannot be past its Wait
 		go s.askTitle(titling)
 	}

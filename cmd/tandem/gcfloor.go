@@ -14,11 +14,11 @@ import (
 // of tool steps allocates about as much, so a turn ran one or two cycles,
 // each taking one of the user's cores for a dedicated mark worker in the
 // middle of the turn, plus assists and write barriers: on a two-core
-// machine 0.15–0.2 ms of every tool step (bench/editorbench, GOGC=400
-// against the default). A floor of 16 MiB lets a session with a small
-// heap run its turns without a cycle, at the cost of at most that much
-// memory; a session whose live heap is past half the floor is collected
-// as Go's default would.
+// machine 0.1–0.15 ms of every tool step (bench/editorbench, against the
+// same build without the floor). A floor of 16 MiB lets a session with a
+// small heap run its turns without a cycle, at the cost of at most that
+// much memory; a session whose live heap is past half the floor is
+// collected as Go's default would.
 const heapFloor = 16 << 20
 
 // goHeapMinimum is the runtime's own minimum heap goal at GOGC=100; it
@@ -42,8 +42,8 @@ func floorPercent(live, floor uint64) int {
 }
 
 // keepHeapFloor sets GOGC from floorPercent now and again after every
-// collection, until stop is called; tuned, when not nil, is told each
-// percentage set. With GOGC set in the environment the user chose the
+// collection, until stop is called; tuned, when not nil, is told the
+// percentage after each collection. With GOGC set in the environment the user chose the
 // collector's pace: it does nothing. Go has no hook after a collection
 // but a finalizer: the one set here runs after the cycle that finds its
 // object unreachable, and sets another.
