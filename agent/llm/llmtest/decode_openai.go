@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tandemhq/tandem/agent/llm"
@@ -96,7 +95,7 @@ func openAIAssistant(om *openAIMessage) llm.Message {
 		v     jsontext.Value
 	}{{"reasoning_content", om.ReasoningContent}, {"reasoning", om.Reasoning}} {
 		var s string
-		if r.v != nil && jsonv2.Unmarshal(r.v, &s) == nil && s != "" {
+		if r.v != nil && decodeV2(r.v, &s) == nil && s != "" {
 			m.Content = append(m.Content, llm.Part{Type: llm.PartThinking, Text: s, PartRare: &llm.PartRare{Extra: map[string]json.RawMessage{r.field: json.RawMessage(r.v)}}})
 		}
 	}
