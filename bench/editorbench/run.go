@@ -63,7 +63,7 @@ func newFake() *fake {
 	f := &fake{llm: llmtest.Start()}
 	f.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The fake's own time starts before it reads the body: reading
-		// it (a copy out of the socket into a buffer grown by doubling)
+		// it (a copy out of the socket into a buffer of its length)
 		// grows with the history like its decoding does, and tandem's
 		// share of the transfer, its writev, is its CPU either way.
 		t0 := time.Now()
